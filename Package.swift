@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ReactivePlayground",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Reactive", targets: ["Reactive"]),
+        .executable(name: "playground", targets: ["Playground"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
+        .target(name: "Reactive"),
+        // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // A Swift HTTP server on libmicrohttpd. Knows nothing of signals or scenarios.
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The demo pipelines, built only from Reactive. Knows nothing of HTTP.
+        .target(name: "Scenarios", dependencies: ["Reactive"]),
+        // The executable: flags, the JSON + SSE API joining Scenarios to MicroHTTP.
+        .executableTarget(
+            name: "Playground",
+            dependencies: [
+                "MicroHTTP",
+                "Scenarios",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"]),
+        .testTarget(name: "PlaygroundTests", dependencies: ["Playground"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

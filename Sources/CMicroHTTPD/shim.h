@@ -1,0 +1,78 @@
+// A header-only shim between Swift and libmicrohttpd.
+//
+// Swift cannot call C variadic functions (MHD_start_daemon, MHD_get_daemon_info,
+// MHD_get_connection_info) and does not import macros with casts (MHD_SIZE_UNKNOWN, the
+// content-reader end codes). Everything here is a typed `static inline` wrapper, so a wrong
+// C type is a compile error rather than a silent misread of a va_list.
+#ifndef REACTIVE_PLAYGROUND_MHD_SHIM_H
+#define REACTIVE_PLAYGROUND_MHD_SHIM_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/// `MHD_SIZE_UNKNOWN`: the total size of a callback response is not known (chunked encoding).
+static inline uint64_t rp_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+
+/// `MHD_CONTENT_READER_END_OF_STREAM`: a content reader's "the stream ended normally".
+static inline ssize_t rp_reader_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+
+/// `MHD_CONTENT_READER_END_WITH_ERROR`: a content reader's "abort the connection".
+static inline ssize_t rp_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+
+/// An option item carrying an integer value.
+static inline struct MHD_OptionItem rp_option_int(enum MHD_OPTION option, intptr_t value) {
+    struct MHD_OptionItem item = { option, value, NULL };
+    return item;
+}
+
+/// An option item carrying one pointer value.
+static inline struct MHD_OptionItem rp_option_pointer(enum MHD_OPTION option, void *pointer) {
+    struct MHD_OptionItem item = { option, 0, pointer };
+    return item;
+}
+
+/// `MHD_OPTION_NOTIFY_COMPLETED` with its callback and closure.
+static inline struct MHD_OptionItem rp_option_notify_completed(MHD_RequestCompletedCallback callback, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) callback, cls };
+    return item;
+}
+
+/// `MHD_OPTION_UNESCAPE_CALLBACK` with its callback and closure.
+static inline struct MHD_OptionItem rp_option_unescape(size_t (*callback)(void *cls, struct MHD_Connection *c, char *s), void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) callback, cls };
+    return item;
+}
+
+/// The terminating `MHD_OPTION_END` item.
+static inline struct MHD_OptionItem rp_option_end(void) {
+    struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
+    return item;
+}
+
+/// Starts a daemon with every option in `options` (terminated by `MHD_OPTION_END`), passed as
+/// one `MHD_OPTION_ARRAY`.
+static inline struct MHD_Daemon *rp_start_daemon(unsigned int flags, uint16_t port,
+                                                 MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                 struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon is bound to (useful after binding port 0), or 0 if unknown.
+static inline uint16_t rp_daemon_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The client's socket address, or NULL.
+static inline const struct sockaddr *rp_connection_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+#endif

@@ -1,0 +1,77 @@
+import CMicroHTTPD
+import Glibc
+
+// The C callbacks libmicrohttpd calls on its own threads. They are plain global functions (never
+// closures in main.swift, which Swift 6 would isolate to the main actor and trap on another
+// thread), and they only forward to Sendable objects.
+
+func accessHandlerCallback(
+    cls: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    url: UnsafePointer<CChar>?,
+    method: UnsafePointer<CChar>?,
+    version: UnsafePointer<CChar>?,
+    uploadData: UnsafePointer<CChar>?,
+    uploadDataSize: UnsafeMutablePointer<Int>?,
+    requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let url, let method, let uploadDataSize, let requestState else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    return core.handle(connection: connection, url: url, method: method, uploadData: uploadData,
+                       uploadDataSize: uploadDataSize, requestState: requestState)
+}
+
+func requestCompletedCallback(
+    cls: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let pointer = requestState?.pointee else { return }
+    requestState?.pointee = nil
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+    core.completed(context)
+}
+
+/// Leaves the URL as the client sent it: the router and static files decode it strictly themselves.
+func keepEscapesCallback(
+    cls: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    string: UnsafeMutablePointer<CChar>?
+) -> Int {
+    guard let string else { return 0 }
+    return strlen(string)
+}
+
+func eventStreamReadCallback(
+    cls: UnsafeMutableRawPointer?,
+    position: UInt64,
+    buffer: UnsafeMutablePointer<CChar>?,
+    capacity: Int
+) -> Int {
+    guard let cls, let buffer else { return rp_reader_end_with_error() }
+    return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: capacity)
+}
+
+func eventStreamFreeCallback(cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<EventStream>.fromOpaque(cls).takeRetainedValue().finish()
+}
+
+func collectValueCallback(
+    cls: UnsafeMutableRawPointer?,
+    kind: MHD_ValueKind,
+    key: UnsafePointer<CChar>?,
+    value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let box = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
+    box.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    return .YES
+}
+
+/// Collects key/value pairs from `MHD_get_connection_values`; used on one thread only.
+final class PairCollector {
+    var pairs: [(String, String)] = []
+}

@@ -1,0 +1,160 @@
+import CMicroHTTPD
+import Synchronization
+
+/// One open Server-Sent-Events response. The application pushes frames into it from any thread;
+/// libmicrohttpd pulls them out on its polling thread.
+///
+/// When the queue is empty the connection is *suspended* inside the content reader (a reader that
+/// returns 0 would make libmicrohttpd spin) and resumed by the next push. Resumption happens only
+/// under the stream's lock and only while the stream is marked suspended; libmicrohttpd never
+/// closes a suspended connection except in `MHD_stop_daemon`, and the stream forgets its connection
+/// (under the same lock) when libmicrohttpd frees the response, so a resume can never reach a freed
+/// connection.
+///
+/// The queue is bounded: a client that does not read fast enough to keep it under
+/// `queueLimit` bytes is disconnected rather than allowed to grow memory without bound.
+public final class EventStream: Sendable {
+    private struct State {
+        var pending: [UInt8] = []
+        var readOffset = 0
+        var connection: ConnectionHandle?
+        var isSuspended = false
+        var isClosing = false
+        var isFinished = false
+        var overflowed = false
+        var onTermination: [@Sendable () -> Void] = []
+    }
+
+    private let state: Mutex<State>
+    private let queueLimit: Int
+    /// The `Last-Event-ID` the client sent when reconnecting, if any.
+    public let lastEventID: String?
+
+    init(connection: OpaquePointer, queueLimit: Int, lastEventID: String?) {
+        state = Mutex(State(connection: ConnectionHandle(pointer: connection)))
+        self.queueLimit = queueLimit
+        self.lastEventID = lastEventID
+    }
+
+    /// Sends one event: `id:` and `event:` lines when given, then the data, one `data:` line per
+    /// line of `data`, and a blank line.
+    public func send(data: String, event: String? = nil, id: String? = nil) {
+        var frame = ""
+        if let id { frame += "id: \(Self.singleLine(id))\n" }
+        if let event { frame += "event: \(Self.singleLine(event))\n" }
+        for line in data.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            frame += "data: \(line)\n"
+        }
+        frame += "\n"
+        enqueue(frame)
+    }
+
+    /// Sends a comment line (`: text`), which clients ignore; it keeps proxies and the connection alive.
+    public func sendComment(_ text: String) {
+        enqueue(": \(Self.singleLine(text))\n\n")
+    }
+
+    /// Tells the client how long to wait before reconnecting (`retry:`).
+    public func sendRetry(milliseconds: Int) {
+        enqueue("retry: \(milliseconds)\n\n")
+    }
+
+    /// Ends the stream after the frames already queued have been sent.
+    public func close() {
+        state.withLock { state in
+            state.isClosing = true
+            Self.resumeLocked(&state)
+        }
+    }
+
+    /// Whether the stream has ended (closed and drained, dropped, or the client went away).
+    public var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// Registers `action` to run once when the stream ends for any reason — the place to dispose
+    /// the subscriptions feeding it. Runs at once if the stream has already ended.
+    public func onTermination(_ action: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.isFinished { return true }
+            state.onTermination.append(action)
+            return false
+        }
+        if runNow { action() }
+    }
+
+    private func enqueue(_ frame: String) {
+        state.withLock { state in
+            guard !state.isClosing, !state.isFinished else { return }
+            if state.pending.count - state.readOffset + frame.utf8.count > queueLimit {
+                state.overflowed = true
+                state.isClosing = true
+                state.pending = []
+                state.readOffset = 0
+            } else {
+                state.pending.append(contentsOf: frame.utf8)
+            }
+            Self.resumeLocked(&state)
+        }
+    }
+
+    private static func resumeLocked(_ state: inout State) {
+        if state.isSuspended, let connection = state.connection {
+            state.isSuspended = false
+            MHD_resume_connection(connection.pointer)
+        }
+    }
+
+    /// The content reader: copies queued bytes into `buffer`, or suspends the connection when
+    /// there are none. Called by libmicrohttpd on its polling thread.
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        state.withLock { state -> Int in
+            let available = state.pending.count - state.readOffset
+            if available > 0 {
+                let count = min(available, capacity)
+                state.pending.withUnsafeBytes { bytes in
+                    UnsafeMutableRawPointer(buffer).copyMemory(
+                        from: bytes.baseAddress! + state.readOffset, byteCount: count)
+                }
+                state.readOffset += count
+                if state.readOffset == state.pending.count {
+                    state.pending.removeAll(keepingCapacity: state.pending.capacity <= 16 * 1024)
+                    state.readOffset = 0
+                }
+                return count
+            }
+            if state.overflowed { return rp_reader_end_with_error() }
+            if state.isClosing { return rp_reader_end_of_stream() }
+            if let connection = state.connection {
+                state.isSuspended = true
+                MHD_suspend_connection(connection.pointer)
+            }
+            return 0
+        }
+    }
+
+    /// Called when libmicrohttpd frees the response: the client is gone or the stream ended.
+    func finish() {
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            state.isFinished = true
+            state.isClosing = true
+            state.connection = nil
+            state.isSuspended = false
+            state.pending = []
+            defer { state.onTermination = [] }
+            return state.onTermination
+        }
+        actions.forEach { $0() }
+    }
+
+    /// Whether the stream was closed because its client fell behind.
+    var didOverflow: Bool { state.withLock { $0.overflowed } }
+
+    private static func singleLine(_ text: String) -> String {
+        text.contains(where: \.isNewline) ? text.filter { !$0.isNewline } : text
+    }
+}
+
+/// A libmicrohttpd connection pointer. It crosses threads only inside an ``EventStream``'s lock,
+/// which is what makes suspending and resuming it safe.
+struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

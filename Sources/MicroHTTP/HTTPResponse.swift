@@ -1,0 +1,73 @@
+import Foundation
+
+/// What the application answers to a request.
+public struct HTTPResponse: Sendable {
+    /// What the response carries after its head.
+    public enum Body: Sendable {
+        /// A complete body.
+        case bytes([UInt8])
+        /// A Server-Sent-Events stream. `open` runs once the stream exists and before the response
+        /// head is sent, so nothing it sends is lost; it does not run for `HEAD` requests.
+        case eventStream(open: @Sendable (EventStream) -> Void)
+    }
+
+    /// The status code.
+    public var status: Int
+    /// Headers in the order they are sent.
+    public var headers: [(name: String, value: String)]
+    /// The body.
+    public var body: Body
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Adds a header.
+    public mutating func addHeader(_ name: String, _ value: String) {
+        headers.append((name, value))
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                     body: .bytes(Array(text.utf8)))
+    }
+
+    /// An `application/json` response with `value` encoded.
+    public static func json<T: Encodable>(_ value: T, status: Int = 200) -> HTTPResponse {
+        let data = (try? jsonEncoder.encode(value)) ?? Data("{}".utf8)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")],
+                            body: .bytes(Array(data)))
+    }
+
+    /// The JSON error every part of the API answers with: `{"error":{"code","message"}}`.
+    public static func error(status: Int, code: String, message: String) -> HTTPResponse {
+        json(ErrorBody(error: .init(code: code, message: message)), status: status)
+    }
+
+    /// A Server-Sent-Events response; `open` receives the stream (see ``Body/eventStream(open:)``).
+    public static func eventStream(open: @escaping @Sendable (EventStream) -> Void) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [
+            ("Content-Type", "text/event-stream"),
+            ("Cache-Control", "no-cache"),
+            ("X-Accel-Buffering", "no"),
+        ], body: .eventStream(open: open))
+    }
+}
+
+private struct ErrorBody: Encodable {
+    struct Detail: Encodable {
+        let code: String
+        let message: String
+    }
+    let error: Detail
+}
+
+private let jsonEncoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+}()

@@ -1,0 +1,347 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server on GNU libmicrohttpd.
+///
+/// libmicrohttpd runs one internal polling thread with epoll (not a thread per connection) and
+/// calls the handler there, so handlers must not block. Event streams are suspended while they have
+/// nothing to send, so thousands of idle streams cost no CPU.
+///
+/// Lifecycle: ``start()`` binds and starts serving; ``shutdown()`` stops accepting, ends every event
+/// stream (waiting at most ``ServerConfiguration/drainTimeout`` for their final chunks), and stops
+/// the daemon. Both may be called from any thread.
+public final class HTTPServer: Sendable {
+    private let core: ServerCore
+
+    /// Creates a server that answers every request with `handler`.
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(),
+        logger: Logger = Logger(label: "microhttp"),
+        handler: @escaping Router.Handler
+    ) {
+        core = ServerCore(configuration: configuration, logger: logger, handler: handler)
+    }
+
+    /// Creates a server that answers with `router`.
+    public convenience init(
+        configuration: ServerConfiguration = ServerConfiguration(),
+        logger: Logger = Logger(label: "microhttp"),
+        router: Router
+    ) {
+        self.init(configuration: configuration, logger: logger, handler: router.respond(to:))
+    }
+
+    /// Binds the address and starts serving.
+    public func start() throws { try core.start() }
+
+    /// The bound port (useful after configuring port 0); 0 before ``start()``.
+    public var port: UInt16 { core.boundPort }
+
+    /// The number of event streams currently open.
+    public var openEventStreams: Int { core.openEventStreams }
+
+    /// Stops accepting, ends the event streams, and stops the daemon. Idempotent.
+    public func shutdown() { core.shutdown() }
+}
+
+/// Why the server could not start.
+public enum HTTPServerError: Error, CustomStringConvertible {
+    /// The host is not an IPv4 or IPv6 address literal.
+    case invalidHost(String)
+    /// libmicrohttpd could not start (most often: the port is in use).
+    case startFailed(host: String, port: UInt16)
+
+    public var description: String {
+        switch self {
+        case .invalidHost(let host):
+            "invalid host '\(host)': give an IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0 or ::1"
+        case .startFailed(let host, let port):
+            "could not listen on \(host):\(port) (is the port already in use?)"
+        }
+    }
+}
+
+/// The part of the server that libmicrohttpd's callbacks reach (through an unretained pointer that
+/// stays valid because the core retains itself while the daemon runs).
+final class ServerCore: Sendable {
+    private struct State {
+        var daemon: DaemonHandle?
+        var port: UInt16 = 0
+        var streams: [ObjectIdentifier: EventStream] = [:]
+        var isStopping = false
+        var selfRetain: Unmanaged<ServerCore>?
+    }
+
+    let configuration: ServerConfiguration
+    let logger: Logger
+    private let handler: Router.Handler
+    private let state = Mutex(State())
+    private let keepAliveQueue = DispatchQueue(label: "microhttp.keep-alive")
+    /// How far past the body limit a chunked upload is read (and discarded) to answer it with 413.
+    static let discardAllowance = 4 * 1024 * 1024
+
+    init(configuration: ServerConfiguration, logger: Logger, handler: @escaping Router.Handler) {
+        self.configuration = configuration
+        self.logger = logger
+        self.handler = handler
+    }
+
+    var boundPort: UInt16 { state.withLock { $0.port } }
+    var openEventStreams: Int { state.withLock { $0.streams.count } }
+
+    func start() throws {
+        raiseOpenFileLimit()
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let retained = Unmanaged.passRetained(self)
+        let daemon = address.withSockaddr { sockaddr -> OpaquePointer? in
+            var options: [MHD_OptionItem] = [
+                rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
+                rp_option_int(.CONNECTION_LIMIT, max(1, configuration.connectionLimit)),
+                rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
+                rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
+                rp_option_unescape(keepEscapesCallback, nil),
+                rp_option_end(),
+            ]
+            return options.withUnsafeMutableBufferPointer { buffer in
+                rp_start_daemon(flags, configuration.port, accessHandlerCallback, retained.toOpaque(), buffer.baseAddress)
+            }
+        }
+        guard let daemon else {
+            retained.release()
+            throw HTTPServerError.startFailed(host: configuration.host, port: configuration.port)
+        }
+        let port = rp_daemon_bound_port(daemon)
+        state.withLock { state in
+            state.daemon = DaemonHandle(pointer: daemon)
+            state.port = port
+            state.selfRetain = retained
+        }
+        scheduleKeepAlive()
+        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+    }
+
+    func shutdown() {
+        let taken = state.withLock { state -> (DaemonHandle, [EventStream])? in
+            guard let daemon = state.daemon, !state.isStopping else { return nil }
+            state.isStopping = true
+            return (daemon, Array(state.streams.values))
+        }
+        guard let (handle, streams) = taken else { return }
+        let daemon = handle.pointer
+        let listenSocket = MHD_quiesce_daemon(daemon)
+        streams.forEach { $0.close() }
+        let deadline = ContinuousClock.now + configuration.drainTimeout
+        while openEventStreams > 0 && ContinuousClock.now < deadline {
+            usleep(2_000)  // shutdown only: waiting for the polling thread to flush final chunks
+        }
+        let unfinished = openEventStreams
+        MHD_stop_daemon(daemon)
+        if listenSocket >= 0 { close(listenSocket) }
+        let retained = state.withLock { state -> Unmanaged<ServerCore>? in
+            state.daemon = nil
+            defer { state.selfRetain = nil }
+            return state.selfRetain
+        }
+        logger.info("stopped", metadata: ["streams": "\(streams.count)", "unfinished": "\(unfinished)"])
+        retained?.release()
+    }
+
+    // MARK: Requests (polling thread)
+
+    func handle(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>,
+        requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let pointer = requestState.pointee else {
+            let context = RequestContext(method: HTTPMethod(rawValue: String(cString: method)),
+                                         rawPath: String(cString: url))
+            requestState.pointee = Unmanaged.passRetained(context).toOpaque()
+            if let length = header("Content-Length", of: connection).flatMap(Int.init), length > configuration.maxBodyBytes {
+                return respond(tooLarge(), to: context, on: connection)
+            }
+            return .YES
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            if context.responded { return .YES }
+            // libmicrohttpd 0.9.x cannot queue a response in the middle of a body, so an oversized
+            // chunked body is discarded as it arrives (never buffered) and answered 413 at its end;
+            // a client that keeps sending far past the limit is disconnected instead.
+            if context.discardedBytes > 0 || context.body.count + size > configuration.maxBodyBytes {
+                context.discardedBytes += context.body.count + size
+                context.body = []
+                return context.discardedBytes > configuration.maxBodyBytes + Self.discardAllowance ? .NO : .YES
+            }
+            if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                    context.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                }
+            }
+            return .YES
+        }
+        if context.responded { return .YES }
+        if context.discardedBytes > 0 { return respond(tooLarge(), to: context, on: connection) }
+        let request = HTTPRequest(
+            method: context.method,
+            rawPath: context.rawPath,
+            query: query(of: connection),
+            headers: headers(of: connection),
+            body: context.body,
+            clientAddress: clientAddress(of: connection)
+        )
+        context.body = []
+        return respond(handler(request), to: context, on: connection)
+    }
+
+    func completed(_ context: RequestContext) {
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds) / 1e6
+        logger.info("\(context.method) \(context.rawPath) \(context.status)", metadata: [
+            "bytes": "\(context.bytesSent)",
+            "ms": "\((milliseconds * 10).rounded() / 10)",
+        ])
+    }
+
+    private func tooLarge() -> HTTPResponse {
+        .error(status: 413, code: "payload_too_large",
+               message: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
+    }
+
+    private func respond(_ response: HTTPResponse, to context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        context.responded = true
+        context.status = response.status
+        let mhdResponse: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            context.bytesSent = bytes.count
+            mhdResponse = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                                                .RESPMEM_MUST_COPY)
+            }
+        case .eventStream(let open):
+            if context.method == .head {
+                mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            } else if let stream = openEventStream(on: connection) {
+                stream.sendRetry(milliseconds: 2_000)
+                open(stream)
+                mhdResponse = MHD_create_response_from_callback(
+                    rp_size_unknown(), 4 * 1024, eventStreamReadCallback,
+                    Unmanaged.passRetained(stream).toOpaque(), eventStreamFreeCallback)
+            } else {
+                return respond(.error(status: 503, code: "server_busy", message: "The server is shutting down."),
+                               to: context, on: connection)
+            }
+        }
+        guard let mhdResponse else { return .NO }
+        for (name, value) in configuration.defaultHeaders + response.headers {
+            MHD_add_response_header(mhdResponse, name, value)
+        }
+        let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+        return result
+    }
+
+    // MARK: Event streams
+
+    private func openEventStream(on connection: OpaquePointer) -> EventStream? {
+        let stream = EventStream(connection: connection, queueLimit: configuration.eventStreamQueueLimit,
+                                 lastEventID: header("Last-Event-ID", of: connection))
+        let registered = state.withLock { state -> Bool in
+            guard !state.isStopping else { return false }
+            state.streams[ObjectIdentifier(stream)] = stream
+            return true
+        }
+        guard registered else { return nil }
+        stream.onTermination { [weak self, weak stream] in
+            guard let self, let stream else { return }
+            _ = self.state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+        }
+        return stream
+    }
+
+    /// Every `keepAliveInterval`, a comment to every open stream: it keeps proxies from timing out,
+    /// and writing is how a suspended stream finds out that its client has gone.
+    private func scheduleKeepAlive() {
+        keepAliveQueue.asyncAfter(deadline: .now() + configuration.keepAliveInterval.seconds) { [weak self] in
+            guard let self else { return }
+            let streams = self.state.withLock { $0.isStopping ? nil : Array($0.streams.values) }
+            guard let streams else { return }
+            streams.forEach { $0.sendComment("keep-alive") }
+            self.scheduleKeepAlive()
+        }
+    }
+
+    // MARK: Request head
+
+    private func header(_ name: String, of connection: OpaquePointer) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    private func headers(of connection: OpaquePointer) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in pairs(of: connection, kind: .HEADER_KIND) {
+            let key = name.lowercased()
+            headers[key] = headers[key].map { "\($0), \(value)" } ?? value
+        }
+        return headers
+    }
+
+    private func query(of connection: OpaquePointer) -> [String: String] {
+        var query: [String: String] = [:]
+        for (name, value) in pairs(of: connection, kind: .GET_ARGUMENT_KIND) {
+            guard let key = PathDecoding.decodeQueryComponent(name),
+                  let decoded = PathDecoding.decodeQueryComponent(value) else { continue }
+            query[key] = decoded
+        }
+        return query
+    }
+
+    private func pairs(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
+        let collector = PairCollector()
+        withExtendedLifetime(collector) {
+            _ = MHD_get_connection_values(connection, kind, collectValueCallback,
+                                          Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return collector.pairs
+    }
+
+    private func clientAddress(of connection: OpaquePointer) -> String {
+        guard let address = rp_connection_client_address(connection) else { return "" }
+        return SocketAddress.describe(address)
+    }
+
+    private func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            let previous = limit.rlim_cur
+            limit.rlim_cur = limit.rlim_max
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) != 0 { limit.rlim_cur = previous }
+        }
+        logger.debug("open file limit", metadata: ["soft": "\(limit.rlim_cur)", "hard": "\(limit.rlim_max)"])
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Dispatch takes it.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// The daemon pointer; libmicrohttpd's daemon functions are thread-safe.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

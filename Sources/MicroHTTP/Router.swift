@@ -1,0 +1,128 @@
+/// Maps a method and a path to a handler; answers unknown paths with 404 and known paths with the
+/// wrong method with 405 (and an `Allow` header), both as JSON errors.
+///
+/// Patterns are matched segment by segment against the *decoded* path; a segment written `{name}`
+/// matches any one non-empty segment and is handed to the handler in `request.parameters`.
+/// Every `GET` route also answers `HEAD`.
+public struct Router: Sendable {
+    /// A request handler. It runs on the server's polling thread, so it must not block.
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    private enum Segment: Sendable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+    private var fallback: Handler?
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Adds a route for `method` and `pattern` (e.g. `/api/sessions/{sid}`).
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        let segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map { part -> Segment in
+            if part.hasPrefix("{") && part.hasSuffix("}") {
+                return .parameter(String(part.dropFirst().dropLast()))
+            }
+            return .literal(String(part))
+        }
+        routes.append(Route(method: method, segments: segments, handler: handler))
+    }
+
+    /// Sets the handler for `GET`/`HEAD` requests that match no route (static files, typically).
+    public mutating func setFallback(_ handler: @escaping Handler) {
+        fallback = handler
+    }
+
+    /// Answers `request`.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let path = PathDecoding.decode(request.rawPath) else {
+            return .error(status: 400, code: "invalid_path", message: "The request path is not valid percent-encoded UTF-8.")
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = match(route.segments, parts) else { continue }
+            if route.method == lookupMethod {
+                var routed = request
+                routed.parameters = parameters
+                return route.handler(routed)
+            }
+            allowed.append(route.method)
+        }
+        if !allowed.isEmpty {
+            if allowed.contains(.get) { allowed.append(.head) }
+            var response = HTTPResponse.error(
+                status: 405, code: "method_not_allowed",
+                message: "\(request.method) is not allowed here; use \(allowed.map(\.rawValue).joined(separator: ", ")).")
+            response.addHeader("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            return response
+        }
+        if let fallback, lookupMethod == .get {
+            return fallback(request)
+        }
+        return .error(status: 404, code: "not_found", message: "Nothing is at \(path).")
+    }
+
+    private func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
+        guard segments.count == parts.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let literal): if literal != part { return nil }
+            case .parameter(let name): parameters[name] = part
+            }
+        }
+        return parameters
+    }
+}
+
+/// Percent-decoding of request paths and queries.
+enum PathDecoding {
+    /// The percent-decoded path, or `nil` when it is not valid UTF-8 after decoding or has a bad escape.
+    static func decode(_ raw: String) -> String? {
+        raw.removingPercentEncodingStrictly()
+    }
+
+    /// Decodes a query component: `+` is a space, then percent-decoding.
+    static func decodeQueryComponent(_ raw: String) -> String? {
+        raw.replacingOccurrences(of: "+", with: " ").removingPercentEncodingStrictly()
+    }
+}
+
+extension String {
+    /// Percent-decoding that rejects malformed escapes and invalid UTF-8 instead of guessing.
+    func removingPercentEncodingStrictly() -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}
+
+private func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}

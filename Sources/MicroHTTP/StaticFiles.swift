@@ -1,0 +1,119 @@
+import Foundation
+
+/// Serves files from one root folder, and never anything outside it.
+///
+/// A request path is percent-decoded strictly, then refused with 403 `forbidden_path` if any segment
+/// is `..`, `.` or hidden (starts with a dot), or the path holds a backslash or a NUL byte. The
+/// resolved file's real path (symbolic links followed) must still lie inside the root's real path,
+/// or the answer is 403 too; a missing file is 404 `not_found`. `/` and folder paths serve
+/// `index.html`.
+public struct StaticFiles: Sendable {
+    /// The root folder's real path (symbolic links resolved).
+    public let root: String
+
+    /// Serves files under `root`. Fails if `root` is not an existing folder.
+    public init(root: String) throws {
+        guard let real = realPath(root), isDirectory(real) else {
+            throw StaticFilesError.rootNotFound(root)
+        }
+        self.root = real
+    }
+
+    /// Answers a `GET` or `HEAD` for `request.rawPath`.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        switch resolve(rawPath: request.rawPath) {
+        case .failure(let failure):
+            return failure.response
+        case .success(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return StaticFileFailure.notFound.response
+            }
+            return HTTPResponse(status: 200, headers: [
+                ("Content-Type", Self.contentType(forPath: path)),
+                ("Cache-Control", "no-cache"),
+            ], body: .bytes(Array(data)))
+        }
+    }
+
+    /// The real path of the file that `rawPath` names inside the root, or why there is none.
+    public func resolve(rawPath: String) -> Result<String, StaticFileFailure> {
+        guard let decoded = PathDecoding.decode(rawPath) else { return .failure(.forbidden) }
+        if decoded.contains("\0") || decoded.contains("\\") { return .failure(.forbidden) }
+        var segments: [Substring] = []
+        for segment in decoded.split(separator: "/", omittingEmptySubsequences: true) {
+            if segment.hasPrefix(".") { return .failure(.forbidden) }
+            segments.append(segment)
+        }
+        var candidate = ([root] + segments.map(String.init)).joined(separator: "/")
+        if decoded.hasSuffix("/") || segments.isEmpty || isDirectory(candidate) {
+            candidate += "/index.html"
+        }
+        guard let real = realPath(candidate) else { return .failure(.notFound) }
+        guard real.hasPrefix(root + "/") else { return .failure(.forbidden) }
+        guard isRegularFile(real) else { return .failure(.notFound) }
+        return .success(real)
+    }
+
+    /// The Content-Type for a file, by extension; text types carry `charset=utf-8`.
+    public static func contentType(forPath path: String) -> String {
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        switch ext {
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "json": return "application/json"
+        case "svg": return "image/svg+xml"
+        case "png": return "image/png"
+        case "ico": return "image/x-icon"
+        case "txt", "md": return "text/plain; charset=utf-8"
+        case "woff2": return "font/woff2"
+        default: return "application/octet-stream"
+        }
+    }
+}
+
+/// Why a static file was not served.
+public enum StaticFileFailure: Error, Sendable, Equatable {
+    /// The path tries to leave the root or names a hidden file: 403 `forbidden_path`.
+    case forbidden
+    /// No such file: 404 `not_found`.
+    case notFound
+
+    /// The JSON error response for this failure.
+    public var response: HTTPResponse {
+        switch self {
+        case .forbidden:
+            .error(status: 403, code: "forbidden_path", message: "That path is not allowed.")
+        case .notFound:
+            .error(status: 404, code: "not_found", message: "No such file.")
+        }
+    }
+}
+
+/// Errors setting up static file serving.
+public enum StaticFilesError: Error, CustomStringConvertible {
+    /// The root folder does not exist.
+    case rootNotFound(String)
+
+    public var description: String {
+        switch self {
+        case .rootNotFound(let path): "static files folder not found: \(path)"
+        }
+    }
+}
+
+private func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+private func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+private func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+}

@@ -1,0 +1,156 @@
+import Synchronization
+
+/// Something that can be cancelled or cleaned up: RAC's `RACDisposable`.
+///
+/// Disposal is idempotent and thread-safe: the first call does the work, later calls do nothing.
+public protocol Disposable: AnyObject, Sendable {
+    /// Whether `dispose()` has been called.
+    var isDisposed: Bool { get }
+    /// Cancels the work or releases the resources this disposable stands for.
+    func dispose()
+}
+
+/// A disposable that runs a closure once, on first disposal: RAC's `+[RACDisposable disposableWithBlock:]`.
+public final class ActionDisposable: Disposable {
+    private let action: Mutex<(@Sendable () -> Void)?>
+
+    /// Creates a disposable that runs `action` the first time it is disposed.
+    public init(_ action: @escaping @Sendable () -> Void) {
+        self.action = Mutex(action)
+    }
+
+    /// Creates a disposable with nothing to do but record that it was disposed.
+    public convenience init() {
+        self.init {}
+    }
+
+    /// Whether `dispose()` has been called.
+    public var isDisposed: Bool { action.withLock { $0 == nil } }
+
+    /// Runs the action if this is the first disposal. The action runs outside the lock.
+    public func dispose() {
+        let pending = action.withLock { action -> (@Sendable () -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        pending?()
+    }
+}
+
+/// A disposable that disposes many others together: RAC's `RACCompoundDisposable`.
+///
+/// Adding a disposable to one that is already disposed disposes the added one at once.
+public final class CompoundDisposable: Disposable {
+    /// `nil` once disposed.
+    private let children: Mutex<[any Disposable]?>
+
+    /// Creates a compound disposable holding `disposables`.
+    public init(_ disposables: [any Disposable] = []) {
+        children = Mutex(disposables)
+    }
+
+    /// Whether `dispose()` has been called.
+    public var isDisposed: Bool { children.withLock { $0 == nil } }
+
+    /// Adds `disposable`, or disposes it at once if this compound disposable is already disposed.
+    public func add(_ disposable: any Disposable) {
+        let added = children.withLock { children -> Bool in
+            guard children != nil else { return false }
+            children!.append(disposable)
+            return true
+        }
+        if !added { disposable.dispose() }
+    }
+
+    /// Adds a disposable that runs `action` on disposal.
+    public func add(_ action: @escaping @Sendable () -> Void) {
+        add(ActionDisposable(action))
+    }
+
+    /// Removes `disposable` without disposing it (RAC `removeDisposable:`).
+    public func remove(_ disposable: any Disposable) {
+        children.withLock { children in
+            guard let index = children?.lastIndex(where: { $0 === disposable }) else { return }
+            children!.remove(at: index)
+        }
+    }
+
+    /// Disposes every disposable added so far and every one added later.
+    public func dispose() {
+        let taken = children.withLock { children -> [any Disposable]? in
+            defer { children = nil }
+            return children
+        }
+        taken?.forEach { $0.dispose() }
+    }
+}
+
+/// A disposable holding one inner disposable that can be replaced: RAC's `RACSerialDisposable`.
+///
+/// Replacing the inner disposable disposes the previous one. Once the serial disposable itself is
+/// disposed, it disposes its inner one and every one assigned later.
+public final class SerialDisposable: Disposable {
+    private struct State {
+        var inner: (any Disposable)?
+        var isDisposed = false
+    }
+    private let state = Mutex(State())
+
+    /// Creates a serial disposable, optionally with a first inner disposable.
+    public init(_ inner: (any Disposable)? = nil) {
+        state.withLock { $0.inner = inner }
+    }
+
+    /// Whether `dispose()` has been called.
+    public var isDisposed: Bool { state.withLock { $0.isDisposed } }
+
+    /// The current inner disposable. Setting it disposes the previous one (outside the lock), or
+    /// the new one at once if this serial disposable is already disposed.
+    public var inner: (any Disposable)? {
+        get { state.withLock { $0.inner } }
+        set {
+            let toDispose = state.withLock { state -> (any Disposable)? in
+                if state.isDisposed { return newValue }
+                defer { state.inner = newValue }
+                return state.inner
+            }
+            toDispose?.dispose()
+        }
+    }
+
+    /// Disposes the inner disposable and every one assigned later.
+    public func dispose() {
+        let inner = state.withLock { state -> (any Disposable)? in
+            guard !state.isDisposed else { return nil }
+            state.isDisposed = true
+            defer { state.inner = nil }
+            return state.inner
+        }
+        inner?.dispose()
+    }
+}
+
+/// A disposable that disposes its inner disposable when it is released: RAC's
+/// `RACScopedDisposable` (`-asScopedDisposable`).
+public final class ScopedDisposable: Disposable {
+    /// The disposable disposed when this one is released or disposed.
+    public let inner: any Disposable
+
+    /// Wraps `inner`, so that releasing the last reference to the wrapper disposes it.
+    public init(_ inner: any Disposable) {
+        self.inner = inner
+    }
+
+    /// Whether the inner disposable is disposed.
+    public var isDisposed: Bool { inner.isDisposed }
+
+    /// Disposes the inner disposable now.
+    public func dispose() { inner.dispose() }
+
+    deinit { inner.dispose() }
+}
+
+extension Disposable {
+    /// Wraps this disposable so that it is disposed when the wrapper is released (RAC `asScopedDisposable`).
+    public func scoped() -> ScopedDisposable { ScopedDisposable(self) }
+}

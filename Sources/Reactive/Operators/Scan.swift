@@ -1,0 +1,27 @@
+import Synchronization
+
+extension Signal {
+    /// Sends each running total: `combine` applied to the previous total (starting with `initial`)
+    /// and each value (RAC `scanWithStart:reduce:`).
+    public func scan<Result: Sendable>(
+        _ initial: Result,
+        _ combine: @escaping @Sendable (Result, Value) -> Result
+    ) -> Signal<Result, Failure> {
+        Signal<Result, Failure> { subscriber in
+            // Events to one subscriber are serial, so the lock is uncontended; it makes the state Sendable.
+            let total = Mutex(initial)
+            return subscribe(Subscriber { event in
+                switch event {
+                case .next(let value):
+                    let next = total.withLock { total in
+                        total = combine(total, value)
+                        return total
+                    }
+                    subscriber.sendNext(next)
+                case .error(let error): subscriber.sendError(error)
+                case .completed: subscriber.sendCompleted()
+                }
+            })
+        }
+    }
+}

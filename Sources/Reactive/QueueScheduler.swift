@@ -1,0 +1,68 @@
+import Dispatch
+
+/// A scheduler on a serial Dispatch queue: RAC's `RACQueueScheduler` (`+schedulerWithPriority:`).
+public final class QueueScheduler: Scheduler {
+    /// The serial queue the work runs on.
+    public let queue: DispatchQueue
+
+    /// Creates a scheduler on a new serial queue labelled `label`.
+    public init(label: String = "reactive.queue-scheduler", qos: DispatchQoS = .default) {
+        queue = DispatchQueue(label: label, qos: qos)
+    }
+
+    /// Creates a scheduler on an existing serial `queue`.
+    public init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// The time since boot, from the monotonic clock.
+    public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
+
+    @discardableResult
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let disposable = ActionDisposable()
+        queue.async {
+            if !disposable.isDisposed { action() }
+        }
+        return disposable
+    }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let disposable = ActionDisposable()
+        queue.asyncAfter(deadline: .now() + delay.timeInterval) {
+            if !disposable.isDisposed { action() }
+        }
+        return disposable
+    }
+
+    @discardableResult
+    public func schedule(
+        after delay: Duration,
+        repeatingEvery interval: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        // Each firing is scheduled from the first deadline, not from the previous firing, so the
+        // period does not drift; disposal stops the chain at its next firing.
+        let disposable = ActionDisposable()
+        let first = DispatchTime.now() + delay.timeInterval
+        let step = max(interval, .nanoseconds(1)).timeInterval
+        @Sendable func fire(_ count: Int) {
+            queue.asyncAfter(deadline: first + step * Double(count)) {
+                guard !disposable.isDisposed else { return }
+                action()
+                fire(count + 1)
+            }
+        }
+        fire(0)
+        return disposable
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Dispatch and Foundation take it.
+    var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

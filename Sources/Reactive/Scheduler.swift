@@ -1,0 +1,27 @@
+/// Where and when work runs: RAC's `RACScheduler`.
+///
+/// Every method may be called from any thread and returns a disposable that cancels the work if it
+/// has not run yet (and stops a repeating one). Work scheduled on one scheduler runs one item at a
+/// time, in the order it was due.
+public protocol Scheduler: AnyObject, Sendable {
+    /// The scheduler's current time, measured from an origin of its own. Only differences between
+    /// two readings of the same scheduler mean anything. A `TestScheduler` reports virtual time.
+    var now: Duration { get }
+
+    /// Runs `action` as soon as possible (RAC `schedule:`).
+    @discardableResult
+    func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable
+
+    /// Runs `action` once `delay` has passed (RAC `afterDelay:schedule:`).
+    @discardableResult
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable
+
+    /// Runs `action` after `delay` and then every `interval` until disposed
+    /// (RAC `after:repeatingEvery:withLeeway:schedule:`).
+    @discardableResult
+    func schedule(
+        after delay: Duration,
+        repeatingEvery interval: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable
+}

@@ -1,0 +1,98 @@
+/// A cold stream of events: RAC's `RACSignal` as made by `+createSignal:` (`RACDynamicSignal`).
+///
+/// A signal does nothing until subscribed; its subscribe closure runs once per subscription, on the
+/// subscribing thread. RAC 2.x subscribes on the current scheduler, or on a background
+/// "subscription scheduler" when there is none; a server has no main thread to speak of, so here
+/// subscription is always immediate and synchronous. Use `subscribe(on:)` to move it elsewhere.
+public struct Signal<Value: Sendable, Failure: Error>: Sendable {
+    /// What a subscription runs: it sends events to the subscriber and returns what cancels it.
+    public typealias SubscribeHandler = @Sendable (Subscriber<Value, Failure>) -> (any Disposable)?
+
+    private let handler: SubscribeHandler
+
+    /// Creates a cold signal whose `subscribe` closure runs once for every subscriber
+    /// (RAC `+createSignal:`). The disposable it returns is disposed when the subscription ends,
+    /// whether by a terminal event or by disposal.
+    public init(_ subscribe: @escaping SubscribeHandler) {
+        handler = subscribe
+    }
+
+    /// Subscribes `subscriber` and returns it as the disposable that cancels the subscription.
+    @discardableResult
+    public func subscribe(_ subscriber: Subscriber<Value, Failure>) -> any Disposable {
+        if let disposable = handler(subscriber) {
+            subscriber.add(disposable)
+        }
+        return subscriber
+    }
+
+    /// Subscribes with a closure per kind of event (RAC `subscribeNext:error:completed:`) and returns
+    /// the disposable that cancels the subscription.
+    @discardableResult
+    public func subscribe(
+        next: (@Sendable (Value) -> Void)? = nil,
+        error: (@Sendable (Failure) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil
+    ) -> any Disposable {
+        subscribe(Subscriber(next: next, error: error, completed: completed))
+    }
+
+    /// Subscribes with one closure that receives every event.
+    @discardableResult
+    public func observe(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) -> any Disposable {
+        subscribe(Subscriber(observer))
+    }
+}
+
+extension Signal {
+    /// A signal that sends `value` and completes (RAC `+return:`).
+    public static func just(_ value: Value) -> Signal {
+        Signal { subscriber in
+            subscriber.sendNext(value)
+            subscriber.sendCompleted()
+            return nil
+        }
+    }
+
+    /// A signal that completes at once (RAC `+empty`).
+    public static var empty: Signal {
+        Signal { subscriber in
+            subscriber.sendCompleted()
+            return nil
+        }
+    }
+
+    /// A signal that fails at once with `error` (RAC `+error:`).
+    public static func failure(_ error: Failure) -> Signal {
+        Signal { subscriber in
+            subscriber.sendError(error)
+            return nil
+        }
+    }
+
+    /// A signal that never sends anything (RAC `+never`).
+    public static var never: Signal {
+        Signal { _ in nil }
+    }
+
+    /// A signal that makes a new signal for every subscription (RAC `+defer:`).
+    public static func deferred(_ makeSignal: @escaping @Sendable () -> Signal) -> Signal {
+        Signal { subscriber in
+            makeSignal().subscribe(subscriber)
+            return nil
+        }
+    }
+
+    /// A signal that sends every element of `sequence` and completes (RAC `-[NSArray rac_sequence].signal`).
+    /// Disposing the subscription stops the iteration.
+    public static func from<S: Sequence & Sendable>(_ sequence: S) -> Signal where S.Element == Value {
+        Signal { subscriber in
+            for value in sequence {
+                if subscriber.isStopped { return nil }
+                subscriber.sendNext(value)
+            }
+            subscriber.sendCompleted()
+            return nil
+        }
+    }
+}

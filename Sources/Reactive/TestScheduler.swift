@@ -1,0 +1,101 @@
+import Synchronization
+
+/// A scheduler with virtual time, for deterministic tests of time-based behaviour
+/// (ReactiveSwift's `TestScheduler`; RAC 2.x's `RACTestScheduler`).
+///
+/// Nothing runs until the clock is moved with ``advance(by:)``, ``advance(to:)`` or ``run()``; then
+/// due work runs on the calling thread, in order of due time and, at equal times, in the order it
+/// was scheduled. Work that schedules more work at a time already reached runs in the same advance.
+public final class TestScheduler: Scheduler {
+    private struct Item {
+        let due: Duration
+        let sequence: UInt64
+        let action: @Sendable () -> Void
+        let disposable: ActionDisposable
+    }
+
+    private struct State {
+        var now: Duration = .zero
+        var items: [Item] = []
+        var sequence: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a scheduler whose virtual clock starts at zero.
+    public init() {}
+
+    /// The virtual time.
+    public var now: Duration { state.withLock { $0.now } }
+
+    @discardableResult
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        schedule(after: .zero, action)
+    }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let disposable = ActionDisposable()
+        state.withLock { state in
+            state.sequence += 1
+            state.items.append(Item(due: state.now + max(delay, .zero), sequence: state.sequence,
+                                    action: action, disposable: disposable))
+        }
+        return disposable
+    }
+
+    @discardableResult
+    public func schedule(
+        after delay: Duration,
+        repeatingEvery interval: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        precondition(interval > .zero, "a repeating interval must be positive")
+        let serial = SerialDisposable()
+        @Sendable func tick() {
+            guard !serial.isDisposed else { return }
+            serial.inner = schedule(after: interval, tick)
+            action()
+        }
+        serial.inner = schedule(after: delay, tick)
+        return serial
+    }
+
+    /// Moves the clock forward by `interval`, running everything due on the way.
+    public func advance(by interval: Duration = .zero) {
+        advance(to: now + interval)
+    }
+
+    /// Moves the clock to `time`, running everything due until then, in order.
+    public func advance(to time: Duration) {
+        while let item = takeNext(dueBy: time) {
+            if !item.disposable.isDisposed { item.action() }
+        }
+        state.withLock { $0.now = max($0.now, time) }
+    }
+
+    /// Runs everything scheduled, moving the clock as far as needed. Repeating work never ends, so
+    /// do not call this while any is scheduled.
+    public func run() {
+        while let item = takeNext(dueBy: nil) {
+            if !item.disposable.isDisposed { item.action() }
+        }
+    }
+
+    /// Whether any work (cancelled or not) is still waiting.
+    public var hasPendingWork: Bool { state.withLock { !$0.items.isEmpty } }
+
+    private func takeNext(dueBy limit: Duration?) -> Item? {
+        state.withLock { state in
+            guard let index = state.items.indices.min(by: { a, b in
+                let x = state.items[a], y = state.items[b]
+                return (x.due, x.sequence) < (y.due, y.sequence)
+            }) else { return nil }
+            let item = state.items[index]
+            if let limit, item.due > limit { return nil }
+            state.items.remove(at: index)
+            state.now = max(state.now, item.due)
+            return item
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import Reactive
+
+/// Every scenario the playground offers, in display order.
+public enum Catalogue {
+    /// The scenario types.
+    public static let scenarios: [any Scenario.Type] = [Ticker.self]
+
+    /// The scenario type with `id`, or `nil`.
+    public static func scenario(withID id: String) -> (any Scenario.Type)? {
+        scenarios.first { $0.description.id == id }
+    }
+}

@@ -1,0 +1,70 @@
+/// What the catalogue says about a scenario: its inputs and the named streams of its pipeline.
+public struct ScenarioDescription: Sendable, Encodable {
+    /// The scenario's id, used in URLs (`ticker`, `login`, ...).
+    public let id: String
+    /// A short title.
+    public let title: String
+    /// One or two sentences on what the pipeline shows.
+    public let description: String
+    /// The inputs a client can send, in display order.
+    public let inputs: [InputDescription]
+    /// The streams of the pipeline, in pipeline order.
+    public let streams: [StreamDescription]
+
+    /// Creates a description.
+    public init(id: String, title: String, description: String, inputs: [InputDescription], streams: [StreamDescription]) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.inputs = inputs
+        self.streams = streams
+    }
+}
+
+/// One input of a scenario.
+public struct InputDescription: Sendable, Encodable {
+    /// What kind of value the input takes.
+    public enum Kind: String, Sendable, Encodable {
+        case text, bool, number, choice, action
+    }
+
+    /// The input's name, used in its URL.
+    public let name: String
+    /// Its kind.
+    public let kind: Kind
+    /// What it does.
+    public let description: String
+    /// The allowed values of a `choice` input.
+    public let options: [String]?
+
+    /// Creates an input description.
+    public init(name: String, kind: Kind, description: String, options: [String]? = nil) {
+        self.name = name
+        self.kind = kind
+        self.description = description
+        self.options = options
+    }
+}
+
+/// One named stream of a scenario's pipeline.
+public struct StreamDescription: Sendable, Encodable {
+    /// The stream's name, which is also the SSE `event:` name.
+    public let name: String
+    /// What it carries.
+    public let description: String
+    /// The operator that produces it (`map`, `throttle`, ...).
+    public let `operator`: String
+    /// The inputs and streams feeding it.
+    public let from: [String]
+    /// Whether it is a current-value stream whose latest event a new watcher receives on connect.
+    public let state: Bool
+
+    /// Creates a stream description.
+    public init(name: String, description: String, operator: String, from: [String], state: Bool) {
+        self.name = name
+        self.description = description
+        self.operator = `operator`
+        self.from = from
+        self.state = state
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Logging
+@testable import MicroHTTP
+import Synchronization
+import Testing
+
+/// A server on a free loopback port with a public folder of its own, shut down at the end.
+final class TestServer {
+    let server: HTTPServer
+    let root: URL
+    let openedStreams = Counter()
+    let endedStreams = Counter()
+
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("microhttp-\(UUID().uuidString)")
+        let publicFolder = root.appendingPathComponent("Public")
+        try FileManager.default.createDirectory(at: publicFolder.appendingPathComponent("css"), withIntermediateDirectories: true)
+        try "<!doctype html><title>t</title>".write(to: publicFolder.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        try "body{}".write(to: publicFolder.appendingPathComponent("css/site.css"), atomically: true, encoding: .utf8)
+        try "secret".write(to: root.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
+        try "hidden".write(to: publicFolder.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: publicFolder.appendingPathComponent("escape.txt"),
+                                                   withDestinationURL: root.appendingPathComponent("secret.txt"))
+
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.maxBodyBytes = 1024
+        configure(&configuration)
+        let files = try StaticFiles(root: publicFolder.path)
+        var router = Router()
+        router.add(.get, "/hello/{name}") { request in .text("hello \(request.parameters["name"] ?? "")") }
+        router.add(.post, "/echo") { request in .text(String(decoding: request.body, as: UTF8.self)) }
+        let opened = openedStreams, ended = endedStreams
+        router.add(.get, "/events") { request in
+            .eventStream { stream in
+                opened.increment()
+                stream.send(data: "first line\nsecond line", event: "greeting", id: "1")
+                if request.query["close"] == "1" { stream.close() }
+                stream.onTermination { ended.increment() }
+            }
+        }
+        router.setFallback(files.respond(to:))
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        server = HTTPServer(configuration: configuration, logger: logger, router: router)
+        try server.start()
+    }
+
+    var port: UInt16 { server.port }
+
+    deinit {
+        server.shutdown()
+        try? FileManager.default.removeItem(at: root)
+    }
+}
+
+/// A counter shared between a test and the server's threads.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+@Suite("HTTP server over loopback")
+struct ServerTests {
+    @Test func routesWithParameters() throws {
+        let server = try TestServer()
+        let response = try RawHTTPClient.request(server.port, "GET", "/hello/world")
+        #expect(response.status == 200)
+        #expect(response.body == "hello world")
+        #expect(response.headers["x-content-type-options"] == "nosniff")
+    }
+
+    @Test func unknownPathIsJSON404() throws {
+        let server = try TestServer()
+        let response = try RawHTTPClient.request(server.port, "GET", "/no-such-file")
+        #expect(response.status == 404)
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(response.body.contains(#""code":"not_found""#))
+    }
+
+    @Test func wrongMethodIs405WithAllow() throws {
+        let server = try TestServer()
+        let response = try RawHTTPClient.request(server.port, "DELETE", "/echo")
+        #expect(response.status == 405)
+        #expect(response.headers["allow"] == "POST")
+        #expect(response.body.contains(#""code":"method_not_allowed""#))
+    }
+
+    @Test func bodyIsDelivered() throws {
+        let server = try TestServer()
+        let response = try RawHTTPClient.request(server.port, "POST", "/echo", body: "abc")
+        #expect(response.status == 200)
+        #expect(response.body == "abc")
+    }
+
+    @Test func oversizedBodyIs413() throws {
+        let server = try TestServer()
+        let big = String(repeating: "x", count: 4096)
+        let declared = try RawHTTPClient.request(server.port, "POST", "/echo", body: big)
+        #expect(declared.status == 413)
+        #expect(declared.body.contains(#""code":"payload_too_large""#))
+
+        let client = try RawHTTPClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for _ in 0..<8 { client.send("200\r\n" + String(repeating: "y", count: 512) + "\r\n") }
+        client.send("0\r\n\r\n")
+        #expect(RawResponse(client.readToEnd()).status == 413)
+    }
+
+    @Test func staticFilesAreServedWithContentType() throws {
+        let server = try TestServer()
+        let index = try RawHTTPClient.request(server.port, "GET", "/")
+        #expect(index.status == 200)
+        #expect(index.headers["content-type"] == "text/html; charset=utf-8")
+        let css = try RawHTTPClient.request(server.port, "GET", "/css/site.css")
+        #expect(css.body == "body{}")
+        #expect(css.headers["content-type"] == "text/css; charset=utf-8")
+    }
+
+    @Test(arguments: [
+        "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/..%2fsecret.txt", "/css/..%2f..%2fsecret.txt",
+        "/css/%2e%2e/%2e%2e/secret.txt", "/..%5csecret.txt", "/css\\..\\..\\secret.txt", "/%00", "/index.html%00.css",
+        "/escape.txt", "/.env", "/%2eenv", "/css/../../secret.txt", "/%252e%252e/secret.txt", "/%", "/%zz",
+    ])
+    func traversalNeverEscapesRoot(path: String) throws {
+        let server = try TestServer()
+        let response = try RawHTTPClient.request(server.port, "GET", path)
+        #expect([400, 403, 404].contains(response.status), "\(path) answered \(response.status)")
+        #expect(!response.body.contains("secret"), "\(path) leaked a file outside the root")
+        #expect(!response.body.contains("hidden"), "\(path) served a hidden file")
+    }
+
+    @Test func eventStreamFramesMultiLineData() throws {
+        let server = try TestServer()
+        let response = try RawHTTPClient.request(server.port, "GET", "/events?close=1")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/event-stream")
+        #expect(response.headers["cache-control"] == "no-cache")
+        #expect(response.headers["content-length"] == nil)
+        #expect(response.body.contains("id: 1\nevent: greeting\ndata: first line\ndata: second line\n\n"))
+    }
+
+    @Test func headOfEventStreamHasNoSideEffect() throws {
+        let server = try TestServer()
+        let response = try RawHTTPClient.request(server.port, "HEAD", "/events")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/event-stream")
+        #expect(server.openedStreams.value == 0)
+    }
+
+    @Test func clientDisconnectReleasesTheStream() throws {
+        let server = try TestServer { $0.keepAliveInterval = .milliseconds(50) }
+        do {
+            let client = try RawHTTPClient(port: server.port)
+            client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.read { $0.contains("second line") }
+            #expect(server.server.openEventStreams == 1)
+        }
+        // The keep-alive write is how a suspended stream notices its client has gone.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.server.openEventStreams > 0 && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(server.server.openEventStreams == 0)
+        #expect(server.endedStreams.value == 1)
+    }
+
+    @Test func shutdownEndsOpenStreamsPromptly() throws {
+        let server = try TestServer()
+        let clients = try (0..<3).map { _ in try RawHTTPClient(port: server.port) }
+        for client in clients {
+            client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.read { $0.contains("second line") }
+        }
+        #expect(server.server.openEventStreams == 3)
+        let started = ContinuousClock.now
+        server.server.shutdown()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        for client in clients {
+            #expect(client.waitForClose())
+            #expect(client.read { _ in true }.hasSuffix("0\r\n\r\n"), "the stream ends with its final chunk")
+        }
+        #expect(server.endedStreams.value == 3)
+    }
+}

@@ -1,0 +1,50 @@
+import Reactive
+import Synchronization
+import Testing
+
+@Suite("Schedulers")
+struct SchedulerTests {
+    @Test func testSchedulerRunsWorkInDueOrderOnlyWhenAdvanced() {
+        let scheduler = TestScheduler()
+        let log = Recorder<String, Never>()
+        scheduler.schedule(after: .milliseconds(20)) { log.record(.next("b")) }
+        scheduler.schedule(after: .milliseconds(10)) { log.record(.next("a")) }
+        scheduler.schedule(after: .milliseconds(20)) { log.record(.next("c")) }
+        #expect(log.values.isEmpty)
+        scheduler.advance(by: .milliseconds(10))
+        #expect(log.values == ["a"])
+        scheduler.advance(by: .milliseconds(10))
+        #expect(log.values == ["a", "b", "c"])
+        #expect(scheduler.now == .milliseconds(20))
+    }
+
+    @Test func disposedWorkNeverRuns() {
+        let scheduler = TestScheduler()
+        let ran = Mutex(false)
+        let disposable = scheduler.schedule(after: .seconds(1)) { ran.withLock { $0 = true } }
+        disposable.dispose()
+        scheduler.advance(by: .seconds(2))
+        #expect(!ran.withLock { $0 })
+    }
+
+    @Test func intervalTicksInVirtualTimeUntilDisposed() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder<Duration, Never>()
+        let subscription = Signal.interval(.seconds(1), on: scheduler).subscribe(recorder.subscriber)
+        scheduler.advance(by: .milliseconds(2_500))
+        #expect(recorder.values == [.seconds(1), .seconds(2)])
+        subscription.dispose()
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.values.count == 2)
+    }
+
+    @Test func queueSchedulerRunsWorkInOrder() async {
+        let scheduler = QueueScheduler(label: "test")
+        let log = Recorder<Int, Never>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for value in 0..<100 { scheduler.schedule { log.record(.next(value)) } }
+            scheduler.schedule { continuation.resume() }
+        }
+        #expect(log.values == Array(0..<100))
+    }
+}

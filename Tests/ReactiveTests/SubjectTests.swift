@@ -1,0 +1,84 @@
+import Reactive
+import Testing
+
+@Suite("Subject: hot, hand-fed")
+struct SubjectTests {
+    /// Seed 002: subscribe, then send.
+    @Test func deliversToSubscribersPresentAtSendTime() {
+        let subject = Subject<String, Never>()
+        let early = Recorder<String, Never>()
+        subject.signal.subscribe(early.subscriber)
+        subject.sendNext("1")
+        let late = Recorder<String, Never>()
+        subject.signal.subscribe(late.subscriber)
+        subject.sendNext("2")
+        #expect(early.values == ["1", "2"])
+        #expect(late.values == ["2"])
+    }
+
+    @Test func deliversInSubscriptionOrder() {
+        let subject = Subject<Int, Never>()
+        let order = Recorder<String, Never>()
+        subject.signal.subscribe(next: { order.record(.next("a\($0)")) })
+        subject.signal.subscribe(next: { order.record(.next("b\($0)")) })
+        subject.sendNext(1)
+        #expect(order.values == ["a1", "b1"])
+    }
+
+    /// Unlike RACSubject, a late subscriber learns that the subject already ended.
+    @Test func lateSubscriberReceivesTheTerminalEvent() {
+        let completed = Subject<Int, TestError>()
+        completed.sendCompleted()
+        let afterCompletion = Recorder<Int, TestError>()
+        completed.signal.subscribe(afterCompletion.subscriber)
+        #expect(afterCompletion.events == [.completed])
+
+        let failed = Subject<Int, TestError>()
+        failed.sendError(TestError(code: 9))
+        let afterError = Recorder<Int, TestError>()
+        failed.signal.subscribe(afterError.subscriber)
+        #expect(afterError.events == [.error(TestError(code: 9))])
+    }
+
+    @Test func terminationReleasesSubscribers() {
+        let subject = Subject<Int, Never>()
+        subject.signal.subscribe(next: { _ in })
+        #expect(subject.subscriberCount == 1)
+        subject.sendCompleted()
+        #expect(subject.subscriberCount == 0)
+        subject.sendNext(1)  // ignored, no crash
+    }
+
+    @Test func disposingOneSubscriptionLeavesTheOthers() {
+        let subject = Subject<Int, Never>()
+        let kept = Recorder<Int, Never>()
+        let dropped = Recorder<Int, Never>()
+        subject.signal.subscribe(kept.subscriber)
+        let subscription = subject.signal.subscribe(dropped.subscriber)
+        subject.sendNext(1)
+        subscription.dispose()
+        subject.sendNext(2)
+        #expect(kept.values == [1, 2])
+        #expect(dropped.values == [1])
+        #expect(subject.subscriberCount == 1)
+    }
+
+    @Test func subscriberMaySendIntoItsOwnSubjectWithoutDeadlock() {
+        let subject = Subject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        subject.signal.subscribe(next: { value in
+            recorder.record(.next(value))
+            if value < 3 { subject.sendNext(value + 1) }
+        })
+        subject.sendNext(1)
+        #expect(recorder.values == [1, 2, 3])
+    }
+
+    @Test func manySubscribersDisposedOldestFirst() {
+        let subject = Subject<Int, Never>()
+        let subscriptions = (0..<10_000).map { _ in subject.signal.subscribe(next: { _ in }) }
+        #expect(subject.subscriberCount == 10_000)
+        for subscription in subscriptions { subscription.dispose() }
+        #expect(subject.subscriberCount == 0)
+    }
+}

@@ -1,0 +1,132 @@
+"""End-to-end checks of the walking skeleton over loopback, as curl and a browser would see it."""
+import json
+import signal
+import socket
+import time
+
+import pytest
+
+from conftest import ARTIFACTS
+
+
+def raw_get(port, path):
+    """Sends the path exactly as written (no client-side normalisation) and returns (status, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode("latin-1"))
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def read_events(port, path, count, timeout=5):
+    """Reads the first `count` SSE events (dicts of their fields) from a stream."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        data = b""
+        deadline = time.monotonic() + timeout
+        while data.count(b"\ndata: ") < count and time.monotonic() < deadline:
+            data += connection.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert b"200 OK" in head.split(b"\r\n")[0]
+    assert b"content-type: text/event-stream" in head.lower()
+    events = []
+    for block in body.decode().replace("\r\n", "\n").split("\n\n"):
+        fields = {}
+        for line in block.split("\n"):
+            for name in ("id", "event", "data"):
+                if line.startswith(name + ": "):
+                    fields[name] = line[len(name) + 2:]
+        if "data" in fields:
+            events.append(fields)
+    return events[:count]
+
+
+def test_page_is_served_as_html(playground):
+    status, headers, body = playground.get("/")
+    assert status == 200
+    assert headers["Content-Type"].startswith("text/html")
+    assert b"<!doctype html>" in body.lower()
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert playground.get("/favicon.svg")[0] == 200
+
+
+def test_healthz_says_ok(playground):
+    status, headers, body = playground.get("/healthz")
+    assert (status, body) == (200, b"ok")
+
+
+def test_unknown_path_is_a_json_404(playground):
+    status, headers, body = playground.get("/no-such-file")
+    assert status == 404
+    assert headers["Content-Type"] == "application/json"
+    error = json.loads(body)["error"]
+    assert error["code"] == "not_found" and error["message"]
+
+
+@pytest.mark.parametrize("path", [
+    "/../Package.swift", "/%2e%2e/Package.swift", "/%2E%2E/%2E%2E/etc/passwd", "/..%2fPackage.swift",
+    "/..%2f..%2fetc%2fpasswd", "/..\\Package.swift", "/%5c..%5cPackage.swift", "/index.html%00",
+    "/%00../Package.swift", "/.gitignore", "/./../README.md", "//etc/passwd",
+])
+def test_no_path_escapes_public(playground, path):
+    status, body = raw_get(playground.port, path)
+    assert status in (400, 403, 404), f"{path} answered {status}"
+    assert b"swift-tools-version" not in body and b"root:" not in body and b".build" not in body
+
+
+def test_ticker_streams_events_as_they_happen(playground):
+    events = read_events(playground.port, "/api/scenarios/ticker/events", 6)
+    assert len(events) == 6
+    ids = [int(event["id"]) for event in events]
+    assert ids == list(range(ids[0], ids[0] + 6))
+    assert [event["event"] for event in events[:3]] == ["timer", "count", "parity"]
+    payloads = [json.loads(event["data"]) for event in events]
+    assert all(payload["seq"] == int(event["id"]) for payload, event in zip(payloads, events))
+    assert [payload["value"] for payload in payloads if payload["stream"] == "count"] == [1, 2]
+    assert payloads[0]["kind"] == "next" and payloads[0]["t"] >= 0
+    assert payloads[3]["t"] > payloads[0]["t"], "events arrive spread over time, not all at once"
+
+
+def test_unknown_scenario_stream_is_a_json_404(playground):
+    status, headers, body = playground.get("/api/scenarios/nope/events")
+    assert status == 404
+    assert json.loads(body)["error"]["code"] == "unknown_scenario"
+
+
+def test_sigterm_with_an_open_stream_exits_zero_within_one_second(playground):
+    connection = socket.create_connection(("127.0.0.1", playground.port), timeout=5)
+    connection.sendall(b"GET /api/scenarios/ticker/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    assert b"200 OK" in connection.recv(4096)
+    started = time.monotonic()
+    playground.process.send_signal(signal.SIGTERM)
+    status = playground.process.wait(timeout=5)
+    elapsed = time.monotonic() - started
+    connection.close()
+    assert status == 0
+    assert elapsed < 1.0, f"shutdown took {elapsed:.3f}s"
+
+
+def test_page_shows_live_values_in_a_real_browser(browser, playground):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(playground.url + "/")
+
+    def count():
+        try:
+            text = browser.find_element(By.CSS_SELECTOR, 'tr[data-stream="count"] td.value').text
+            return int(text) if text.isdigit() else 0
+        except Exception:
+            return 0
+
+    WebDriverWait(browser, 10).until(lambda driver: count() >= 2)
+    first = count()
+    WebDriverWait(browser, 10).until(lambda driver: count() > first)  # still live
+    assert browser.find_element(By.ID, "connection").text == "live"
+    assert browser.find_elements(By.CSS_SELECTOR, "#log li"), "the event log shows events"
+    browser.save_screenshot(str(ARTIFACTS / "ticker-desktop.png"))
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+    assert not errors, errors

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every test: installs what they need, builds with zero warnings, runs the Swift tests (also
+# under ThreadSanitizer), lints the Dockerfile, and runs the end-to-end and browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+started=$(date +%s)
+step() { echo; echo "==> $* ($(( $(date +%s) - started ))s)"; }
+
+require_swift
+step "installing test dependencies"
+ensure_apt_packages libmicrohttpd-dev pkg-config curl chromium chromium-driver
+if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+  ensure_apt_packages python3-venv
+fi
+if [ ! -x .venv/bin/pytest ] || ! cmp -s Tests/e2e/requirements.txt .venv/requirements.txt; then
+  rm -rf .venv
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r Tests/e2e/requirements.txt
+  cp Tests/e2e/requirements.txt .venv/requirements.txt
+fi
+
+step "hadolint"
+.venv/bin/hadolint --failure-threshold warning --ignore DL3008 Dockerfile
+echo "Dockerfile: no findings"
+
+step "building (debug, with tests); any warning fails"
+build_log=$(mktemp)
+swift build --build-tests 2>&1 | tee "$build_log"
+if grep -E "warning:" "$build_log" | grep -v "/.build/" ; then
+  echo "error: the build has warnings (listed above)" >&2
+  exit 1
+fi
+
+step "swift test"
+swift test --skip-build
+
+step "swift test --sanitize=thread"
+swift test --sanitize=thread --scratch-path .build-tsan
+
+step "end-to-end and browser tests"
+.venv/bin/pytest -q Tests/e2e --playground .build/debug/playground
+
+echo
+echo "all tests passed in $(( $(date +%s) - started ))s"
