@@ -36,7 +36,13 @@ step "swift test"
 swift test --skip-build
 
 step "swift test --sanitize=thread"
-swift test --sanitize=thread --scratch-path .build-tsan
+# ThreadSanitizer prints its reports without always failing the run: any report fails it here.
+tsan_log=$(mktemp)
+swift test --sanitize=thread --scratch-path .build-tsan 2>&1 | tee "$tsan_log"
+if grep -q "WARNING: ThreadSanitizer" "$tsan_log"; then
+  echo "error: ThreadSanitizer reported a data race (see above)" >&2
+  exit 1
+fi
 
 step "end-to-end and browser tests"
 .venv/bin/pytest -q Tests/e2e --playground .build/debug/playground

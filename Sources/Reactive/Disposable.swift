@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Something that can be cancelled or cleaned up: RAC's `RACDisposable`.
 ///
 /// Disposal is idempotent and thread-safe: the first call does the work, later calls do nothing.
@@ -12,11 +10,11 @@ public protocol Disposable: AnyObject, Sendable {
 
 /// A disposable that runs a closure once, on first disposal: RAC's `+[RACDisposable disposableWithBlock:]`.
 public final class ActionDisposable: Disposable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: Lock<(@Sendable () -> Void)?>
 
     /// Creates a disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = Lock(action)
     }
 
     /// Creates a disposable with nothing to do but record that it was disposed.
@@ -42,11 +40,11 @@ public final class ActionDisposable: Disposable {
 /// Adding a disposable to one that is already disposed disposes the added one at once.
 public final class CompoundDisposable: Disposable {
     /// `nil` once disposed.
-    private let children: Mutex<[any Disposable]?>
+    private let children: Lock<[any Disposable]?>
 
     /// Creates a compound disposable holding `disposables`.
     public init(_ disposables: [any Disposable] = []) {
-        children = Mutex(disposables)
+        children = Lock(disposables)
     }
 
     /// Whether `dispose()` has been called.
@@ -94,7 +92,7 @@ public final class SerialDisposable: Disposable {
         var inner: (any Disposable)?
         var isDisposed = false
     }
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a serial disposable, optionally with a first inner disposable.
     public init(_ inner: (any Disposable)? = nil) {

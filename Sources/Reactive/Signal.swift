@@ -10,11 +10,22 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
     private let handler: SubscribeHandler
 
+    /// A name for debugging and for labelling pipeline stages (RAC `name`, set with
+    /// `setNameWithFormat:`). Empty unless set with ``named(_:)``.
+    public private(set) var name = ""
+
     /// Creates a cold signal whose `subscribe` closure runs once for every subscriber
     /// (RAC `+createSignal:`). The disposable it returns is disposed when the subscription ends,
     /// whether by a terminal event or by disposal.
     public init(_ subscribe: @escaping SubscribeHandler) {
         handler = subscribe
+    }
+
+    /// The same signal with `name` (RAC `setNameWithFormat:`).
+    public func named(_ name: String) -> Signal {
+        var copy = self
+        copy.name = name
+        return copy
     }
 
     /// Subscribes `subscriber` and returns it as the disposable that cancels the subscription.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A hot signal that you send events into by hand: RAC's `RACSubject`.
 ///
 /// Events go to the subscribers present at the time of sending, in subscription order.
@@ -13,13 +11,13 @@ import Synchronization
 /// while a subscriber runs, so a subscriber may send into the subject it receives from (the nested
 /// event is delivered at once, before the outer send returns to the remaining subscribers) without
 /// deadlock.
-public final class Subject<Value: Sendable, Failure: Error>: Sendable {
+public final class Subject<Value: Sendable, Failure: Error>: Sendable, BagOwner {
     private struct State {
         var subscribers = SubscriberBag<Subscriber<Value, Failure>>()
         var terminal: Event<Value, Failure>?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a subject with no subscribers (RAC `+subject`).
     public init() {}
@@ -27,16 +25,11 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     /// The subject as a signal to subscribe to.
     public var signal: Signal<Value, Failure> {
         Signal { [self] subscriber in
-            let id: UInt64? = state.withLock { state in
-                state.terminal == nil ? state.subscribers.insert(subscriber) : nil
+            let (token, terminal) = state.withLock { state -> (BagToken?, Event<Value, Failure>?) in
+                state.terminal == nil ? (state.subscribers.insert(subscriber), nil) : (nil, state.terminal)
             }
-            guard let id else {
-                if let terminal = state.withLock({ $0.terminal }) { subscriber.send(terminal) }
-                return nil
-            }
-            return ActionDisposable { [weak self] in
-                _ = self?.state.withLock { $0.subscribers.remove(id: id) }
-            }
+            if let terminal { subscriber.send(terminal) }
+            return token.map { BagSubscription(owner: self, token: $0) }
         }
     }
 
@@ -69,6 +62,10 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
 
     /// The number of current subscribers.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    func removeSubscriber(_ token: BagToken) {
+        state.withLock { _ = $0.subscribers.remove(token) }
+    }
 
     private func terminate(with event: Event<Value, Failure>) {
         let subscribers = state.withLock { state -> [Subscriber<Value, Failure>] in

@@ -14,7 +14,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
     private let observer: @Sendable (Event<Value, Failure>) -> Void
     private let stopped = Atomic<Bool>(false)
     /// The subscription's resources; `nil` once stopped.
-    private let resources = Mutex<[any Disposable]?>([])
+    private let resources = Lock<[any Disposable]?>([])
 
     /// Creates a subscriber that passes every event to `observer`.
     public init(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) {

@@ -1,51 +1,92 @@
+import Synchronization
+
 /// The subscribers of a hot signal, in subscription order.
 ///
-/// Insertion is O(1) amortized; removal is O(log n) (a binary search by id) and leaves a tombstone,
-/// compacted away once tombstones outnumber live entries, so removal stays cheap with 100,000 live
-/// subscribers and disposal oldest-first is not quadratic. Senders iterate a copy-on-write snapshot
-/// taken under the owner's lock, so a send never holds the lock while calling out.
+/// Insertion and removal are O(1) amortized: removal leaves a tombstone, found through the
+/// entry's ``BagToken`` (which remembers its index), and tombstones are compacted away once they
+/// outnumber live entries — so 100,000 subscribers can come and go, oldest first or newest first,
+/// without quadratic cost. Senders iterate a copy-on-write snapshot taken under the owner's lock, so
+/// a send never holds the lock while calling out.
 ///
-/// Not thread-safe by itself: the owner guards it with its lock.
+/// Not thread-safe by itself: the owner guards it, and every token of it, with its lock.
 struct SubscriberBag<Element> {
-    typealias Entry = (id: UInt64, element: Element?)
+    typealias Entry = (element: Element?, token: BagToken)
 
     private(set) var entries: ContiguousArray<Entry> = []
-    private var nextID: UInt64 = 0
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
 
-    /// Adds `element` and returns the id that removes it.
-    mutating func insert(_ element: Element) -> UInt64 {
-        let id = nextID
-        nextID &+= 1
-        entries.append((id, element))
+    /// Adds `element` and returns the token that removes it.
+    mutating func insert(_ element: Element) -> BagToken {
+        let token = BagToken(index: entries.count)
+        entries.append((element, token))
         count += 1
-        return id
+        return token
     }
 
-    /// Removes the element with `id` and returns it, or `nil` if it was already removed.
+    /// Removes the element of `token` and returns it, or `nil` if it was already removed.
     @discardableResult
-    mutating func remove(id: UInt64) -> Element? {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].id < id { low = mid + 1 } else { high = mid }
-        }
-        guard low < entries.count, entries[low].id == id, let element = entries[low].element else { return nil }
-        entries[low].element = nil
+    mutating func remove(_ token: BagToken) -> Element? {
+        let index = token.index
+        guard index >= 0, index < entries.count, entries[index].token === token,
+              let element = entries[index].element else { return nil }
+        entries[index].element = nil
+        token.index = -1
         count -= 1
         let tombstones = entries.count - count
-        if tombstones > 32 && tombstones > count {
-            entries.removeAll { $0.element == nil }
-        }
+        if tombstones > 32 && tombstones > count { compact() }
         return element
     }
 
     /// Removes and returns every element, in order.
     mutating func removeAll() -> [Element] {
-        defer { entries = []; count = 0 }
+        defer {
+            for entry in entries { entry.token.index = -1 }
+            entries = []
+            count = 0
+        }
         return entries.compactMap(\.element)
+    }
+
+    private mutating func compact() {
+        entries.removeAll { $0.element == nil }
+        for (index, entry) in entries.enumerated() { entry.token.index = index }
+    }
+}
+
+/// Where an entry sits in its ``SubscriberBag`` (-1 once removed). Its index is read and written only
+/// under the bag owner's lock, which is what makes this `@unchecked Sendable` sound.
+final class BagToken: @unchecked Sendable {
+    fileprivate(set) var index: Int
+
+    init(index: Int) {
+        self.index = index
+    }
+}
+
+/// A hot signal that keeps its subscribers in a ``SubscriberBag``.
+protocol BagOwner: AnyObject, Sendable {
+    /// Removes the subscriber that `token` stands for, if it is still there.
+    func removeSubscriber(_ token: BagToken)
+}
+
+/// The disposable that removes one subscriber from a hot signal's bag: one small object per
+/// subscription, acting at most once, and not keeping the signal alive.
+final class BagSubscription: Disposable {
+    private weak let owner: (any BagOwner)?
+    private let token: BagToken
+    private let disposed = Atomic<Bool>(false)
+
+    init(owner: any BagOwner, token: BagToken) {
+        self.owner = owner
+        self.token = token
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        owner?.removeSubscriber(token)
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A scheduler with virtual time, for deterministic tests of time-based behaviour
 /// (ReactiveSwift's `TestScheduler`; RAC 2.x's `RACTestScheduler`).
 ///
@@ -20,7 +18,7 @@ public final class TestScheduler: Scheduler {
         var sequence: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a scheduler whose virtual clock starts at zero.
     public init() {}

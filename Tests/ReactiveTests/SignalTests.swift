@@ -114,3 +114,23 @@ struct SignalTests {
         #expect(recorder.events == [.next(20), .next(60), .next(120), .completed])
     }
 }
+
+@Suite("Debugging aids")
+struct DebuggingTests {
+    @Test func namedSignalKeepsItsName() {
+        let signal = Signal<Int, Never>.just(1).named("answer")
+        #expect(signal.name == "answer")
+        #expect(Signal<Int, Never>.never.name == "")
+    }
+
+    @Test func logEventsReportsEveryEventAndPassesItOn() {
+        let lines = Recorder<String, Never>()
+        let values = Recorder<Int, Never>()
+        let subscription = Signal.from([1, 2]).logEvents("numbers", to: { lines.record(.next($0)) })
+            .subscribe(values.subscriber)
+        subscription.dispose()
+        #expect(values.events == [.next(1), .next(2), .completed])
+        #expect(lines.values == ["numbers: subscribed", "numbers: next 1", "numbers: next 2",
+                                 "numbers: completed", "numbers: disposed"])
+    }
+}

@@ -81,4 +81,22 @@ struct SubjectTests {
         for subscription in subscriptions { subscription.dispose() }
         #expect(subject.subscriberCount == 0)
     }
+
+    @Test func manySubscribersDisposedNewestFirstAndInterleaved() {
+        let subject = Subject<Int, Never>()
+        let recorders = (0..<1_000).map { _ in Recorder<Int, Never>() }
+        let subscriptions = recorders.map { subject.signal.subscribe($0.subscriber) }
+        for (index, subscription) in subscriptions.enumerated().reversed() where index % 2 == 1 {
+            subscription.dispose()
+        }
+        subject.sendNext(7)
+        #expect(subject.subscriberCount == 500)
+        for (index, recorder) in recorders.enumerated() {
+            #expect(recorder.values == (index % 2 == 0 ? [7] : []))
+        }
+        // Disposing twice, or after the subject is gone, is harmless.
+        subscriptions[0].dispose()
+        subscriptions[0].dispose()
+        #expect(subject.subscriberCount == 499)
+    }
 }

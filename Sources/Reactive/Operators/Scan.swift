@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Signal {
     /// Sends each running total: `combine` applied to the previous total (starting with `initial`)
     /// and each value (RAC `scanWithStart:reduce:`).
@@ -9,7 +7,7 @@ extension Signal {
     ) -> Signal<Result, Failure> {
         Signal<Result, Failure> { subscriber in
             // Events to one subscriber are serial, so the lock is uncontended; it makes the state Sendable.
-            let total = Mutex(initial)
+            let total = Lock(initial)
             return subscribe(Subscriber { event in
                 switch event {
                 case .next(let value):

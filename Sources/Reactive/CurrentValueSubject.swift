@@ -1,0 +1,39 @@
+/// A subject that always has a current value and gives it to each new subscriber first: RAC's
+/// `RACBehaviorSubject`, the storage behind properties.
+public final class CurrentValueSubject<Value: Sendable, Failure: Error>: SubjectProtocol {
+    private let subject = ReplaySubject<Value, Failure>(capacity: 1)
+    private let current: Lock<Value>
+
+    /// Creates a subject whose current value is `value` (RAC `+behaviorSubjectWithDefaultValue:`).
+    public init(_ value: Value) {
+        current = Lock(value)
+        subject.sendNext(value)
+    }
+
+    /// The current value: the initial one or the last sent.
+    public var value: Value { current.withLock { $0 } }
+
+    /// The current value, then every later event.
+    public var signal: Signal<Value, Failure> { subject.signal }
+
+    /// Makes `value` current and sends it.
+    public func sendNext(_ value: Value) {
+        current.withLock { $0 = value }
+        subject.sendNext(value)
+    }
+
+    /// Sends an error; the subject ends.
+    public func sendError(_ error: Failure) { subject.sendError(error) }
+
+    /// Sends completion; the subject ends.
+    public func sendCompleted() { subject.sendCompleted() }
+
+    /// Sends any event.
+    public func send(_ event: Event<Value, Failure>) {
+        if case .next(let value) = event {
+            sendNext(value)
+        } else {
+            subject.send(event)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+extension Signal {
+    /// Delivers every event on `scheduler`, in order (RAC `deliverOn:`). Events are not delivered
+    /// after the subscription is disposed, even if already scheduled.
+    public func deliver(on scheduler: any Scheduler) -> Signal {
+        Signal { subscriber in
+            subscribe(Subscriber { event in
+                scheduler.schedule { subscriber.send(event) }
+            })
+        }
+    }
+
+    /// Subscribes to this signal on `scheduler` (RAC `subscribeOn:`): the subscribe closure, and
+    /// whatever it sends synchronously, run there. Disposing before then cancels the subscription.
+    public func subscribe(on scheduler: any Scheduler) -> Signal {
+        Signal { subscriber in
+            scheduler.schedule {
+                if !subscriber.isStopped { subscribe(subscriber) }
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Reactive
+import Synchronization
+import Testing
+
+@Suite("RunLoopScheduler: a kept-alive run loop on its own thread")
+struct RunLoopSchedulerTests {
+    /// Waits (without sleeping the test's logic into correctness) for `count` recorded values.
+    private func waitFor<T>(_ recorder: Recorder<T, Never>, count: Int) async {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while recorder.values.count < count && ContinuousClock.now < deadline {
+            await Task.yield()
+        }
+    }
+
+    @Test func workRunsInOrderOnTheSchedulersThreadIncludingWorkScheduledBeforeItStarted() async {
+        let scheduler = RunLoopScheduler(name: "test.run-loop")
+        let recorder = Recorder<String, Never>()
+        // Scheduled at once, very likely before the new thread's run loop is running.
+        for index in 0..<50 {
+            scheduler.schedule {
+                recorder.record(.next("\(index) \(scheduler.isCurrent)"))
+            }
+        }
+        await waitFor(recorder, count: 50)
+        #expect(recorder.values == (0..<50).map { "\($0) true" })
+        #expect(!scheduler.isCurrent)
+    }
+
+    @Test func timersRunInDueOrderOnTheSchedulersThread() async {
+        let scheduler = RunLoopScheduler()
+        let recorder = Recorder<String, Never>()
+        scheduler.schedule(after: .milliseconds(30)) { recorder.record(.next("late \(scheduler.isCurrent)")) }
+        scheduler.schedule(after: .milliseconds(10)) { recorder.record(.next("early \(scheduler.isCurrent)")) }
+        scheduler.schedule { recorder.record(.next("now \(scheduler.isCurrent)")) }
+        await waitFor(recorder, count: 3)
+        #expect(recorder.values == ["now true", "early true", "late true"])
+    }
+
+    @Test func repeatingWorkStopsWhenDisposed() async {
+        let scheduler = RunLoopScheduler()
+        let recorder = Recorder<Int, Never>()
+        let ticks = Mutex(0)
+        let repeating = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(5)) {
+            let tick = ticks.withLock { $0 += 1; return $0 }
+            recorder.record(.next(tick))
+        }
+        await waitFor(recorder, count: 3)
+        repeating.dispose()
+        // After disposal is observed on the scheduler's thread, no more ticks arrive.
+        let fence = Recorder<Int, Never>()
+        scheduler.schedule(after: .milliseconds(20)) { fence.record(.next(0)) }
+        await waitFor(fence, count: 1)
+        let settled = recorder.values.count
+        let secondFence = Recorder<Int, Never>()
+        scheduler.schedule(after: .milliseconds(20)) { secondFence.record(.next(0)) }
+        await waitFor(secondFence, count: 1)
+        #expect(recorder.values.count == settled)
+        #expect(settled >= 3)
+    }
+
+    @Test func deliverOnMovesEventsToTheScheduler() async {
+        let scheduler = RunLoopScheduler()
+        let subject = Subject<Int, Never>()
+        let recorder = Recorder<String, Never>()
+        subject.signal.deliver(on: scheduler).subscribe(next: { recorder.record(.next("\($0) \(scheduler.isCurrent)")) })
+        (1...3).forEach(subject.sendNext)
+        await waitFor(recorder, count: 3)
+        #expect(recorder.values == ["1 true", "2 true", "3 true"])
+    }
+
+    @Test func subscribeOnRunsTheSubscriptionOnTheScheduler() async {
+        let scheduler = RunLoopScheduler()
+        let recorder = Recorder<Bool, Never>()
+        Signal<Bool, Never> { subscriber in
+            subscriber.sendNext(scheduler.isCurrent)
+            return nil
+        }
+        .subscribe(on: scheduler)
+        .subscribe(recorder.subscriber)
+        await waitFor(recorder, count: 1)
+        #expect(recorder.values == [true])
+    }
+
+    /// Seed 000's lesson: a thread whose run loop has no source returns at once, so work handed to
+    /// it never runs; the scheduler's kept-alive run loop does run it.
+    @Test func aRunLoopWithoutASourceReturnsAtOnce() {
+        let returned = Mutex<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let result = RunLoop.current.run(mode: .default, before: .distantFuture)
+            returned.withLock { $0 = result }
+            done.signal()
+        }
+        thread.start()
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(returned.withLock { $0 } == false, "no source: the run loop did not run")
+    }
+}
