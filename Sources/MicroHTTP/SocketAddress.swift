@@ -25,6 +25,11 @@ struct SocketAddress {
         throw HTTPServerError.invalidHost(host)
     }
 
+    /// The size of the address structure, as `bind` and `connect` take it.
+    var length: socklen_t {
+        socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+    }
+
     /// Calls `body` with a pointer to the address, valid for the duration of the call.
     func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>) -> R) -> R {
         withUnsafeBytes(of: storage) { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self)) }

@@ -39,7 +39,7 @@ struct PlaygroundCommand: ParsableCommand {
 
     func run() throws {
         if healthcheck {
-            throw ExitCode(HealthCheck.run(host: host, port: port) ? 0 : 1)
+            throw ExitCode(HealthProbe.check(host: host, port: port) ? 0 : 1)
         }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

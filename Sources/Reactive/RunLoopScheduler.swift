@@ -19,13 +19,29 @@ import Foundation
 public final class RunLoopScheduler: Scheduler {
     private let core: RunLoopCore
 
+    private let launchThread: @Sendable () -> Void
+
     /// Starts a thread named `name` and its run loop.
-    public init(name: String = "reactive.run-loop") {
-        core = RunLoopCore()
-        let core = self.core
-        let thread = Thread { core.runLoopThread() }
-        thread.name = name
-        thread.start()
+    public convenience init(name: String = "reactive.run-loop") {
+        self.init(name: name, startingThread: true)
+    }
+
+    /// Creates the scheduler; tests pass `startingThread: false` to schedule work before the run
+    /// loop exists, then call ``startThread()``.
+    init(name: String, startingThread: Bool) {
+        let core = RunLoopCore()
+        self.core = core
+        launchThread = {
+            let thread = Thread { core.runLoopThread() }
+            thread.name = name
+            thread.start()
+        }
+        if startingThread { launchThread() }
+    }
+
+    /// Starts the thread of a scheduler created with `startingThread: false` (once).
+    func startThread() {
+        launchThread()
     }
 
     deinit { core.stop() }

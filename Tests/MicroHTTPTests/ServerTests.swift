@@ -29,6 +29,7 @@ final class TestServer {
         let files = try StaticFiles(root: publicFolder.path)
         var router = Router()
         router.add(.get, "/hello/{name}") { request in .text("hello \(request.parameters["name"] ?? "")") }
+        router.add(.get, "/healthz") { _ in .text("ok") }
         router.add(.post, "/echo") { request in .text(String(decoding: request.body, as: UTF8.self)) }
         let opened = openedStreams, ended = endedStreams
         router.add(.get, "/events") { request in
@@ -69,6 +70,15 @@ struct ServerTests {
         #expect(response.status == 200)
         #expect(response.body == "hello world")
         #expect(response.headers["x-content-type-options"] == "nosniff")
+    }
+
+    @Test func healthProbeSeesAHealthyServerAndNotAMissingOne() throws {
+        let server = try TestServer()
+        #expect(HealthProbe.check(host: "127.0.0.1", port: server.port))
+        #expect(HealthProbe.check(host: "0.0.0.0", port: server.port), "a wildcard host is probed over loopback")
+        #expect(!HealthProbe.check(host: "127.0.0.1", port: server.port, path: "/no-such-file"))
+        server.server.shutdown()
+        #expect(!HealthProbe.check(host: "127.0.0.1", port: server.port))
     }
 
     @Test func unknownPathIsJSON404() throws {

@@ -1,5 +1,5 @@
 import Foundation
-import Reactive
+@testable import Reactive
 import Synchronization
 import Testing
 
@@ -14,16 +14,20 @@ struct RunLoopSchedulerTests {
     }
 
     @Test func workRunsInOrderOnTheSchedulersThreadIncludingWorkScheduledBeforeItStarted() async {
-        let scheduler = RunLoopScheduler(name: "test.run-loop")
+        let scheduler = RunLoopScheduler(name: "test.run-loop", startingThread: false)
         let recorder = Recorder<String, Never>()
-        // Scheduled at once, very likely before the new thread's run loop is running.
-        for index in 0..<50 {
-            scheduler.schedule {
-                recorder.record(.next("\(index) \(scheduler.isCurrent)"))
-            }
+        scheduler.schedule(after: .milliseconds(1)) { recorder.record(.next("timer \(scheduler.isCurrent)")) }
+        for index in 0..<25 {
+            scheduler.schedule { recorder.record(.next("\(index) \(scheduler.isCurrent)")) }
         }
-        await waitFor(recorder, count: 50)
-        #expect(recorder.values == (0..<50).map { "\($0) true" })
+        scheduler.startThread()
+        for index in 25..<50 {
+            scheduler.schedule { recorder.record(.next("\(index) \(scheduler.isCurrent)")) }
+        }
+        await waitFor(recorder, count: 51)
+        let values = recorder.values
+        #expect(values.filter { !$0.hasPrefix("timer") } == (0..<50).map { "\($0) true" })
+        #expect(values.contains("timer true"))
         #expect(!scheduler.isCurrent)
     }
 

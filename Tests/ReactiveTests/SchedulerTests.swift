@@ -1,4 +1,4 @@
-import Reactive
+@testable import Reactive
 import Synchronization
 import Testing
 
@@ -46,5 +46,32 @@ struct SchedulerTests {
             scheduler.schedule { continuation.resume() }
         }
         #expect(log.values == Array(0..<100))
+    }
+
+    @Test func queueSchedulerRunsDelayedAndRepeatingWork() async {
+        let scheduler = QueueScheduler(label: "test.delays")
+        let log = Recorder<String, Never>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ticks = Lock(0)
+            let repeating = SerialDisposable()
+            repeating.inner = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(2)) {
+                let tick = ticks.withLock { $0 += 1; return $0 }
+                log.record(.next("tick \(tick)"))
+                if tick == 3 {
+                    repeating.dispose()
+                    scheduler.schedule(after: .milliseconds(10)) { continuation.resume() }
+                }
+            }
+            scheduler.schedule(after: .milliseconds(500)) { log.record(.next("cancelled work ran")) }.dispose()
+        }
+        #expect(log.values == ["tick 1", "tick 2", "tick 3"])
+    }
+
+    @Test func immediateSchedulerRunsAtOnce() {
+        let scheduler = ImmediateScheduler()
+        let log = Recorder<Int, Never>()
+        scheduler.schedule { log.record(.next(1)) }
+        log.record(.next(2))
+        #expect(log.values == [1, 2])
     }
 }
