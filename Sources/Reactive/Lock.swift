@@ -14,7 +14,7 @@ import Darwin
 ///
 /// The closure passed to ``withLock(_:)`` must not call out to user code: every caller in this
 /// module copies what it needs out of the lock and calls subscribers after unlocking.
-struct Lock<State>: @unchecked Sendable {
+struct Lock<State> {
     private let storage: LockStorage<State>
 
     /// Creates a lock protecting `initial`.
@@ -32,6 +32,9 @@ struct Lock<State>: @unchecked Sendable {
         }
     }
 }
+
+/// Sendable when the state is: the lock is what makes sharing it between threads safe.
+extension Lock: @unchecked Sendable where State: Sendable {}
 
 private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     static func make(_ initial: State) -> LockStorage {

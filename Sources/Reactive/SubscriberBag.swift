@@ -90,3 +90,5 @@ final class BagSubscription: Disposable {
         owner?.removeSubscriber(token)
     }
 }
+
+extension SubscriberBag: Sendable where Element: Sendable {}

@@ -11,4 +11,9 @@ extension Signal {
             })
         }
     }
+
+    /// Drops every value, passing on only the error or completion (RAC `ignoreValues`).
+    public func ignoreValues() -> Signal {
+        filter { _ in false }
+    }
 }

@@ -1,0 +1,74 @@
+extension Signal {
+    /// Sends an array of the latest value of every signal each time any of them sends, once every
+    /// one has sent at least one value; completes when all complete; fails when any fails
+    /// (RAC `+combineLatest:`). `combineLatest([])` completes at once.
+    public static func combineLatest(_ signals: [Signal]) -> Signal<[Value], Failure> {
+        guard !signals.isEmpty else { return .empty }
+        return Signal<[Value], Failure> { subscriber in
+            let serializer = Serializer(CombineLatestState<Value>(count: signals.count), subscriber)
+            let subscriptions = CompoundDisposable()
+            for (index, signal) in signals.enumerated() {
+                if subscriber.isStopped { break }
+                subscriptions.add(signal.subscribe(Subscriber { event in
+                    serializer.update { state, outbox in
+                        switch event {
+                        case .next(let value):
+                            if let all = state.record(value, at: index) { outbox.append(.next(all)) }
+                        case .error(let error):
+                            outbox.append(.error(error))
+                        case .completed:
+                            state.completed += 1
+                            if state.completed == state.latest.count { outbox.append(.completed) }
+                        }
+                    }
+                }))
+            }
+            return subscriptions
+        }
+    }
+
+    /// Combines the latest values of this signal and `other` into pairs (RAC `combineLatestWith:`).
+    public func combineLatest<Other: Sendable>(with other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
+        Signal<(Value, Other), Failure>.combineLatest(self, other)
+    }
+
+    /// Combines the latest values of two signals into pairs (RAC `+combineLatest:` of two signals).
+    public static func combineLatest<A: Sendable, B: Sendable>(
+        _ a: Signal<A, Failure>, _ b: Signal<B, Failure>
+    ) -> Signal<(A, B), Failure> where Value == (A, B) {
+        Signal<CombinedValue, Failure>.combineLatest([a.map(CombinedValue.init), b.map(CombinedValue.init)])
+            .map { ($0[0].base as! A, $0[1].base as! B) }
+    }
+
+    /// Combines the latest values of three signals into triples (RAC `+combineLatest:` of three).
+    public static func combineLatest<A: Sendable, B: Sendable, C: Sendable>(
+        _ a: Signal<A, Failure>, _ b: Signal<B, Failure>, _ c: Signal<C, Failure>
+    ) -> Signal<(A, B, C), Failure> where Value == (A, B, C) {
+        Signal<CombinedValue, Failure>.combineLatest([a.map(CombinedValue.init), b.map(CombinedValue.init),
+                                                      c.map(CombinedValue.init)])
+            .map { ($0[0].base as! A, $0[1].base as! B, $0[2].base as! C) }
+    }
+}
+
+/// A value of any of the combined signals, so that one array-based implementation serves every arity.
+struct CombinedValue: Sendable {
+    let base: any Sendable
+}
+
+/// The latest value of each input, and how many have sent one and how many have completed.
+struct CombineLatestState<Value: Sendable>: Sendable {
+    var latest: [Value?]
+    var filled = 0
+    var completed = 0
+
+    init(count: Int) {
+        latest = Array(repeating: nil, count: count)
+    }
+
+    /// Records `value` for input `index`; returns every latest value once all inputs have one.
+    mutating func record(_ value: Value, at index: Int) -> [Value]? {
+        if latest[index] == nil { filled += 1 }
+        latest[index] = value
+        return filled == latest.count ? latest.map { $0! } : nil
+    }
+}

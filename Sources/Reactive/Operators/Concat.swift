@@ -1,0 +1,44 @@
+extension Signal {
+    /// Sends this signal's events, then, once it completes, `other`'s (RAC `concat:`).
+    public func concat(_ other: Signal) -> Signal {
+        Signal { subscriber in
+            // The first subscriber is in place before subscribing, so a signal that completes
+            // synchronously hands over to `other` without the assignment undoing it.
+            let current = SerialDisposable()
+            let first = Subscriber<Value, Failure> { event in
+                if case .completed = event {
+                    if !subscriber.isStopped { current.inner = other.subscribe(subscriber.forwarder) }
+                } else {
+                    subscriber.send(event)
+                }
+            }
+            current.inner = first
+            subscribe(first)
+            return current
+        }
+    }
+
+    /// Sends each signal's events in turn, each starting when the one before completes (RAC `+concat:`).
+    public static func concat(_ signals: [Signal]) -> Signal {
+        signals.reduce(.empty) { $0.concat($1) }
+    }
+
+    /// Ignores this signal's values and, once it completes, subscribes to the signal `next` makes
+    /// (RAC `then:`).
+    public func then<NewValue: Sendable>(_ next: @escaping @Sendable () -> Signal<NewValue, Failure>) -> Signal<NewValue, Failure> {
+        Signal<NewValue, Failure> { subscriber in
+            let current = SerialDisposable()
+            let first = Subscriber<Value, Failure> { event in
+                switch event {
+                case .next: break
+                case .error(let error): subscriber.sendError(error)
+                case .completed:
+                    if !subscriber.isStopped { current.inner = next().subscribe(subscriber.forwarder) }
+                }
+            }
+            current.inner = first
+            subscribe(first)
+            return current
+        }
+    }
+}

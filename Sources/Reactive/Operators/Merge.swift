@@ -1,0 +1,30 @@
+extension Signal {
+    /// Sends every value of every signal as it arrives; completes when all complete; fails when any
+    /// fails (RAC `+merge:`).
+    public static func merge(_ signals: [Signal]) -> Signal {
+        guard !signals.isEmpty else { return .empty }
+        return Signal { subscriber in
+            let serializer = Serializer(0, subscriber)
+            let subscriptions = CompoundDisposable()
+            for signal in signals {
+                if subscriber.isStopped { break }
+                subscriptions.add(signal.subscribe(Subscriber { event in
+                    serializer.update { completed, outbox in
+                        if case .completed = event {
+                            completed += 1
+                            if completed == signals.count { outbox.append(.completed) }
+                        } else {
+                            outbox.append(event)
+                        }
+                    }
+                }))
+            }
+            return subscriptions
+        }
+    }
+
+    /// Merges this signal with `other` (RAC `merge:`).
+    public func merge(with other: Signal) -> Signal {
+        .merge([self, other])
+    }
+}

@@ -1,0 +1,102 @@
+/// A read-only value that changes over time: ReactiveSwift's `Property`, RAC's `RACObserve`
+/// target. On Linux there is no KVO; properties are observed through their ``signal``.
+public protocol PropertyProtocol<Value>: AnyObject, Sendable {
+    /// The value type.
+    associatedtype Value: Sendable
+    /// The current value.
+    var value: Value { get }
+    /// The current value, then every change, completing when the property is released
+    /// (RAC `RACObserve(object, keyPath)`).
+    var signal: Signal<Value, Never> { get }
+}
+
+/// A value you can set, observe and bind: RAC's `RAC(object, keyPath)` target and
+/// `RACObserve` source, with `RACChannelTo` for two-way binding (ReactiveSwift `MutableProperty`).
+///
+/// Thread safety: the value may be read and set from any thread; observers see the changes in the
+/// order they were made.
+public final class MutableProperty<Value: Sendable>: PropertyProtocol {
+    private let subject: CurrentValueSubject<Value, Never>
+    private let lifetime = CompoundDisposable()
+
+    /// Creates a property holding `value`.
+    public init(_ value: Value) {
+        subject = CurrentValueSubject(value)
+    }
+
+    deinit {
+        lifetime.dispose()
+        subject.sendCompleted()
+    }
+
+    /// The current value; setting it notifies observers.
+    public var value: Value {
+        get { subject.value }
+        set { subject.sendNext(newValue) }
+    }
+
+    /// The current value, then every change; completes when the property is released.
+    public var signal: Signal<Value, Never> { subject.signal }
+
+    /// Binds `source` one way into this property (RAC `RAC(object, keyPath) = signal`): each value
+    /// it sends becomes the property's value. The binding ends when `source` ends or the property
+    /// is released; the returned disposable ends it sooner.
+    @discardableResult
+    public func bind<Failure: Error>(from source: Signal<Value, Failure>) -> any Disposable {
+        let subscription = source.subscribe(next: { [weak self] value in self?.value = value })
+        lifetime.add(subscription)
+        return subscription
+    }
+
+    /// A new channel terminal bound to this property (RAC `RACChannelTo(object, keyPath)`):
+    /// subscribing gives the current value and later changes; sending into it sets the property,
+    /// without that value coming back out of the same terminal (no feedback loop). Other observers
+    /// of the property do see it.
+    public func makeTerminal() -> ChannelTerminal<Value, Never> {
+        let channel = Channel<Value, Never>()
+        let echo = Lock<Int>(0)  // values being applied from this terminal, not to be sent back
+        let fromProperty = signal.subscribe(next: { value in
+            let isEcho = echo.withLock { pending -> Bool in
+                guard pending > 0 else { return false }
+                pending -= 1
+                return true
+            }
+            if !isEcho { channel.leading.sendNext(value) }
+        })
+        let toProperty = channel.leading.signal.subscribe(next: { [weak self] value in
+            guard let self else { return }
+            echo.withLock { $0 += 1 }
+            self.value = value
+        })
+        lifetime.add(fromProperty)
+        lifetime.add(toProperty)
+        return channel.following
+    }
+}
+
+/// A read-only view of a value that changes over time (ReactiveSwift `Property`).
+public final class Property<Value: Sendable>: PropertyProtocol {
+    private let source: MutableProperty<Value>
+    private let binding: any Disposable
+
+    /// A property that starts with `initial` and then follows `values` (RAC `RAC(...) = signal`
+    /// onto a read-only target; ReactiveSwift `Property(initial:then:)`).
+    public init<Failure: Error>(initial: Value, then values: Signal<Value, Failure>) {
+        source = MutableProperty(initial)
+        binding = source.bind(from: values)
+    }
+
+    /// A read-only view of `property`.
+    public init(_ property: MutableProperty<Value>) {
+        source = property
+        binding = ActionDisposable()
+    }
+
+    deinit { binding.dispose() }
+
+    /// The current value.
+    public var value: Value { source.value }
+
+    /// The current value, then every change.
+    public var signal: Signal<Value, Never> { source.signal }
+}

@@ -1,0 +1,63 @@
+/// Serializes the events of an operator with several inputs (combineLatest, merge, zip, the
+/// flattening operators, throttle...) into one subscriber, without holding a lock while calling out.
+///
+/// Every input updates the operator's state under one lock and appends the events to send, in
+/// order, to a queue in the same critical section; then whichever thread finds nobody draining the
+/// queue becomes the drainer and delivers everything queued, one event at a time, outside the lock.
+/// So the subscriber sees one ordered sequence, never concurrent calls, and a subscriber that makes
+/// the operator emit again (reentrancy) has that event queued and delivered right after its own
+/// call returns, instead of deadlocking.
+final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendable {
+    private struct Inner {
+        var state: State
+        var queue: [Event<Value, Failure>] = []
+        /// The next event of `queue` to deliver; the queue is emptied (keeping its storage) once
+        /// all are delivered, so steady traffic allocates nothing.
+        var head = 0
+        var isDraining = false
+    }
+
+    private let inner: Lock<Inner>
+    /// The downstream subscriber.
+    let subscriber: Subscriber<Value, Failure>
+
+    init(_ state: State, _ subscriber: Subscriber<Value, Failure>) {
+        inner = Lock(Inner(state: state))
+        self.subscriber = subscriber
+    }
+
+    /// Runs `body` with the state under the lock; events appended to `outbox` are delivered in
+    /// order after the lock is released. `body` must not call out.
+    func update<Result>(_ body: (inout State, inout [Event<Value, Failure>]) -> Result) -> Result {
+        let (result, shouldDrain) = inner.withLock { inner -> (Result, Bool) in
+            let result = body(&inner.state, &inner.queue)
+            guard inner.queue.count > inner.head, !inner.isDraining else { return (result, false) }
+            inner.isDraining = true
+            return (result, true)
+        }
+        if shouldDrain { drain() }
+        return result
+    }
+
+    /// Queues `event` for delivery, with no state change.
+    func send(_ event: Event<Value, Failure>) {
+        update { _, outbox in outbox.append(event) }
+    }
+
+    private func drain() {
+        while true {
+            let next = inner.withLock { inner -> Event<Value, Failure>? in
+                guard inner.head < inner.queue.count else {
+                    inner.queue.removeAll(keepingCapacity: true)
+                    inner.head = 0
+                    inner.isDraining = false
+                    return nil
+                }
+                defer { inner.head += 1 }
+                return inner.queue[inner.head]
+            }
+            guard let next else { return }
+            subscriber.send(next)
+        }
+    }
+}
