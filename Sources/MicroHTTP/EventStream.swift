@@ -39,14 +39,12 @@ public final class EventStream: Sendable {
     /// Sends one event: `id:` and `event:` lines when given, then the data, one `data:` line per
     /// line of `data`, and a blank line.
     public func send(data: String, event: String? = nil, id: String? = nil) {
-        var frame = ""
-        if let id { frame += "id: \(Self.singleLine(id))\n" }
-        if let event { frame += "event: \(Self.singleLine(event))\n" }
-        for line in data.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            frame += "data: \(line)\n"
-        }
-        frame += "\n"
-        enqueue(frame)
+        send(ServerSentEvent(data: data, event: event, id: id))
+    }
+
+    /// Sends an event formatted once, for example to send it to many streams.
+    public func send(_ event: ServerSentEvent) {
+        enqueue(event.frame)
     }
 
     /// Sends a comment line (`: text`), which clients ignore; it keeps proxies and the connection alive.
@@ -148,8 +146,27 @@ public final class EventStream: Sendable {
     /// Whether the stream was closed because its client fell behind.
     var didOverflow: Bool { state.withLock { $0.overflowed } }
 
-    private static func singleLine(_ text: String) -> String {
+    static func singleLine(_ text: String) -> String {
         text.contains(where: \.isNewline) ? text.filter { !$0.isNewline } : text
+    }
+}
+
+/// One Server-Sent Event, formatted once: `id:` and `event:` lines when given, one `data:` line per
+/// line of data (so multi-line data cannot end the event early), and the blank line that ends it.
+public struct ServerSentEvent: Sendable {
+    /// The event as sent on the wire.
+    public let frame: String
+
+    /// Formats an event.
+    public init(data: String, event: String? = nil, id: String? = nil) {
+        var frame = ""
+        if let id { frame += "id: \(EventStream.singleLine(id))\n" }
+        if let event { frame += "event: \(EventStream.singleLine(event))\n" }
+        for line in data.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            frame += "data: \(line)\n"
+        }
+        frame += "\n"
+        self.frame = frame
     }
 }
 

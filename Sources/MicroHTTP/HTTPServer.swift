@@ -16,22 +16,24 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private let core: ServerCore
 
-    /// Creates a server that answers every request with `handler`.
+    /// Creates a server that answers every request with `handler`; `preflight`, if given, checks
+    /// each request's head before its body is read (see ``Router/preflight(_:)``).
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         logger: Logger = Logger(label: "microhttp"),
+        preflight: Router.Preflight? = nil,
         handler: @escaping Router.Handler
     ) {
-        core = ServerCore(configuration: configuration, logger: logger, handler: handler)
+        core = ServerCore(configuration: configuration, logger: logger, preflight: preflight, handler: handler)
     }
 
-    /// Creates a server that answers with `router`.
+    /// Creates a server that answers with `router`, checking each request's route before its body.
     public convenience init(
         configuration: ServerConfiguration = ServerConfiguration(),
         logger: Logger = Logger(label: "microhttp"),
         router: Router
     ) {
-        self.init(configuration: configuration, logger: logger, handler: router.respond(to:))
+        self.init(configuration: configuration, logger: logger, preflight: router.preflight, handler: router.respond(to:))
     }
 
     /// Binds the address and starts serving.
@@ -78,14 +80,16 @@ final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     private let handler: Router.Handler
+    private let preflight: Router.Preflight?
     private let state = Mutex(State())
     private let keepAliveQueue = DispatchQueue(label: "microhttp.keep-alive")
     /// How far past the body limit a chunked upload is read (and discarded) to answer it with 413.
     static let discardAllowance = 4 * 1024 * 1024
 
-    init(configuration: ServerConfiguration, logger: Logger, handler: @escaping Router.Handler) {
+    init(configuration: ServerConfiguration, logger: Logger, preflight: Router.Preflight?, handler: @escaping Router.Handler) {
         self.configuration = configuration
         self.logger = logger
+        self.preflight = preflight
         self.handler = handler
     }
 
@@ -163,10 +167,19 @@ final class ServerCore: Sendable {
         requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let pointer = requestState.pointee else {
-            let context = RequestContext(method: HTTPMethod(rawValue: String(cString: method)),
-                                         rawPath: String(cString: url))
+            let head = HTTPRequest(
+                method: HTTPMethod(rawValue: String(cString: method)),
+                rawPath: String(cString: url),
+                query: query(of: connection),
+                headers: headers(of: connection),
+                clientAddress: clientAddress(of: connection)
+            )
+            let context = RequestContext(head: head)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-            if let length = header("Content-Length", of: connection).flatMap(Int.init), length > configuration.maxBodyBytes {
+            if let refusal = preflight?(head) {
+                return respond(refusal, to: context, on: connection)
+            }
+            if let length = head.header("Content-Length").flatMap(Int.init), length > configuration.maxBodyBytes {
                 return respond(tooLarge(), to: context, on: connection)
             }
             return .YES
@@ -193,21 +206,15 @@ final class ServerCore: Sendable {
         }
         if context.responded { return .YES }
         if context.discardedBytes > 0 { return respond(tooLarge(), to: context, on: connection) }
-        let request = HTTPRequest(
-            method: context.method,
-            rawPath: context.rawPath,
-            query: query(of: connection),
-            headers: headers(of: connection),
-            body: context.body,
-            clientAddress: clientAddress(of: connection)
-        )
+        var request = context.head
+        request.body = context.body
         context.body = []
         return respond(handler(request), to: context, on: connection)
     }
 
     func completed(_ context: RequestContext) {
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds) / 1e6
-        logger.info("\(context.method) \(context.rawPath) \(context.status)", metadata: [
+        logger.info("\(context.head.method) \(context.head.rawPath) \(context.status)", metadata: [
             "bytes": "\(context.bytesSent)",
             "ms": "\((milliseconds * 10).rounded() / 10)",
         ])
@@ -230,7 +237,7 @@ final class ServerCore: Sendable {
                                                 .RESPMEM_MUST_COPY)
             }
         case .eventStream(let open):
-            if context.method == .head {
+            if context.head.method == .head {
                 mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
             } else if let stream = openEventStream(on: connection) {
                 stream.sendRetry(milliseconds: 2_000)

@@ -3,8 +3,8 @@ import Dispatch
 /// What the server keeps for one request between libmicrohttpd's calls: the head, the body read so
 /// far, and the status answered (for the access log). Touched only on the polling thread.
 final class RequestContext {
-    let method: HTTPMethod
-    let rawPath: String
+    /// The request head, complete after libmicrohttpd's first call.
+    let head: HTTPRequest
     let started = DispatchTime.now()
     var body: [UInt8] = []
     /// Bytes of an oversized body read and thrown away (0 while the body is within the limit).
@@ -13,8 +13,7 @@ final class RequestContext {
     var status = 0
     var bytesSent = 0
 
-    init(method: HTTPMethod, rawPath: String) {
-        self.method = method
-        self.rawPath = rawPath
+    init(head: HTTPRequest) {
+        self.head = head
     }
 }

@@ -13,9 +13,15 @@ public struct Router: Sendable {
         case parameter(String)
     }
 
+    /// Checks a request from its head alone, before any body is read; returns an error response to
+    /// refuse it at once (so a 404 or 415 is answered before a body could be judged too large).
+    public typealias Preflight = @Sendable (HTTPRequest) -> HTTPResponse?
+
     private struct Route: Sendable {
         let method: HTTPMethod
+        let pattern: String
         let segments: [Segment]
+        let preflight: Preflight?
         let handler: Handler
     }
 
@@ -25,15 +31,23 @@ public struct Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
-    /// Adds a route for `method` and `pattern` (e.g. `/api/sessions/{sid}`).
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+    /// Adds a route for `method` and `pattern` (e.g. `/api/sessions/{sid}`), with an optional check
+    /// of the request head that runs before its body is read.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, preflight: Preflight? = nil, _ handler: @escaping Handler
+    ) {
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map { part -> Segment in
             if part.hasPrefix("{") && part.hasSuffix("}") {
                 return .parameter(String(part.dropFirst().dropLast()))
             }
             return .literal(String(part))
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, pattern: pattern, segments: segments, preflight: preflight, handler: handler))
+    }
+
+    /// Every route's method and pattern, in the order added (for documentation checks).
+    public var registeredRoutes: [(method: HTTPMethod, pattern: String)] {
+        routes.map { ($0.method, $0.pattern) }
     }
 
     /// Sets the handler for `GET`/`HEAD` requests that match no route (static files, typically).
@@ -43,8 +57,30 @@ public struct Router: Sendable {
 
     /// Answers `request`.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        switch resolve(request) {
+        case .failure(let error): return error.response
+        case .success(let (route, routed)):
+            if let route {
+                return route.preflight?(routed) ?? route.handler(routed)
+            }
+            return fallback?(routed) ?? Self.notFound(routed.rawPath)
+        }
+    }
+
+    /// Checks `request` from its head alone: 404/405 for unknown routes and methods, then the
+    /// route's own preflight. `nil` means "read the body and call ``respond(to:)``".
+    public func preflight(_ request: HTTPRequest) -> HTTPResponse? {
+        switch resolve(request) {
+        case .failure(let error): return error.response
+        case .success(let (route, routed)): return route?.preflight?(routed)
+        }
+    }
+
+    /// Finds the route for `request` (`nil` route: the fallback serves it), or the error response.
+    private func resolve(_ request: HTTPRequest) -> Result<(Route?, HTTPRequest), ErrorResponse> {
         guard let path = PathDecoding.decode(request.rawPath) else {
-            return .error(status: 400, code: "invalid_path", message: "The request path is not valid percent-encoded UTF-8.")
+            return .failure(ErrorResponse(.error(status: 400, code: "invalid_path",
+                                                 message: "The request path is not valid percent-encoded UTF-8.")))
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
@@ -54,22 +90,26 @@ public struct Router: Sendable {
             if route.method == lookupMethod {
                 var routed = request
                 routed.parameters = parameters
-                return route.handler(routed)
+                return .success((route, routed))
             }
             allowed.append(route.method)
         }
         if !allowed.isEmpty {
             if allowed.contains(.get) { allowed.append(.head) }
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
             var response = HTTPResponse.error(
-                status: 405, code: "method_not_allowed",
-                message: "\(request.method) is not allowed here; use \(allowed.map(\.rawValue).joined(separator: ", ")).")
-            response.addHeader("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            return response
+                status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed here; use \(list).")
+            response.addHeader("Allow", list)
+            return .failure(ErrorResponse(response))
         }
-        if let fallback, lookupMethod == .get {
-            return fallback(request)
+        if fallback != nil, lookupMethod == .get {
+            return .success((nil, request))
         }
-        return .error(status: 404, code: "not_found", message: "Nothing is at \(path).")
+        return .failure(ErrorResponse(Self.notFound(path)))
+    }
+
+    private static func notFound(_ path: String) -> HTTPResponse {
+        .error(status: 404, code: "not_found", message: "Nothing is at \(path).")
     }
 
     private func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
@@ -83,6 +123,12 @@ public struct Router: Sendable {
         }
         return parameters
     }
+}
+
+/// An error response as a `Result` failure.
+private struct ErrorResponse: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
 }
 
 /// Percent-decoding of request paths and queries.

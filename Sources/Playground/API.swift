@@ -1,11 +1,14 @@
+import Foundation
 import MicroHTTP
 import Reactive
 import Scenarios
 
-/// The playground's HTTP contract (DESIGN.md §3): the catalogue, the event streams and the page.
+/// The playground's HTTP contract (DESIGN.md §3): the catalogue, sessions, inputs, event streams
+/// and the page. Error precedence: 404 (route, scenario, session, input), 405, 415, 413, 400 — the
+/// first four are decided from the request head (preflight), before any body is read.
 struct API: Sendable {
     let staticFiles: StaticFiles
-    let settings: ScenarioSettings
+    let sessions: SessionStore
 
     /// Sent with every response: no sniffing, a same-origin-only page, no referrer.
     static let securityHeaders: [(name: String, value: String)] = [
@@ -23,29 +26,199 @@ struct API: Sendable {
             .json(CatalogueBody(scenarios: Catalogue.scenarios.map { $0.description }))
         }
         router.add(.get, "/api/scenarios/{id}") { request in
-            guard let scenario = Catalogue.scenario(withID: request.parameters["id"] ?? "") else {
-                return unknownScenario(request)
-            }
-            return .json(scenario.description)
+            scenario(request).map { .json($0.description) } ?? unknownScenario(request)
         }
-        router.add(.get, "/api/scenarios/{id}/events") { [settings] request in
-            guard let scenario = Catalogue.scenario(withID: request.parameters["id"] ?? "") else {
-                return unknownScenario(request)
-            }
-            return .eventStream { stream in
-                ScenarioFeed.start(scenario, settings: settings, on: stream)
-            }
+        router.add(.post, "/api/scenarios/{id}/sessions", preflight: requireScenario) { request in
+            createSession(request)
+        }
+        router.add(.get, "/api/scenarios/{id}/events", preflight: requireScenario) { request in
+            curlShortcut(request)
+        }
+        router.add(.get, "/api/sessions/{sid}", preflight: requireSession) { request in
+            sessionInfo(request)
+        }
+        router.add(.delete, "/api/sessions/{sid}", preflight: requireSession) { request in
+            sessions.delete(request.parameters["sid"] ?? "")
+            return HTTPResponse(status: 204)
+        }
+        router.add(.get, "/api/sessions/{sid}/events", preflight: requireSession) { request in
+            guard let session = session(request) else { return unknownSession(request) }
+            return .eventStream { stream in session.watch(stream) }
+        }
+        router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
+            sendInput(request)
         }
         router.setFallback(staticFiles.respond(to:))
         return router
+    }
+
+    // MARK: Handlers
+
+    private func createSession(_ request: HTTPRequest) -> HTTPResponse {
+        guard let scenario = scenario(request) else { return unknownScenario(request) }
+        if let clock = request.query["clock"], clock != "real" {
+            return .error(status: 400, code: "invalid_value",
+                          message: "clock must be 'real' (virtual-clock sessions are not available yet).")
+        }
+        switch create(scenario, for: request) {
+        case .failure(let error):
+            return refusal(error)
+        case .success(let session):
+            var response = HTTPResponse.json(SessionCreated(session), status: 201)
+            response.addHeader("Location", "/api/sessions/\(session.id)")
+            return response
+        }
+    }
+
+    /// `GET /api/scenarios/{id}/events`: a new session, streamed at once, announced by a first
+    /// `session` event (no `id:`). `HEAD` creates nothing.
+    private func curlShortcut(_ request: HTTPRequest) -> HTTPResponse {
+        guard let scenario = scenario(request) else { return unknownScenario(request) }
+        if request.method == .head { return .eventStream { _ in } }
+        switch create(scenario, for: request) {
+        case .failure(let error):
+            return refusal(error)
+        case .success(let session):
+            let announcement = ServerSentEvent(data: EventJSON.json(.object([
+                "session": .string(session.id),
+                "scenario": .string(scenario.description.id),
+                "events": .string("/api/sessions/\(session.id)/events"),
+                "inputs": .string("/api/sessions/\(session.id)/inputs/"),
+            ])), event: "session")
+            return .eventStream { stream in
+                stream.send(announcement)
+                session.watch(stream)
+            }
+        }
+    }
+
+    private func sessionInfo(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = session(request) else { return unknownSession(request) }
+        return .json(SessionInfo(session))
+    }
+
+    private func sendInput(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = session(request) else { return unknownSession(request) }
+        let name = request.parameters["name"] ?? ""
+        let raw: RawInput
+        switch InputBody.parse(request) {
+        case .failure(let error): return error.response
+        case .success(let value): raw = value
+        }
+        switch session.scenario.description.value(for: name, from: raw) {
+        case .failure(.unknownInput):
+            return unknownInput(session, name)
+        case .failure(.invalidValue(let message)):
+            return .error(status: 400, code: "invalid_value", message: message)
+        case .success(let value):
+            guard session.send(value, to: name) else {
+                var response = HTTPResponse.error(status: 429, code: "rate_limited",
+                                                  message: "Too many inputs for this session; slow down.")
+                response.addHeader("Retry-After", "1")
+                return response
+            }
+            return .json(["accepted": true], status: 202)
+        }
+    }
+
+    private func create(_ scenario: any Scenario.Type, for request: HTTPRequest) -> Result<Session, SessionStore.CreationError> {
+        Result { () throws(SessionStore.CreationError) in
+            try sessions.create(scenario, clientAddress: request.clientAddress)
+        }
+    }
+
+    private func refusal(_ error: SessionStore.CreationError) -> HTTPResponse {
+        var response: HTTPResponse
+        switch error {
+        case .tooManySessions:
+            response = .error(status: 503, code: "too_many_sessions",
+                              message: "The playground has as many live sessions as it allows; try again later.")
+        case .tooManyForClient:
+            response = .error(status: 429, code: "rate_limited",
+                              message: "Too many live sessions from your address; delete some or let them expire.")
+        }
+        response.addHeader("Retry-After", "30")
+        return response
+    }
+
+    // MARK: Preflight checks (request head only)
+
+    private func requireScenario(_ request: HTTPRequest) -> HTTPResponse? {
+        scenario(request) == nil ? unknownScenario(request) : nil
+    }
+
+    private func requireSession(_ request: HTTPRequest) -> HTTPResponse? {
+        session(request) == nil ? unknownSession(request) : nil
+    }
+
+    private func checkInputHead(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let session = session(request) else { return unknownSession(request) }
+        let name = request.parameters["name"] ?? ""
+        guard session.scenario.description.input(named: name) != nil else { return unknownInput(session, name) }
+        return InputBody.checkMediaType(of: request)
+    }
+
+    // MARK: Lookups and their errors
+
+    private func scenario(_ request: HTTPRequest) -> (any Scenario.Type)? {
+        Catalogue.scenario(withID: request.parameters["id"] ?? "")
+    }
+
+    private func session(_ request: HTTPRequest) -> Session? {
+        sessions.session(request.parameters["sid"] ?? "")
     }
 
     private func unknownScenario(_ request: HTTPRequest) -> HTTPResponse {
         .error(status: 404, code: "unknown_scenario",
                message: "There is no scenario '\(request.parameters["id"] ?? "")'; GET /api/scenarios lists them.")
     }
+
+    private func unknownSession(_ request: HTTPRequest) -> HTTPResponse {
+        .error(status: 404, code: "unknown_session",
+               message: "There is no session with that id: it may have expired or been deleted.")
+    }
+
+    private func unknownInput(_ session: Session, _ name: String) -> HTTPResponse {
+        let names = session.scenario.description.inputs.map(\.name).joined(separator: ", ")
+        return .error(status: 404, code: "unknown_input",
+                      message: "The \(session.scenario.description.id) scenario has no input '\(name)'; its inputs: \(names).")
+    }
 }
 
 private struct CatalogueBody: Encodable {
     let scenarios: [ScenarioDescription]
+}
+
+private struct SessionCreated: Encodable {
+    let session: String
+    let scenario: String
+    let events: String
+    let inputs: String
+
+    init(_ session: Session) {
+        self.session = session.id
+        scenario = session.scenario.description.id
+        events = "/api/sessions/\(session.id)/events"
+        inputs = "/api/sessions/\(session.id)/inputs/"
+    }
+}
+
+private struct SessionInfo: Encodable {
+    let session: String
+    let scenario: String
+    let clock: String
+    let created: String
+    let watchers: Int
+    let events: String
+    let inputs: String
+
+    init(_ session: Session) {
+        self.session = session.id
+        scenario = session.scenario.description.id
+        clock = "real"
+        created = session.created.formatted(.iso8601)
+        watchers = session.watcherCount
+        events = "/api/sessions/\(session.id)/events"
+        inputs = "/api/sessions/\(session.id)/inputs/"
+    }
 }

@@ -28,12 +28,48 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "The ticker scenario's period, in milliseconds.")
     var tickerIntervalMs = 1_000
 
+    @Option(help: "The search scenario's RAC throttle interval, in milliseconds (seed 000: 500).")
+    var throttleMs = 500
+
+    @Option(help: "How long each simulated service (sign-in, search, subscribe) takes, in milliseconds.")
+    var serviceLatencyMs = 1_000
+
+    @Option(help: "Live sessions at most; more answer 503 too_many_sessions.")
+    var maxSessions = 1_000
+
+    @Option(help: "Live sessions per client address at most; more answer 429 rate_limited.")
+    var maxSessionsPerClient = 20
+
+    @Option(help: "Seconds after which a session nobody watches or drives is deleted.")
+    var sessionIdleTimeout = 600
+
+    @Option(help: "Inputs accepted per second and session, sustained (bursts of the same size); more answer 429.")
+    var inputsPerSecond = 100
+
+    @Option(help: "Events per session kept for Last-Event-ID resumption.")
+    var eventBuffer = 1_024
+
+    @Option(help: "Threads running sessions' scenarios (default: one per core).")
+    var sessionThreads = ProcessInfo.processInfo.activeProcessorCount
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
     func validate() throws {
-        guard tickerIntervalMs >= 10 && tickerIntervalMs <= 3_600_000 else {
-            throw ValidationError("--ticker-interval-ms must be between 10 and 3600000.")
+        try Self.require(tickerIntervalMs, in: 10...3_600_000, "--ticker-interval-ms")
+        try Self.require(throttleMs, in: 1...60_000, "--throttle-ms")
+        try Self.require(serviceLatencyMs, in: 0...60_000, "--service-latency-ms")
+        try Self.require(maxSessions, in: 1...1_000_000, "--max-sessions")
+        try Self.require(maxSessionsPerClient, in: 1...1_000_000, "--max-sessions-per-client")
+        try Self.require(sessionIdleTimeout, in: 1...86_400, "--session-idle-timeout")
+        try Self.require(inputsPerSecond, in: 50...100_000, "--inputs-per-second")
+        try Self.require(eventBuffer, in: 16...1_000_000, "--event-buffer")
+        try Self.require(sessionThreads, in: 1...256, "--session-threads")
+    }
+
+    private static func require(_ value: Int, in range: ClosedRange<Int>, _ flag: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(flag) must be between \(range.lowerBound) and \(range.upperBound).")
         }
     }
 
@@ -51,13 +87,24 @@ struct PlaygroundCommand: ParsableCommand {
 
         var settings = ScenarioSettings()
         settings.tickInterval = .milliseconds(tickerIntervalMs)
+        settings.throttleInterval = .milliseconds(throttleMs)
+        settings.serviceLatency = .milliseconds(serviceLatencyMs)
+        var limits = SessionStore.Limits()
+        limits.maxSessions = maxSessions
+        limits.maxSessionsPerClient = maxSessionsPerClient
+        limits.idleTimeout = .seconds(sessionIdleTimeout)
+        limits.session.inputsPerSecond = Double(inputsPerSecond)
+        limits.session.inputBurst = Double(inputsPerSecond)
+        limits.session.eventBuffer = eventBuffer
 
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
         configuration.defaultHeaders = API.securityHeaders
 
-        let api = API(staticFiles: try StaticFiles(root: publicRoot), settings: settings)
+        let sessions = SessionStore(settings: settings, limits: limits, threads: sessionThreads,
+                                    logger: Logger(label: "playground.sessions"))
+        let api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions)
         let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp"), router: api.router())
         do {
             try server.start()
@@ -68,6 +115,7 @@ struct PlaygroundCommand: ParsableCommand {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         logger.notice("Reactive Playground is serving http://\(shownHost):\(server.port)/", metadata: ["public": "\(publicRoot)"])
         ShutdownSignals.install(logger: logger) {
+            sessions.closeAll()
             server.shutdown()
         }
         dispatchMain()

@@ -12,19 +12,21 @@ import Darwin
 /// accessed under the lock (measured on Swift 6.3.1 in the subject and run-loop stress tests).
 /// ThreadSanitizer intercepts pthread mutexes, so with this lock its reports mean real races.
 ///
-/// The closure passed to ``withLock(_:)`` must not call out to user code: every caller in this
-/// module copies what it needs out of the lock and calls subscribers after unlocking.
-struct Lock<State> {
+/// The closure passed to ``withLock(_:)`` must not call out to code that could take the same lock
+/// (a subscriber, say): every caller in this module copies what it needs out of the lock and calls
+/// subscribers after unlocking. Public so that code built on the core can follow the same rule
+/// with the same ThreadSanitizer visibility.
+public struct Lock<State> {
     private let storage: LockStorage<State>
 
     /// Creates a lock protecting `initial`.
-    init(_ initial: State) {
+    public init(_ initial: State) {
         storage = LockStorage.make(initial)
     }
 
     /// Runs `body` with exclusive access to the state.
     @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }

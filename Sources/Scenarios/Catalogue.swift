@@ -1,9 +1,7 @@
-import Reactive
-
 /// Every scenario the playground offers, in display order.
 public enum Catalogue {
     /// The scenario types.
-    public static let scenarios: [any Scenario.Type] = [Ticker.self]
+    public static let scenarios: [any Scenario.Type] = [Login.self, Search.self, CommandScenario.self, Ticker.self]
 
     /// The scenario type with `id`, or `nil`.
     public static func scenario(withID id: String) -> (any Scenario.Type)? {

@@ -1,5 +1,6 @@
 /// A JSON value: what a stream's events carry to the outside world.
-public enum JSONValue: Sendable, Equatable, Encodable {
+/// JSON as data: encodable for responses and events, decodable for input bodies.
+public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case int(Int)
@@ -7,6 +8,25 @@ public enum JSONValue: Sendable, Equatable, Encodable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -42,6 +62,10 @@ extension Double: JSONRepresentable {
 
 extension String: JSONRepresentable {
     public var jsonValue: JSONValue { .string(self) }
+}
+
+extension Array: JSONRepresentable where Element: JSONRepresentable {
+    public var jsonValue: JSONValue { .array(map(\.jsonValue)) }
 }
 
 extension JSONValue: JSONRepresentable {

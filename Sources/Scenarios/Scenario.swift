@@ -19,43 +19,66 @@ public enum StreamEvent: Sendable, Equatable {
     }
 }
 
-/// Receives every event of every named stream of a running scenario, as it happens.
+/// Receives every event of every named stream of a running scenario, as it happens, on the
+/// scenario's scheduler.
 public typealias StreamSink = @Sendable (_ stream: String, _ event: StreamEvent) -> Void
 
-/// Tunable timings. Defaults are the seeds'; tests and flags may shorten them.
+/// A value sent to one of a scenario's inputs, already checked against the input's kind.
+public enum InputValue: Sendable, Equatable {
+    /// For `text` inputs.
+    case text(String)
+    /// For `bool` inputs.
+    case bool(Bool)
+    /// For `number` inputs.
+    case number(Double)
+    /// For `choice` inputs: one of the options.
+    case choice(String)
+    /// For `action` inputs, which carry no value.
+    case action
+}
+
+/// Tunable timings. Defaults are the seeds'; tests and flags may shorten them, never by default.
 public struct ScenarioSettings: Sendable {
     /// The ticker's period.
     public var tickInterval: Duration = .seconds(1)
+    /// RAC throttle interval of the search box (seed 000: 0.5 s).
+    public var throttleInterval: Duration = .milliseconds(500)
+    /// How long a simulated service (sign-in, search, subscribe) takes (seed 000: about a second).
+    public var serviceLatency: Duration = .seconds(1)
 
     /// The default settings.
     public init() {}
 }
 
-/// A running instance of a scenario: a view model whose every pipeline stage is a named stream.
-public protocol Scenario: Sendable {
-    /// The catalogue entry.
+/// A running scenario: a view model built only from `Reactive`, whose every pipeline stage is a
+/// named stream. It is created, fed and stopped on its scheduler's thread; its time-based work
+/// runs on that scheduler, so tests drive it in virtual time and the server in real time.
+public protocol Scenario: AnyObject, Sendable {
+    /// The catalogue entry: inputs and streams.
     static var description: ScenarioDescription { get }
 
-    /// Creates an instance whose time-based work runs on `scheduler`.
-    init(scheduler: any Scheduler, settings: ScenarioSettings)
+    /// Builds the pipeline and starts it: from now on every named stream's events go to `sink`.
+    init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink)
 
-    /// Subscribes the pipeline, sending each named stream's events to `sink`, until disposed.
-    func start(sink: @escaping StreamSink) -> any Disposable
+    /// Applies a value to the input `name` (checked with ``ScenarioDescription/value(for:from:)``).
+    func apply(_ value: InputValue, to name: String)
+
+    /// Stops the pipeline: every subscription is disposed and no more events are sent.
+    func stop()
 }
 
-extension Signal where Value: JSONRepresentable {
-    /// Passes every event through unchanged, also reporting it to `sink` as the stream `name`:
-    /// how a pipeline stage becomes a named, watchable stream.
-    public func stage(_ name: String, to sink: @escaping StreamSink) -> Signal {
-        Signal { subscriber in
-            subscribe(Subscriber { event in
-                switch event {
-                case .next(let value): sink(name, .next(value.jsonValue))
-                case .error(let error): sink(name, .error(code: "stream_failed", message: String(describing: error)))
-                case .completed: sink(name, .completed)
-                }
-                subscriber.send(event)
-            })
-        }
+/// An error carried as a value by an `errors` stream: `{"code": ..., "message": ...}`.
+public struct ErrorInfo: Sendable, Equatable, JSONRepresentable {
+    /// A snake_case code.
+    public let code: String
+    /// A sentence for people.
+    public let message: String
+
+    /// Creates an error value.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
     }
+
+    public var jsonValue: JSONValue { .object(["code": .string(code), "message": .string(message)]) }
 }

@@ -1,7 +1,7 @@
 import Reactive
 
 /// The "hello, signals" demo: a timer, counted with `scan` and described with `map`.
-public struct Ticker: Scenario {
+public final class Ticker: Scenario {
     public static let description = ScenarioDescription(
         id: "ticker",
         title: "Ticker",
@@ -17,23 +17,18 @@ public struct Ticker: Scenario {
         ]
     )
 
-    private let scheduler: any Scheduler
-    private let interval: Duration
+    private let pipeline: Pipeline
 
-    public init(scheduler: any Scheduler, settings: ScenarioSettings) {
-        self.scheduler = scheduler
-        self.interval = settings.tickInterval
-    }
-
-    public func start(sink: @escaping StreamSink) -> any Disposable {
+    public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
+        pipeline = Pipeline(sink: sink)
         let origin = scheduler.now
-        return Signal.interval(interval, on: scheduler)
-            .map { now in Int((now - origin) / .milliseconds(1)) }
-            .stage("timer", to: sink)
-            .scan(0) { count, _ in count + 1 }
-            .stage("count", to: sink)
-            .map { $0.isMultiple(of: 2) ? "even" : "odd" }
-            .stage("parity", to: sink)
-            .subscribe()
+        let timer = pipeline.stream("timer", Signal.interval(settings.tickInterval, on: scheduler)
+            .map { now in Int((now - origin) / .milliseconds(1)) })
+        let count = pipeline.stream("count", timer.scan(0) { count, _ in count + 1 })
+        pipeline.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
     }
+
+    public func apply(_ value: InputValue, to name: String) {}
+
+    public func stop() { pipeline.stop() }
 }

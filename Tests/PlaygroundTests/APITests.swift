@@ -1,75 +1,166 @@
 import Foundation
+import Logging
 import MicroHTTP
 @testable import Playground
 import Scenarios
 import Testing
 
+/// The API's routes, answered by the router directly (no sockets): status codes, bodies and the
+/// error precedence of DESIGN.md §3. Streaming flows are covered end to end in Tests/e2e.
 @Suite("Playground API routes")
 struct APITests {
     let router: Router
+    let sessions: SessionStore
 
     init() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Public").standardizedFileURL.path
-        router = API(staticFiles: try StaticFiles(root: root), settings: ScenarioSettings()).router()
+        var limits = SessionStore.Limits()
+        limits.maxSessions = 5
+        limits.maxSessionsPerClient = 3
+        limits.session.inputsPerSecond = 50
+        limits.session.inputBurst = 50
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        sessions = SessionStore(settings: ScenarioSettings(), limits: limits, threads: 1, logger: logger)
+        router = API(staticFiles: try StaticFiles(root: Self.publicFolder), sessions: sessions).router()
     }
 
-    private func get(_ path: String, method: HTTPMethod = .get) -> HTTPResponse {
-        router.respond(to: HTTPRequest(method: method, rawPath: path))
+    static var publicFolder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public").standardizedFileURL.path
     }
 
-    private func body(_ response: HTTPResponse) -> String {
-        guard case .bytes(let bytes) = response.body else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
+    private func call(_ method: HTTPMethod, _ path: String, body: String = "", contentType: String? = nil,
+                      client: String = "127.0.0.1") -> HTTPResponse {
+        let (rawPath, query) = split(path)
+        var headers: [String: String] = [:]
+        if let contentType { headers["content-type"] = contentType }
+        let request = HTTPRequest(method: method, rawPath: rawPath, query: query, headers: headers,
+                                  body: Array(body.utf8), clientAddress: client)
+        // As the server does: the preflight answers first, from the head alone.
+        return router.preflight(request) ?? router.respond(to: request)
     }
 
-    @Test func healthz() {
-        let response = get("/healthz")
-        #expect(response.status == 200)
-        #expect(body(response) == "ok")
-    }
-
-    @Test func catalogueListsTicker() throws {
-        let response = get("/api/scenarios")
-        #expect(response.status == 200)
-        let json = try JSONSerialization.jsonObject(with: Data(body(response).utf8)) as? [String: Any]
-        let scenarios = json?["scenarios"] as? [[String: Any]]
-        #expect(scenarios?.compactMap { $0["id"] as? String }.contains("ticker") == true)
-        let ticker = scenarios?.first { $0["id"] as? String == "ticker" }
-        let streams = ticker?["streams"] as? [[String: Any]]
-        #expect(streams?.first?["operator"] as? String == "interval")
-        #expect(streams?.first?["state"] as? Bool == false)
-    }
-
-    @Test func unknownScenarioIs404() {
-        for path in ["/api/scenarios/nope", "/api/scenarios/nope/events"] {
-            let response = get(path)
-            #expect(response.status == 404)
-            #expect(body(response).contains(#""code":"unknown_scenario""#))
+    private func split(_ path: String) -> (String, [String: String]) {
+        let parts = path.split(separator: "?", maxSplits: 1)
+        var query: [String: String] = [:]
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                query[String(kv[0])] = kv.count == 2 ? String(kv[1]) : ""
+            }
         }
+        return (String(parts[0]), query)
     }
 
-    @Test func eventsIsAnEventStream() {
-        let response = get("/api/scenarios/ticker/events")
-        #expect(response.status == 200)
-        guard case .eventStream = response.body else {
-            Issue.record("expected an event stream")
-            return
-        }
-        #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "text/event-stream" })
+    private func json(_ response: HTTPResponse) -> [String: Any] {
+        guard case .bytes(let bytes) = response.body else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
     }
 
-    @Test func pageAndFavicon() {
-        let page = get("/")
+    private func errorCode(_ response: HTTPResponse) -> String? {
+        (json(response)["error"] as? [String: Any])?["code"] as? String
+    }
+
+    private func newSession(_ scenario: String = "login", client: String = "127.0.0.1") -> String {
+        let response = call(.post, "/api/scenarios/\(scenario)/sessions", client: client)
+        return json(response)["session"] as? String ?? ""
+    }
+
+    @Test func healthzAndPage() {
+        #expect(call(.get, "/healthz").status == 200)
+        let page = call(.get, "/")
         #expect(page.status == 200)
         #expect(page.headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("text/html") })
-        #expect(get("/favicon.svg").status == 200)
+        #expect(call(.get, "/favicon.svg").status == 200)
+    }
+
+    @Test func catalogueListsEveryScenarioWithStreams() {
+        let scenarios = json(call(.get, "/api/scenarios"))["scenarios"] as? [[String: Any]] ?? []
+        #expect(scenarios.compactMap { $0["id"] as? String } == ["login", "search", "command", "ticker"])
+        let search = json(call(.get, "/api/scenarios/search"))
+        let streams = search["streams"] as? [[String: Any]] ?? []
+        let throttled = streams.first { $0["name"] as? String == "throttled" }
+        #expect(throttled?["operator"] as? String == "throttle")
+        #expect(throttled?["from"] as? [String] == ["validQuery"])
+        #expect(throttled?["state"] as? Bool == true)
+        #expect((search["description"] as? String)?.contains("switch to the latest") == true)
+    }
+
+    @Test func createInfoAndDelete() {
+        let created = call(.post, "/api/scenarios/command/sessions")
+        #expect(created.status == 201)
+        let body = json(created)
+        let id = body["session"] as? String ?? ""
+        #expect(id.count == 32 && id.allSatisfy(\.isHexDigit), "128 random bits as hex")
+        #expect(created.headers.contains { $0.name == "Location" && $0.value == "/api/sessions/\(id)" })
+        #expect(body["events"] as? String == "/api/sessions/\(id)/events")
+        #expect(body["inputs"] as? String == "/api/sessions/\(id)/inputs/")
+        let info = json(call(.get, "/api/sessions/\(id)"))
+        #expect(info["scenario"] as? String == "command")
+        #expect(info["clock"] as? String == "real")
+        #expect(info["watchers"] as? Int == 0)
+        #expect(call(.delete, "/api/sessions/\(id)").status == 204)
+        #expect(errorCode(call(.get, "/api/sessions/\(id)")) == "unknown_session")
+    }
+
+    @Test func inputsAreAcceptedInEveryBodyForm() {
+        let id = newSession("command")
+        let path = "/api/sessions/\(id)/inputs/"
+        #expect(call(.post, path + "email", body: "a@b.co").status == 202, "no Content-Type: raw text")
+        #expect(call(.post, path + "email", body: "a@b.co", contentType: "application/x-www-form-urlencoded").status == 202)
+        #expect(call(.post, path + "email", body: "a@b.co", contentType: "text/plain; charset=utf-8").status == 202)
+        #expect(call(.post, path + "email", body: #""a@b.co""#, contentType: "application/json").status == 202)
+        #expect(call(.post, path + "allowsConcurrentExecution", body: "true").status == 202)
+        #expect(call(.post, path + "execute").status == 202, "an action needs no body")
+        #expect(call(.post, path + "execute", contentType: "application/json").status == 202)
+    }
+
+    @Test func errorCodesAndPrecedence() {
+        let id = newSession()
+        let input = "/api/sessions/\(id)/inputs/username"
+        #expect(errorCode(call(.post, "/api/scenarios/nope/sessions")) == "unknown_scenario")
+        #expect(errorCode(call(.get, "/api/scenarios/nope")) == "unknown_scenario")
+        #expect(errorCode(call(.post, "/api/sessions/\(String(repeating: "0", count: 32))/inputs/username")) == "unknown_session")
+        #expect(errorCode(call(.post, "/api/sessions/\(id)/inputs/nope", contentType: "image/png")) == "unknown_input",
+                "404 before 415")
+        #expect(errorCode(call(.put, input, contentType: "image/png")) == "method_not_allowed", "405 before 415")
+        #expect(errorCode(call(.post, input, body: "{", contentType: "image/png")) == "unsupported_media_type", "415 before 400")
+        #expect(errorCode(call(.post, input, body: "{", contentType: "application/json")) == "invalid_json")
+        #expect(errorCode(call(.post, input, body: "true", contentType: "application/json")) == "invalid_value")
+        let invalidUTF8 = HTTPRequest(method: .post, rawPath: input, headers: [:], body: [0xFF, 0xFE])
+        #expect(errorCode(router.respond(to: invalidUTF8)) == "invalid_utf8")
+        #expect(errorCode(call(.post, "/api/scenarios/login/sessions?clock=virtual")) == "invalid_value")
+        #expect(call(.put, input).headers.contains { $0.name == "Allow" && $0.value == "POST" })
+    }
+
+    @Test func sessionCapsAnswer503And429() {
+        let ids = (0..<3).map { _ in newSession(client: "10.0.0.1") }
+        #expect(ids.allSatisfy { !$0.isEmpty })
+        let perClient = call(.post, "/api/scenarios/login/sessions", client: "10.0.0.1")
+        #expect(perClient.status == 429 && errorCode(perClient) == "rate_limited")
+        _ = (0..<2).map { _ in newSession(client: "10.0.0.2") }
+        let full = call(.post, "/api/scenarios/login/sessions", client: "10.0.0.3")
+        #expect(full.status == 503 && errorCode(full) == "too_many_sessions")
+        #expect(full.headers.contains { $0.name == "Retry-After" })
+        sessions.closeAll()
+    }
+
+    @Test func inputRateIsLimitedPerSessionOnly() {
+        let busy = newSession("search"), calm = newSession("search")
+        let statuses = (0..<60).map { _ in call(.post, "/api/sessions/\(busy)/inputs/query", body: "abc").status }
+        #expect(statuses.prefix(50).allSatisfy { $0 == 202 }, "at least 50 inputs a second are accepted")
+        #expect(statuses.contains(429))
+        #expect(call(.post, "/api/sessions/\(calm)/inputs/query", body: "abc").status == 202, "other sessions are unaffected")
+    }
+
+    @Test func badInputLeavesOtherSessionsAlone() {
+        let id = newSession()
+        _ = call(.post, "/api/sessions/\(id)/inputs/username", body: "{", contentType: "application/json")
+        #expect(call(.get, "/api/sessions/\(id)").status == 200)
     }
 
     @Test func securityHeadersForbidInlineScript() {
         let csp = API.securityHeaders.first { $0.name == "Content-Security-Policy" }?.value ?? ""
         #expect(csp.contains("default-src 'self'"))
         #expect(!csp.contains("unsafe-inline"))
-        #expect(API.securityHeaders.contains { $0.name == "X-Content-Type-Options" && $0.value == "nosniff" })
     }
 }

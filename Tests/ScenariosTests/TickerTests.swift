@@ -1,37 +1,32 @@
-import Reactive
-import Scenarios
-import Synchronization
+@testable import Scenarios
 import Testing
 
 @Suite("Ticker scenario")
 struct TickerTests {
     @Test func everyStageEmitsOncePerTickInVirtualTime() {
-        let scheduler = TestScheduler()
         var settings = ScenarioSettings()
         settings.tickInterval = .milliseconds(500)
-        let events = Mutex<[String]>([])
-        let ticker = Ticker(scheduler: scheduler, settings: settings)
-        let subscription = ticker.start { name, event in
-            if case .next(let value) = event { events.withLock { $0.append("\(name)=\(value)") } }
-        }
-        scheduler.advance(by: .milliseconds(400))
-        #expect(events.withLock { $0 }.isEmpty)
-        scheduler.advance(by: .milliseconds(600))
-        #expect(events.withLock { $0 } == [
-            "timer=int(500)", "count=int(1)", "parity=string(\"odd\")",
-            "timer=int(1000)", "count=int(2)", "parity=string(\"even\")",
+        let ticker = ScenarioHarness<Ticker>(settings: settings)
+        ticker.advance(by: 400)
+        #expect(ticker.all.isEmpty)
+        ticker.advance(by: 600)
+        #expect(ticker.all.map { "\($0.time) \($0.stream)" } == [
+            "500 timer", "500 count", "500 parity", "1000 timer", "1000 count", "1000 parity",
         ])
-        subscription.dispose()
-        scheduler.advance(by: .seconds(5))
-        #expect(events.withLock { $0 }.count == 6, "nothing runs after disposal")
+        #expect(ticker.values("parity") == [.string("odd"), .string("even")])
+        ticker.scenario.stop()
+        ticker.advance(by: 5_000)
+        #expect(ticker.all.count == 6, "nothing runs after stop")
     }
 
-    @Test func catalogueDescribesEveryStream() {
-        let description = Ticker.description
-        #expect(Catalogue.scenario(withID: "ticker") != nil)
-        #expect(description.streams.map(\.name) == ["timer", "count", "parity"])
-        #expect(description.streams.allSatisfy { stream in
-            stream.from.allSatisfy { source in description.streams.contains { $0.name == source } }
-        })
+    @Test func catalogueDescribesEveryStreamAndItsSources() {
+        #expect(Catalogue.scenarios.map { $0.description.id } == ["login", "search", "command", "ticker"])
+        for scenario in Catalogue.scenarios {
+            let description = scenario.description
+            let names = Set(description.streams.map(\.name) + description.inputs.map(\.name))
+            for stream in description.streams {
+                #expect(stream.from.allSatisfy(names.contains), "\(description.id).\(stream.name) has an unknown source")
+            }
+        }
     }
 }

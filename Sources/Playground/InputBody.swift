@@ -1,0 +1,49 @@
+import Foundation
+import MicroHTTP
+import Scenarios
+
+/// Reading an input's body per DESIGN.md §3.
+enum InputBody {
+    /// The media types an input body may have; a missing Content-Type means raw text.
+    static let acceptedMediaTypes: Set<String> = ["application/json", "text/plain", "application/x-www-form-urlencoded"]
+
+    /// The media type of `request` (lower-cased, without parameters), or `nil` if it has none.
+    static func mediaType(of request: HTTPRequest) -> String? {
+        guard let header = request.header("Content-Type") else { return nil }
+        let type = header.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+        return type.isEmpty ? nil : type
+    }
+
+    /// 415 unless the request's media type is accepted.
+    static func checkMediaType(of request: HTTPRequest) -> HTTPResponse? {
+        guard let type = mediaType(of: request), !acceptedMediaTypes.contains(type) else { return nil }
+        return .error(status: 415, code: "unsupported_media_type",
+                      message: "Send application/json, text/plain or a form body (curl -d); not \(type).")
+    }
+
+    /// The body as a raw input, or the 400 error to answer.
+    static func parse(_ request: HTTPRequest) -> Result<RawInput, InputBodyError> {
+        guard let text = String(validating: request.body, as: UTF8.self) else { return .failure(.invalidUTF8) }
+        // An empty body is empty text whatever its type, so an action can be posted with no body.
+        guard mediaType(of: request) == "application/json", !request.body.isEmpty else { return .success(.text(text)) }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)) else {
+            return .failure(.invalidJSON)
+        }
+        return .success(.json(value))
+    }
+}
+
+/// Why an input body could not be read.
+enum InputBodyError: Error {
+    case invalidUTF8
+    case invalidJSON
+
+    var response: HTTPResponse {
+        switch self {
+        case .invalidUTF8: .error(status: 400, code: "invalid_utf8", message: "The body is not valid UTF-8.")
+        case .invalidJSON: .error(status: 400, code: "invalid_json", message: "The body is not one valid JSON value.")
+        }
+    }
+}

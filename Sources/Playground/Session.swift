@@ -1,0 +1,218 @@
+import Foundation
+import MicroHTTP
+import Reactive
+import Scenarios
+
+/// One running scenario instance and the people watching it.
+///
+/// The scenario lives on one `RunLoopScheduler` thread: it is built there, its inputs are applied
+/// there in arrival order, and its events are recorded there. Each event gets the next `seq` (also
+/// its SSE `id:`) and is formatted once, kept in a bounded buffer for `Last-Event-ID` resumption,
+/// remembered as the latest of its stream when the stream is a state stream, and sent to every
+/// watcher — all under the session's lock, so a watcher that connects sees its snapshot and then
+/// exactly the live events after it, none lost, none twice.
+final class Session: Sendable {
+    let id: String
+    let scenario: any Scenario.Type
+    let clientAddress: String
+    let created = Date()
+    private let scheduler: RunLoopScheduler
+    private let origin: Duration
+    private let stateStreams: Set<String>
+    private let limits: SessionLimits
+
+    private struct Recorded {
+        let seq: Int
+        let stream: String
+        let event: ServerSentEvent
+    }
+
+    private struct State {
+        var instance: (any Scenario)?
+        var nextSeq = 1
+        var buffer: [Recorded] = []
+        var bufferStart = 0
+        var latestOfStateStream: [String: Recorded] = [:]
+        var watchers: [ObjectIdentifier: EventStream] = [:]
+        var lastActivity = ContinuousClock.now
+        var isClosed = false
+        var inputTokens: Double
+        var tokensUpdated = ContinuousClock.now
+    }
+
+    private let state: Lock<State>
+
+    init(id: String, scenario: any Scenario.Type, clientAddress: String, scheduler: RunLoopScheduler,
+         settings: ScenarioSettings, limits: SessionLimits) {
+        self.id = id
+        self.scenario = scenario
+        self.clientAddress = clientAddress
+        self.scheduler = scheduler
+        self.limits = limits
+        origin = scheduler.now
+        stateStreams = Set(scenario.description.streams.filter(\.state).map(\.name))
+        state = Lock(State(inputTokens: limits.inputBurst))
+        scheduler.schedule { [self] in
+            let instance = scenario.init(scheduler: scheduler, settings: settings) { [weak self] stream, event in
+                self?.record(stream, event)
+            }
+            let keep = state.withLock { state -> Bool in
+                guard !state.isClosed else { return false }
+                state.instance = instance
+                return true
+            }
+            if !keep { instance.stop() }
+        }
+    }
+
+    // MARK: Events
+
+    private func record(_ stream: String, _ event: StreamEvent) {
+        let elapsed = scheduler.now - origin
+        let milliseconds = Double(elapsed / .microseconds(100)).rounded() / 10
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            let seq = state.nextSeq
+            state.nextSeq += 1
+            let frame = ServerSentEvent(data: EventJSON.encode(stream: stream, event: event, seq: seq, t: milliseconds),
+                                        event: stream, id: String(seq))
+            let recorded = Recorded(seq: seq, stream: stream, event: frame)
+            state.buffer.append(recorded)
+            if state.buffer.count - state.bufferStart > limits.eventBuffer {
+                state.bufferStart += 1
+                if state.bufferStart > limits.eventBuffer {  // compact now and then, not per event
+                    state.buffer.removeFirst(state.bufferStart)
+                    state.bufferStart = 0
+                }
+            }
+            if stateStreams.contains(stream) { state.latestOfStateStream[stream] = recorded }
+            for watcher in state.watchers.values { watcher.send(frame) }
+        }
+    }
+
+    /// Adds `stream` as a watcher: first the snapshot of the state streams (or, with a
+    /// `Last-Event-ID`, the buffered events after it, or `reset` and the snapshot when some are
+    /// gone), then live events.
+    func watch(_ stream: EventStream) {
+        let lastEventID = stream.lastEventID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
+            if let lastEventID {
+                let buffered = state.buffer[state.bufferStart...]
+                let oldest = buffered.first?.seq ?? state.nextSeq
+                if lastEventID + 1 >= oldest && lastEventID < state.nextSeq {
+                    for recorded in buffered where recorded.seq > lastEventID { stream.send(recorded.event) }
+                } else {
+                    stream.send(ServerSentEvent(data: #"{"reason":"events after Last-Event-ID are no longer buffered"}"#,
+                                                event: "reset"))
+                    sendSnapshot(state, to: stream)
+                }
+            } else {
+                sendSnapshot(state, to: stream)
+            }
+            state.watchers[ObjectIdentifier(stream)] = stream
+            state.lastActivity = .now
+            return true
+        }
+        guard accepted else {
+            stream.close()
+            return
+        }
+        stream.onTermination { [weak self, weak stream] in
+            guard let self, let stream else { return }
+            self.state.withLock { state in
+                state.watchers[ObjectIdentifier(stream)] = nil
+                state.lastActivity = .now
+            }
+        }
+    }
+
+    private func sendSnapshot(_ state: State, to stream: EventStream) {
+        for recorded in state.latestOfStateStream.values.sorted(by: { $0.seq < $1.seq }) {
+            stream.send(recorded.event)
+        }
+    }
+
+    // MARK: Inputs
+
+    /// Queues `value` for input `name`, unless the session's input rate is exceeded.
+    func send(_ value: InputValue, to name: String) -> Bool {
+        let accepted = state.withLock { state -> Bool in
+            let now = ContinuousClock.now
+            let refill = Double((now - state.tokensUpdated) / .milliseconds(1)) / 1_000 * limits.inputsPerSecond
+            state.inputTokens = min(limits.inputBurst, state.inputTokens + refill)
+            state.tokensUpdated = now
+            guard state.inputTokens >= 1, !state.isClosed else { return false }
+            state.inputTokens -= 1
+            state.lastActivity = now
+            return true
+        }
+        guard accepted else { return false }
+        scheduler.schedule { [self] in
+            let instance = state.withLock { $0.instance }
+            instance?.apply(value, to: name)
+        }
+        return true
+    }
+
+    // MARK: Life
+
+    var watcherCount: Int { state.withLock { $0.watchers.count } }
+
+    /// Whether nobody watches and nothing happened for `timeout`.
+    func isIdle(now: ContinuousClock.Instant, timeout: Duration) -> Bool {
+        state.withLock { $0.watchers.isEmpty && now - $0.lastActivity > timeout }
+    }
+
+    /// Ends the session: its watchers' streams end and the scenario stops.
+    func close() {
+        let (instance, watchers) = state.withLock { state -> ((any Scenario)?, [EventStream]) in
+            state.isClosed = true
+            defer {
+                state.instance = nil
+                state.watchers = [:]
+            }
+            return (state.instance, Array(state.watchers.values))
+        }
+        watchers.forEach { $0.close() }
+        if let instance { scheduler.schedule { instance.stop() } }
+    }
+}
+
+/// The per-session limits, from the command line.
+struct SessionLimits: Sendable {
+    /// Events kept for `Last-Event-ID` resumption.
+    var eventBuffer = 1_024
+    /// Inputs accepted per second, sustained.
+    var inputsPerSecond = 100.0
+    /// Inputs accepted in a burst.
+    var inputBurst = 100.0
+}
+
+/// The `data:` of one event: `{"stream","kind","value","seq","t"}`.
+enum EventJSON {
+    static func encode(stream: String, event: StreamEvent, seq: Int, t: Double) -> String {
+        // Hand-assembled so the fields keep the documented order; names come from the catalogue
+        // (plain identifiers) and values are encoded by JSONEncoder.
+        var data = #"{"stream":"\#(stream)","kind":"\#(event.kind)""#
+        switch event {
+        case .next(let value):
+            data += #","value":"# + json(value)
+        case .error(let code, let message):
+            data += #","value":"# + json(.object(["code": .string(code), "message": .string(message)]))
+        case .completed:
+            break
+        }
+        return data + #","seq":\#(seq),"t":\#(t)}"#
+    }
+
+    static func json(_ value: JSONValue) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return encoder
+    }()
+}

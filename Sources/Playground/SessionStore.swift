@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import Logging
+import Reactive
+import Scenarios
+
+/// Every live session: creation with its caps, lookup by id, deletion, and expiry of idle ones.
+///
+/// Sessions are spread over a small pool of `RunLoopScheduler` threads (one per core by default);
+/// a session stays on the thread it was given.
+final class SessionStore: Sendable {
+    /// The store's limits, from the command line.
+    struct Limits: Sendable {
+        /// Live sessions at most (503 `too_many_sessions` beyond).
+        var maxSessions = 1_000
+        /// Live sessions per client address at most (429 `rate_limited` beyond).
+        var maxSessionsPerClient = 20
+        /// A session nobody watches and nobody sends to for this long is deleted.
+        var idleTimeout: Duration = .seconds(600)
+        /// Per-session limits.
+        var session = SessionLimits()
+    }
+
+    /// Why a session was not created.
+    enum CreationError: Error {
+        case tooManySessions
+        case tooManyForClient
+    }
+
+    private struct State {
+        var sessions: [String: Session] = [:]
+        var perClient: [String: Int] = [:]
+        var nextScheduler = 0
+    }
+
+    private let state = Lock(State())
+    private let schedulers: [RunLoopScheduler]
+    private let settings: ScenarioSettings
+    private let limits: Limits
+    private let logger: Logger
+    private let sweeper = DispatchQueue(label: "playground.session-expiry")
+
+    init(settings: ScenarioSettings, limits: Limits, threads: Int, logger: Logger) {
+        self.settings = settings
+        self.limits = limits
+        self.logger = logger
+        schedulers = (0..<max(1, threads)).map { RunLoopScheduler(name: "playground.session-\($0)") }
+        scheduleSweep()
+    }
+
+    /// Creates a session of `scenario` for the client at `clientAddress`.
+    func create(_ scenario: any Scenario.Type, clientAddress: String) throws(CreationError) -> Session {
+        let id = Self.makeID()
+        let result = state.withLock { state -> Result<RunLoopScheduler, CreationError> in
+            guard state.sessions.count < limits.maxSessions else { return .failure(.tooManySessions) }
+            guard state.perClient[clientAddress, default: 0] < limits.maxSessionsPerClient else {
+                return .failure(.tooManyForClient)
+            }
+            state.perClient[clientAddress, default: 0] += 1
+            defer { state.nextScheduler = (state.nextScheduler + 1) % schedulers.count }
+            return .success(schedulers[state.nextScheduler])
+        }
+        let scheduler = try result.get()
+        let session = Session(id: id, scenario: scenario, clientAddress: clientAddress, scheduler: scheduler,
+                              settings: settings, limits: limits.session)
+        state.withLock { $0.sessions[id] = session }
+        logger.debug("session created", metadata: ["session": "\(id.prefix(8))…", "scenario": "\(scenario.description.id)"])
+        return session
+    }
+
+    /// The session with `id`, or `nil`.
+    func session(_ id: String) -> Session? {
+        state.withLock { $0.sessions[id] }
+    }
+
+    /// Deletes the session with `id`; `false` if there was none.
+    @discardableResult
+    func delete(_ id: String) -> Bool {
+        let removed = state.withLock { state -> Session? in
+            guard let session = state.sessions.removeValue(forKey: id) else { return nil }
+            state.perClient[session.clientAddress, default: 1] -= 1
+            if state.perClient[session.clientAddress] == 0 { state.perClient[session.clientAddress] = nil }
+            return session
+        }
+        removed?.close()
+        return removed != nil
+    }
+
+    /// The number of live sessions.
+    var count: Int { state.withLock { $0.sessions.count } }
+
+    /// Ends every session (at shutdown).
+    func closeAll() {
+        let all = state.withLock { state -> [Session] in
+            defer { state = State() }
+            return Array(state.sessions.values)
+        }
+        all.forEach { $0.close() }
+    }
+
+    private func scheduleSweep() {
+        let interval = min(max(limits.idleTimeout / 10, .milliseconds(50)), .seconds(30))
+        sweeper.asyncAfter(deadline: .now() + Double(interval / .milliseconds(1)) / 1_000) { [weak self] in
+            guard let self else { return }
+            let now = ContinuousClock.now
+            let idle = self.state.withLock { state in
+                state.sessions.values.filter { $0.isIdle(now: now, timeout: self.limits.idleTimeout) }.map(\.id)
+            }
+            for id in idle where self.delete(id) {
+                self.logger.debug("session expired", metadata: ["session": "\(id.prefix(8))…"])
+            }
+            self.scheduleSweep()
+        }
+    }
+
+    /// 128 bits from the system's random source, as 32 hex digits: unguessable, so a session link
+    /// is a capability.
+    static func makeID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let value = generator.next() as UInt64
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

@@ -1,0 +1,74 @@
+import Reactive
+
+/// Seed 000's subscribe view model with seed 002's RACCommand: enabled, executing, execution
+/// signals and errors, with concurrent execution switchable.
+public final class CommandScenario: Scenario {
+    public static let description = ScenarioDescription(
+        id: "command",
+        title: "Command enablement",
+        description: "Seed 000's subscribe form on seed 002's RACCommand. The command is enabled while the e-mail "
+            + "is valid AND (not executing OR concurrent execution allowed). Each execution posts the address to a "
+            + "simulated service that takes about a second and fails for addresses at fail.example. errors merges "
+            + "the command's errors (hot: a failure reaches every watcher present when it happens) with the "
+            + "not-enabled failures of execute.",
+        inputs: [
+            InputDescription(name: "email", kind: .text, description: "The e-mail field."),
+            InputDescription(name: "execute", kind: .action, description: "The subscribe button."),
+            InputDescription(name: "allowsConcurrentExecution", kind: .bool,
+                             description: "Whether an execution may start while another runs."),
+        ],
+        streams: [
+            StreamDescription(name: "emailValid", description: "Whether the e-mail matches ^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$.",
+                              operator: "map", from: ["email"], state: true),
+            StreamDescription(name: "enabled", description: "emailValid AND (not executing OR allowsConcurrentExecution).",
+                              operator: "Command.enabled", from: ["emailValid", "executing", "allowsConcurrentExecution"], state: true),
+            StreamDescription(name: "executing", description: "Whether an execution is running.",
+                              operator: "Command.executing", from: ["execute"], state: true),
+            StreamDescription(name: "executionValues", description: "The values of the latest execution.",
+                              operator: "executionSignals + switchToLatest", from: ["execute"], state: false),
+            StreamDescription(name: "errors", description: "Failed executions and executes refused while disabled.",
+                              operator: "merge", from: ["execute", "enabled"], state: false),
+        ]
+    )
+
+    private let pipeline: Pipeline
+    private let email = TextInput()
+    private let execute = ActionInput()
+    private let command: Command<String, JSONValue, ServiceError>
+
+    public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
+        pipeline = Pipeline(sink: sink)
+        let emailValid = pipeline.stream("emailValid", email.signal.map(Self.isValidEmail))
+        let latency = settings.serviceLatency
+        let command = Command<String, JSONValue, ServiceError>(enabled: emailValid) { email in
+            SimulatedServices.postEmail(email, latency: latency, on: scheduler)
+        }
+        self.command = command
+        pipeline.stream("enabled", command.enabled)
+        pipeline.stream("executing", command.executing)
+        pipeline.stream("executionValues", command.executionSignals.switchToLatest())
+
+        let email = self.email
+        let refused = execute.signal.flatMap(.merge) { _ in
+            command.execute(email.value).notEnabledError(
+                message: "The command is disabled: the e-mail is invalid, or an execution is running and concurrent execution is off.")
+        }
+        pipeline.stream("errors", Signal.merge([command.errors.map(\.info), refused]))
+    }
+
+    public func apply(_ value: InputValue, to name: String) {
+        switch (name, value) {
+        case ("email", .text(let text)): email.send(text)
+        case ("execute", _): execute.send()
+        case ("allowsConcurrentExecution", .bool(let flag)): command.allowsConcurrentExecution = flag
+        default: break
+        }
+    }
+
+    public func stop() { pipeline.stop() }
+
+    /// `^[^@\s]+@[^@\s]+\.[^@\s]+$`
+    static func isValidEmail(_ text: String) -> Bool {
+        text.wholeMatch(of: /[^@\s]+@[^@\s]+\.[^@\s]+/) != nil
+    }
+}

@@ -1,0 +1,69 @@
+import Reactive
+
+/// Seed 000's sign-in form: two validated fields enable a sign-in Command.
+public final class Login: Scenario {
+    public static let description = ScenarioDescription(
+        id: "login",
+        title: "Login validation",
+        description: "Seed 000's sign-in form. Each field is validated with map; combineLatest + and enables a "
+            + "sign-in Command (RACCommand) that allows no concurrent execution. The simulated service accepts "
+            + "only user / password, after about a second. Submitting while disabled reports the command's "
+            + "not-enabled error instead of signing in.",
+        inputs: [
+            InputDescription(name: "username", kind: .text, description: "The user name field."),
+            InputDescription(name: "password", kind: .text, description: "The password field."),
+            InputDescription(name: "submit", kind: .action, description: "The sign-in button."),
+        ],
+        streams: [
+            StreamDescription(name: "usernameValid", description: "Whether the user name is longer than 3 characters.",
+                              operator: "map", from: ["username"], state: true),
+            StreamDescription(name: "passwordValid", description: "Whether the password is longer than 3 characters.",
+                              operator: "map", from: ["password"], state: true),
+            StreamDescription(name: "signInEnabled", description: "Both fields valid: the sign-in command's enabled signal.",
+                              operator: "combineLatest + and", from: ["usernameValid", "passwordValid"], state: true),
+            StreamDescription(name: "signingIn", description: "Whether a sign-in is running (the command's executing).",
+                              operator: "Command.executing", from: ["submit", "signInEnabled"], state: true),
+            StreamDescription(name: "signInResult", description: "The result of the latest sign-in.",
+                              operator: "executionSignals + switchToLatest", from: ["submit"], state: true),
+            StreamDescription(name: "errors", description: "Submits refused because sign-in was disabled, and failed sign-ins.",
+                              operator: "merge", from: ["submit", "signInEnabled"], state: false),
+        ]
+    )
+
+    private let pipeline: Pipeline
+    private let username = TextInput()
+    private let password = TextInput()
+    private let submit = ActionInput()
+
+    public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
+        pipeline = Pipeline(sink: sink)
+        let usernameValid = pipeline.stream("usernameValid", username.signal.map { $0.count > 3 })
+        let passwordValid = pipeline.stream("passwordValid", password.signal.map { $0.count > 3 })
+        let signInEnabled = pipeline.stream("signInEnabled", Signal.combineLatest([usernameValid, passwordValid]).and())
+
+        let latency = settings.serviceLatency
+        let signIn = Command<(String, String), Bool, Never>(enabled: signInEnabled) { credentials in
+            SimulatedServices.signIn(username: credentials.0, password: credentials.1, latency: latency, on: scheduler)
+        }
+        pipeline.stream("signingIn", signIn.executing)
+        pipeline.stream("signInResult", signIn.executionSignals.switchToLatest())
+
+        let (username, password) = (self.username, self.password)
+        let refused = submit.signal.flatMap(.merge) { _ in
+            signIn.execute((username.value, password.value)).notEnabledError(
+                message: "Sign-in is disabled: both fields need more than 3 characters, and no sign-in may be running.")
+        }
+        pipeline.stream("errors", refused)
+    }
+
+    public func apply(_ value: InputValue, to name: String) {
+        switch (name, value) {
+        case ("username", .text(let text)): username.send(text)
+        case ("password", .text(let text)): password.send(text)
+        case ("submit", _): submit.send()
+        default: break
+        }
+    }
+
+    public func stop() { pipeline.stop() }
+}

@@ -1,0 +1,98 @@
+import Reactive
+
+/// Seed 000's Twitter search (RWTwitterInstant): validate, throttle, search — switching to the
+/// latest query.
+public final class Search: Scenario {
+    public static let description = ScenarioDescription(
+        id: "search",
+        title: "Throttled search",
+        description: "Seed 000's instant search. Queries longer than 2 characters pass the filter, RAC's throttle "
+            + "(a debounce: only the latest value once 0.5 s pass without a newer one) waits for typing to pause, "
+            + "and each throttled query searches the ISO 639-3 language names. The seed flattens with flattenMap; "
+            + "we switch to the latest instead, so a newer query cancels the search in flight and a stale "
+            + "response can never overwrite a newer one. A query containing !fail makes its search fail; the "
+            + "failure is caught inside the flattening, so the next query still works.",
+        inputs: [
+            InputDescription(name: "query", kind: .text, description: "The search box."),
+        ],
+        streams: [
+            StreamDescription(name: "validQuery", description: "Queries longer than 2 characters.",
+                              operator: "filter", from: ["query"], state: true),
+            StreamDescription(name: "throttled", description: "The latest valid query, once typing pauses for the throttle interval.",
+                              operator: "throttle", from: ["validQuery"], state: true),
+            StreamDescription(name: "searching", description: "Whether a search is in flight.",
+                              operator: "switchToLatest + map", from: ["throttled"], state: true),
+            StreamDescription(name: "results", description: "The top matches of the latest search.",
+                              operator: "switchToLatest", from: ["throttled"], state: true),
+            StreamDescription(name: "cancelled", description: "Queries whose search was superseded by a newer one.",
+                              operator: "switchToLatest (disposal)", from: ["throttled"], state: false),
+            StreamDescription(name: "errors", description: "Failed searches, caught inside the flattening.",
+                              operator: "catch", from: ["throttled"], state: false),
+        ]
+    )
+
+    private enum Outcome: Sendable {
+        case started(String)
+        case results([String])
+        case failed(ErrorInfo)
+    }
+
+    private let pipeline: Pipeline
+    private let query = TextInput()
+
+    public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
+        pipeline = Pipeline(sink: sink)
+        let validQuery = pipeline.stream("validQuery", query.signal.filter { $0.count > 2 })
+        let throttled = pipeline.stream("throttled", validQuery.throttle(settings.throttleInterval, on: scheduler))
+
+        let cancelled = Subject<String, Never>()
+        let latency = settings.serviceLatency
+        let outcomes = pipeline.share(throttled.flatMap(.latest) { query -> Signal<Outcome, Never> in
+            let search = SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler)
+                .map(Outcome.results)
+                .catch { error in Signal<Outcome, Never>.just(.failed(error.info)) }
+                .startWith(.started(query))
+            return Self.reportingCancellation(of: search, query: query, to: cancelled)
+        })
+        pipeline.stream("searching", outcomes.map { outcome -> Bool in
+            if case .started = outcome { return true }
+            return false
+        }.distinctUntilChanged())
+        pipeline.stream("results", outcomes.flatMap(.merge) { outcome -> Signal<[String], Never> in
+            if case .results(let names) = outcome { return .just(names) }
+            return .empty
+        })
+        pipeline.stream("cancelled", cancelled.signal)
+        pipeline.stream("errors", outcomes.flatMap(.merge) { outcome -> Signal<ErrorInfo, Never> in
+            if case .failed(let error) = outcome { return .just(error) }
+            return .empty
+        })
+    }
+
+    /// `search`, reporting `query` on `cancelled` when it is disposed before it finished — which is
+    /// what switchToLatest does to a search superseded by a newer query.
+    private static func reportingCancellation(
+        of search: Signal<Outcome, Never>, query: String, to cancelled: Subject<String, Never>
+    ) -> Signal<Outcome, Never> {
+        Signal { subscriber in
+            // Marked before the completion is passed on: completing also disposes this subscription.
+            let finished = Lock(false)
+            let subscription = search.doCompleted { finished.withLock { $0 = true } }.subscribe(subscriber.forwarding)
+            return ActionDisposable {
+                subscription.dispose()
+                if !finished.withLock({ $0 }) { cancelled.sendNext(query) }
+            }
+        }
+    }
+
+    public func apply(_ value: InputValue, to name: String) {
+        if name == "query", case .text(let text) = value { query.send(text) }
+    }
+
+    public func stop() { pipeline.stop() }
+}
+
+extension Subscriber {
+    /// A subscriber that forwards every event to this one.
+    var forwarding: Subscriber { Subscriber { [self] in send($0) } }
+}

@@ -1,0 +1,57 @@
+import Reactive
+@testable import Scenarios
+import Synchronization
+
+/// Runs a scenario in virtual time and records every named stream's events with their time.
+final class ScenarioHarness<S: Scenario>: Sendable {
+    struct Record: Sendable, Equatable {
+        let time: Int
+        let stream: String
+        let event: StreamEvent
+    }
+
+    let scheduler = TestScheduler()
+    private let records = Mutex<[Record]>([])
+    private let scenarioBox = Mutex<S?>(nil)
+
+    init(settings: ScenarioSettings = ScenarioSettings()) {
+        let scheduler = self.scheduler
+        let scenario = S(scheduler: scheduler, settings: settings) { [weak self] stream, event in
+            let time = Int(scheduler.now / .milliseconds(1))
+            self?.records.withLock { $0.append(Record(time: time, stream: stream, event: event)) }
+        }
+        scenarioBox.withLock { $0 = scenario }
+        scheduler.advance()
+    }
+
+    var scenario: S { scenarioBox.withLock { $0! } }
+
+    /// Sends a value to an input, checked as the API checks it, then runs the work due now.
+    func send(_ name: String, _ raw: RawInput) {
+        switch S.description.value(for: name, from: raw) {
+        case .success(let value): scenario.apply(value, to: name)
+        case .failure(let error): preconditionFailure("test sent an invalid value: \(error)")
+        }
+        scheduler.advance()
+    }
+
+    func type(_ name: String, _ text: String) { send(name, .text(text)) }
+    func press(_ name: String) { send(name, .text("")) }
+
+    func advance(by milliseconds: Int) { scheduler.advance(by: .milliseconds(milliseconds)) }
+
+    /// The values a stream sent, in order.
+    func values(_ stream: String) -> [JSONValue] {
+        records.withLock { $0 }.filter { $0.stream == stream }.compactMap {
+            if case .next(let value) = $0.event { return value }
+            return nil
+        }
+    }
+
+    /// The latest value of a stream.
+    func latest(_ stream: String) -> JSONValue? { values(stream).last }
+
+    var all: [Record] { records.withLock { $0 } }
+
+    func clear() { records.withLock { $0 = [] } }
+}
