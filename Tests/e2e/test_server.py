@@ -20,29 +20,6 @@ def raw_get(port, path):
     return int(head.split()[1]), body
 
 
-def read_events(port, path, count, timeout=5):
-    """Reads the first `count` SSE events (dicts of their fields) from a stream."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
-        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
-        data = b""
-        deadline = time.monotonic() + timeout
-        while data.count(b"\ndata: ") < count and time.monotonic() < deadline:
-            data += connection.recv(65536)
-    head, _, body = data.partition(b"\r\n\r\n")
-    assert b"200 OK" in head.split(b"\r\n")[0]
-    assert b"content-type: text/event-stream" in head.lower()
-    events = []
-    for block in body.decode().replace("\r\n", "\n").split("\n\n"):
-        fields = {}
-        for line in block.split("\n"):
-            for name in ("id", "event", "data"):
-                if line.startswith(name + ": "):
-                    fields[name] = line[len(name) + 2:]
-        if "data" in fields:
-            events.append(fields)
-    return events[:count]
-
-
 def test_page_is_served_as_html(playground):
     status, headers, body = playground.get("/")
     assert status == 200
@@ -78,16 +55,19 @@ def test_no_path_escapes_public(playground, path):
 
 
 def test_ticker_streams_events_as_they_happen(playground):
-    events = read_events(playground.port, "/api/scenarios/ticker/events", 6)
-    assert len(events) == 6
+    watcher = playground.watch("/api/scenarios/ticker/events")
+    watcher.wait_for(lambda events: len(events) >= 7)
+    assert watcher.events[0]["event"] == "session" and "id" not in watcher.events[0]
+    events = watcher.events[1:7]
     ids = [int(event["id"]) for event in events]
     assert ids == list(range(ids[0], ids[0] + 6))
     assert [event["event"] for event in events[:3]] == ["timer", "count", "parity"]
-    payloads = [json.loads(event["data"]) for event in events]
+    payloads = [event["json"] for event in events]
     assert all(payload["seq"] == int(event["id"]) for payload, event in zip(payloads, events))
     assert [payload["value"] for payload in payloads if payload["stream"] == "count"] == [1, 2]
     assert payloads[0]["kind"] == "next" and payloads[0]["t"] >= 0
     assert payloads[3]["t"] > payloads[0]["t"], "events arrive spread over time, not all at once"
+    watcher.close()
 
 
 def test_unknown_scenario_stream_is_a_json_404(playground):
