@@ -164,3 +164,30 @@ struct APITests {
         #expect(!csp.contains("unsafe-inline"))
     }
 }
+
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {
+        let url = URL(fileURLWithPath: APITests.publicFolder + "/openapi.json")
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = document["paths"] as? [String: [String: Any]] ?? [:]
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
+        let router = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store).router()
+        let routes = Set(router.registeredRoutes.map { "\($0.method.rawValue.lowercased()) \($0.pattern)" })
+        let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0) \(path)" } })
+        #expect(routes == documented, "undocumented: \(routes.subtracting(documented)); stale: \(documented.subtracting(routes))")
+    }
+
+    @Test func servedAsJSON() throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
+        let router = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store).router()
+        let response = router.respond(to: HTTPRequest(method: .get, rawPath: "/openapi.json"))
+        #expect(response.status == 200)
+        #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/json" })
+    }
+}
