@@ -1,0 +1,52 @@
+// The playground's HTTP API, as the page uses it.
+
+/** An error the API answered: status, code and the server's message. */
+export class APIError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new APIError(0, "offline", "The server cannot be reached. Is it running?");
+  }
+  const text = await response.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!response.ok) {
+    const error = json?.error ?? { code: "http_" + response.status, message: response.statusText };
+    throw new APIError(response.status, error.code, error.message);
+  }
+  return json;
+}
+
+export const catalogue = () => call("GET", "/api/scenarios").then((body) => body.scenarios);
+export const createSession = (scenario) => call("POST", `/api/scenarios/${encodeURIComponent(scenario)}/sessions`);
+export const sessionInfo = (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}`);
+
+/**
+ * Posts values to one input strictly one at a time, in order: the next post waits for the
+ * previous answer, so the server sees keystrokes in the order they were typed.
+ */
+export class InputSender {
+  constructor(sessionID, name, onError) {
+    this.path = `/api/sessions/${encodeURIComponent(sessionID)}/inputs/${encodeURIComponent(name)}`;
+    this.queue = Promise.resolve();
+    this.onError = onError;
+  }
+
+  send(value) {
+    this.queue = this.queue.then(() => call("POST", this.path, value)).catch((error) => this.onError(error));
+    return this.queue;
+  }
+}

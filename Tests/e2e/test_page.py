@@ -1,0 +1,147 @@
+"""The page in a real browser (headless Chromium): each scenario driven as a person would, the
+layout at desktop and phone widths, and an accessibility audit."""
+import itertools
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ARTIFACTS
+
+DESKTOP = (1280, 900)
+PHONE = (375, 812)
+
+
+def latest(browser, stream):
+    return browser.find_element(By.CSS_SELECTOR, f'li.stream[data-stream="{stream}"] output.latest').text
+
+
+def count(browser, stream):
+    return int(browser.find_element(By.CSS_SELECTOR, f'li.stream[data-stream="{stream}"] .count').text.split()[0])
+
+
+def wait(browser, condition, timeout=10):
+    return WebDriverWait(browser, timeout, poll_frequency=0.05).until(lambda driver: condition())
+
+
+def open_scenario(browser, playground, scenario, size=DESKTOP):
+    browser.set_window_size(*size)
+    browser.get("about:blank")
+    browser.get_log("browser")  # drop messages of earlier pages
+    browser.get(f"{playground.url}/#{scenario}")
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    wait(browser, lambda: "session=" in browser.current_url)
+
+
+def check_console(browser):
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+    assert not errors, errors
+
+
+def check_layout(browser, name, size):
+    browser.set_window_size(*size)
+    browser.execute_script("window.dispatchEvent(new Event('resize'))")
+    scroll = browser.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert scroll[0] <= scroll[1], f"horizontal scrolling at {size[0]} px: {scroll}"
+    too_small = browser.execute_script("""
+        const small = [];
+        for (const node of document.querySelectorAll('body *')) {
+          const text = [...node.childNodes].some(c => c.nodeType === 3 && c.textContent.trim());
+          if (!text || node.closest('[hidden]') || node.offsetParent === null) continue;
+          const size = parseFloat(getComputedStyle(node).fontSize);
+          if (size < 14) small.push(node.tagName + '.' + node.className + ' ' + size);
+        }
+        return small;""")
+    assert not too_small, f"text under 14 px: {too_small[:5]}"
+    for timeline in browser.find_elements(By.CSS_SELECTOR, ".timeline"):
+        boxes = browser.execute_script("""
+            return [...arguments[0].querySelectorAll('.marble-label')]
+              .filter(l => getComputedStyle(l).display !== 'none')
+              .map(l => { const r = l.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, l.textContent]; });""",
+            timeline)
+        for a, b in itertools.combinations(boxes, 2):
+            overlap = a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+            assert not overlap, f"marble labels overlap: {a[4]!r} and {b[4]!r}"
+    # The whole page, not just the viewport: grow the window to the document's height.
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(size[0], min(height + 120, 6000))
+    browser.save_screenshot(str(ARTIFACTS / f"{name}-{size[0]}px.png"))
+    browser.set_window_size(*size)
+
+
+def test_login_enables_sign_in_and_signs_in(browser, playground):
+    open_scenario(browser, playground, "login")
+    assert latest(browser, "signInEnabled") == "false"
+    browser.find_element(By.ID, "input-username").send_keys("user")
+    browser.find_element(By.ID, "input-password").send_keys("password")
+    wait(browser, lambda: latest(browser, "signInEnabled") == "true")
+    assert count(browser, "usernameValid") == 5, "the initial value and one per keystroke, in order"
+    browser.find_element(By.ID, "input-submit").click()
+    wait(browser, lambda: latest(browser, "signInResult") == "true")
+    wait(browser, lambda: latest(browser, "signingIn") == "false")
+    check_console(browser)
+    for size in (DESKTOP, PHONE):
+        check_layout(browser, "login", size)
+
+
+def test_search_shows_one_throttled_value_then_results(browser, playground):
+    open_scenario(browser, playground, "search")
+    browser.find_element(By.ID, "input-query").send_keys("swedish")
+    wait(browser, lambda: "Swedish" in latest(browser, "results"))
+    assert count(browser, "throttled") == 1, "typing quickly gives one throttled value"
+    assert latest(browser, "throttled") == "swedish"
+    assert count(browser, "validQuery") == 5, "swe, swed, swedi, swedis, swedish"
+    check_console(browser)
+    for size in (DESKTOP, PHONE):
+        check_layout(browser, "search", size)
+
+
+def test_command_execute_turns_executing_on_and_off(browser, playground):
+    open_scenario(browser, playground, "command")
+    browser.find_element(By.ID, "input-email").send_keys("me@example.com")
+    wait(browser, lambda: latest(browser, "enabled") == "true")
+    browser.find_element(By.ID, "input-execute").click()
+    wait(browser, lambda: latest(browser, "executing") == "true")
+    wait(browser, lambda: latest(browser, "executing") == "false" and count(browser, "executing") == 3)
+    assert "subscribed" in latest(browser, "executionValues")
+    browser.find_element(By.ID, "input-allowsConcurrentExecution").send_keys(Keys.SPACE)  # keyboard works
+    check_console(browser)
+    for size in (DESKTOP, PHONE):
+        check_layout(browser, "command", size)
+
+
+def test_two_tabs_on_one_session_link_show_the_same_events(browser, playground):
+    open_scenario(browser, playground, "login")
+    link = browser.current_url
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(link)
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    browser.find_element(By.ID, "input-username").send_keys("abcd")  # typed in the second tab
+    wait(browser, lambda: latest(browser, "usernameValid") == "true")
+    second_tab = latest(browser, "signInEnabled"), count(browser, "usernameValid")
+    browser.close()
+    browser.switch_to.window(first)
+    wait(browser, lambda: latest(browser, "usernameValid") == "true")
+    assert (latest(browser, "signInEnabled"), count(browser, "usernameValid")) == second_tab
+    check_console(browser)
+
+
+def test_ended_session_is_explained(browser, playground):
+    open_scenario(browser, playground, "ticker")
+    session = browser.current_url.split("session=")[1]
+    assert playground.request("DELETE", f"/api/sessions/{session}")[0] == 204
+    wait(browser, lambda: "ended" in browser.find_element(By.ID, "notice").text)
+
+
+@pytest.mark.parametrize("scenario", ["login", "search", "command"])
+def test_accessibility_audit(browser, playground, scenario):
+    from selenium_axe_python import Axe
+
+    open_scenario(browser, playground, scenario)
+    axe = Axe(browser)
+    axe.inject()
+    results = axe.run()
+    serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
