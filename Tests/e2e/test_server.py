@@ -93,11 +93,12 @@ def test_page_shows_live_values_in_a_real_browser(browser, playground):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.get(playground.url + "/")
+    browser.set_window_size(1280, 900)
+    browser.get(playground.url + "/#ticker")
 
     def count():
         try:
-            text = browser.find_element(By.CSS_SELECTOR, 'tr[data-stream="count"] td.value').text
+            text = browser.find_element(By.CSS_SELECTOR, 'li.stream[data-stream="count"] output.latest').text
             return int(text) if text.isdigit() else 0
         except Exception:
             return 0
@@ -105,7 +106,7 @@ def test_page_shows_live_values_in_a_real_browser(browser, playground):
     WebDriverWait(browser, 10).until(lambda driver: count() >= 2)
     first = count()
     WebDriverWait(browser, 10).until(lambda driver: count() > first)  # still live
-    assert browser.find_element(By.ID, "connection").text == "live"
+    assert browser.find_element(By.ID, "connection").text == "Live"
     assert browser.find_elements(By.CSS_SELECTOR, "#log li"), "the event log shows events"
     browser.save_screenshot(str(ARTIFACTS / "ticker-desktop.png"))
     errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
