@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
         .executable(name: "playground", targets: ["Playground"]),
+        .executable(name: "microhttp-echo", targets: ["MicroHTTPEcho"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,6 +38,15 @@ let package = Package(
             dependencies: [
                 "MicroHTTP",
                 "Scenarios",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A minimal server on MicroHTTP alone, for the load benchmark against a Node.js peer.
+        .executableTarget(
+            name: "MicroHTTPEcho",
+            dependencies: [
+                "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

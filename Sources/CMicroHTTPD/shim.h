@@ -42,6 +42,12 @@ static inline struct MHD_OptionItem rp_option_notify_completed(MHD_RequestComple
     return item;
 }
 
+/// `MHD_OPTION_NOTIFY_CONNECTION` with its callback and closure.
+static inline struct MHD_OptionItem rp_option_notify_connection(MHD_NotifyConnectionCallback callback, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) callback, cls };
+    return item;
+}
+
 /// `MHD_OPTION_UNESCAPE_CALLBACK` with its callback and closure.
 static inline struct MHD_OptionItem rp_option_unescape(size_t (*callback)(void *cls, struct MHD_Connection *c, char *s), void *cls) {
     struct MHD_OptionItem item = { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) callback, cls };

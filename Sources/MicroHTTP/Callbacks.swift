@@ -75,3 +75,14 @@ func collectValueCallback(
 final class PairCollector {
     var pairs: [(String, String)] = []
 }
+
+func connectionNotifyCallback(
+    cls: UnsafeMutableRawPointer?,
+    connection: OpaquePointer?,
+    socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_ConnectionNotificationCode
+) {
+    guard let cls else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if code == .CONNECTION_NOTIFY_STARTED { core.connectionOpened() } else { core.connectionClosed() }
+}

@@ -27,13 +27,15 @@ public final class EventStream: Sendable {
 
     private let state: Mutex<State>
     private let queueLimit: Int
+    private let metrics: ServerMetrics
     /// The `Last-Event-ID` the client sent when reconnecting, if any.
     public let lastEventID: String?
 
-    init(connection: OpaquePointer, queueLimit: Int, lastEventID: String?) {
+    init(connection: OpaquePointer, queueLimit: Int, lastEventID: String?, metrics: ServerMetrics) {
         state = Mutex(State(connection: ConnectionHandle(pointer: connection)))
         self.queueLimit = queueLimit
         self.lastEventID = lastEventID
+        self.metrics = metrics
     }
 
     /// Sends one event: `id:` and `event:` lines when given, then the data, one `data:` line per
@@ -80,18 +82,32 @@ public final class EventStream: Sendable {
     }
 
     private func enqueue(_ frame: String) {
-        state.withLock { state in
-            guard !state.isClosing, !state.isFinished else { return }
+        let outcome = state.withLock { state -> EnqueueOutcome in
+            guard !state.isClosing, !state.isFinished else { return .dropped }
+            defer { Self.resumeLocked(&state) }
             if state.pending.count - state.readOffset + frame.utf8.count > queueLimit {
+                // The slow-client policy: a client that lets its queue grow past the limit is
+                // disconnected (and may reconnect with Last-Event-ID), never buffered without bound.
                 state.overflowed = true
                 state.isClosing = true
                 state.pending = []
                 state.readOffset = 0
-            } else {
-                state.pending.append(contentsOf: frame.utf8)
+                return .overflowed
             }
-            Self.resumeLocked(&state)
+            state.pending.append(contentsOf: frame.utf8)
+            return .queued
         }
+        switch outcome {
+        case .queued: metrics.framesSent.add(1, ordering: .relaxed)
+        case .dropped: metrics.framesDropped.add(1, ordering: .relaxed)
+        case .overflowed:
+            metrics.framesDropped.add(1, ordering: .relaxed)
+            metrics.slowClientsClosed.add(1, ordering: .relaxed)
+        }
+    }
+
+    private enum EnqueueOutcome {
+        case queued, dropped, overflowed
     }
 
     private static func resumeLocked(_ state: inout State) {
@@ -113,6 +129,7 @@ public final class EventStream: Sendable {
                         from: bytes.baseAddress! + state.readOffset, byteCount: count)
                 }
                 state.readOffset += count
+                metrics.bytesSent.add(count, ordering: .relaxed)
                 if state.readOffset == state.pending.count {
                     state.pending.removeAll(keepingCapacity: state.pending.capacity <= 16 * 1024)
                     state.readOffset = 0

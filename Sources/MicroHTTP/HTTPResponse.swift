@@ -1,4 +1,6 @@
+import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// What the application answers to a request.
 public struct HTTPResponse: Sendable {
@@ -9,6 +11,9 @@ public struct HTTPResponse: Sendable {
         /// A Server-Sent-Events stream. `open` runs once the stream exists and before the response
         /// head is sent, so nothing it sends is lost; it does not run for `HEAD` requests.
         case eventStream(open: @Sendable (EventStream) -> Void)
+        /// A complete response built once and served many times (a cached static file): its
+        /// status, headers and body are those of the ``PreparedResponse``.
+        case prepared(PreparedResponse)
     }
 
     /// The status code.
@@ -56,6 +61,58 @@ public struct HTTPResponse: Sendable {
             ("X-Accel-Buffering", "no"),
         ], body: .eventStream(open: open))
     }
+}
+
+/// A response built once — headers and body — and served any number of times without copying: the
+/// static-file cache keeps one per file. The libmicrohttpd response behind it is made on first use
+/// (with the server's default headers) and released with it.
+public final class PreparedResponse: Sendable {
+    /// The status code.
+    public let status: Int
+    /// The headers, in order.
+    public let headers: [(name: String, value: String)]
+    /// The body.
+    public let body: [UInt8]
+    private let native = Mutex<ResponseHandle?>(nil)
+
+    /// Prepares a response.
+    public init(status: Int = 200, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// As an ``HTTPResponse`` to return from a handler.
+    public var response: HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: .prepared(self))
+    }
+
+    /// The libmicrohttpd response, made on first use. A prepared response is meant for one server:
+    /// the default headers of the first server to serve it are baked in.
+    func handle(defaultHeaders: [(name: String, value: String)]) -> ResponseHandle {
+        native.withLock { native in
+            if let native { return native }
+            let pointer = body.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                                                .RESPMEM_MUST_COPY)!
+            }
+            for (name, value) in defaultHeaders + headers { MHD_add_response_header(pointer, name, value) }
+            let handle = ResponseHandle(pointer: pointer)
+            native = handle
+            return handle
+        }
+    }
+
+    deinit {
+        // Only our reference: connections still sending it hold their own.
+        native.withLock { $0.map { MHD_destroy_response($0.pointer) } }
+    }
+}
+
+/// A libmicrohttpd response pointer; libmicrohttpd reference-counts responses and may queue one
+/// on many connections.
+struct ResponseHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
 }
 
 private struct ErrorBody: Encodable {

@@ -21,19 +21,22 @@ public final class HTTPServer: Sendable {
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         logger: Logger = Logger(label: "microhttp"),
+        metrics: ServerMetrics = ServerMetrics(),
         preflight: Router.Preflight? = nil,
         handler: @escaping Router.Handler
     ) {
-        core = ServerCore(configuration: configuration, logger: logger, preflight: preflight, handler: handler)
+        core = ServerCore(configuration: configuration, logger: logger, metrics: metrics, preflight: preflight, handler: handler)
     }
 
     /// Creates a server that answers with `router`, checking each request's route before its body.
     public convenience init(
         configuration: ServerConfiguration = ServerConfiguration(),
         logger: Logger = Logger(label: "microhttp"),
+        metrics: ServerMetrics = ServerMetrics(),
         router: Router
     ) {
-        self.init(configuration: configuration, logger: logger, preflight: router.preflight, handler: router.respond(to:))
+        self.init(configuration: configuration, logger: logger, metrics: metrics, preflight: router.preflight,
+                  handler: router.respond(to:))
     }
 
     /// Binds the address and starts serving.
@@ -44,6 +47,9 @@ public final class HTTPServer: Sendable {
 
     /// The number of event streams currently open.
     public var openEventStreams: Int { core.openEventStreams }
+
+    /// The server's counters and gauges (serve them at `/metrics`).
+    public var metrics: ServerMetrics { core.metrics }
 
     /// Stops accepting, ends the event streams, and stops the daemon. Idempotent.
     public func shutdown() { core.shutdown() }
@@ -75,10 +81,12 @@ final class ServerCore: Sendable {
         var streams: [ObjectIdentifier: EventStream] = [:]
         var isStopping = false
         var selfRetain: Unmanaged<ServerCore>?
+        var inFlightPerClient: [String: Int] = [:]
     }
 
     let configuration: ServerConfiguration
     let logger: Logger
+    let metrics: ServerMetrics
     private let handler: Router.Handler
     private let preflight: Router.Preflight?
     private let state = Mutex(State())
@@ -86,9 +94,11 @@ final class ServerCore: Sendable {
     /// How far past the body limit a chunked upload is read (and discarded) to answer it with 413.
     static let discardAllowance = 4 * 1024 * 1024
 
-    init(configuration: ServerConfiguration, logger: Logger, preflight: Router.Preflight?, handler: @escaping Router.Handler) {
+    init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics, preflight: Router.Preflight?,
+         handler: @escaping Router.Handler) {
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
         self.preflight = preflight
         self.handler = handler
     }
@@ -106,9 +116,13 @@ final class ServerCore: Sendable {
         let daemon = address.withSockaddr { sockaddr -> OpaquePointer? in
             var options: [MHD_OptionItem] = [
                 rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
-                rp_option_int(.CONNECTION_LIMIT, max(1, configuration.connectionLimit)),
+                // A little above the application's cap, so that the cap answers 503 instead of
+                // libmicrohttpd silently dropping sockets.
+                rp_option_int(.CONNECTION_LIMIT, max(1, configuration.maxConnections + 64)),
                 rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
+                rp_option_int(.CONNECTION_MEMORY_LIMIT, max(4_096, configuration.connectionMemoryBytes)),
                 rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
+                rp_option_notify_connection(connectionNotifyCallback, retained.toOpaque()),
                 rp_option_unescape(keepEscapesCallback, nil),
                 rp_option_end(),
             ]
@@ -172,10 +186,14 @@ final class ServerCore: Sendable {
                 rawPath: String(cString: url),
                 query: query(of: connection),
                 headers: headers(of: connection),
-                clientAddress: clientAddress(of: connection)
+                clientAddress: effectiveClientAddress(of: connection)
             )
             let context = RequestContext(head: head)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
+            if let refusal = admit(context) {
+                metrics.refusedBusy.add(1, ordering: .relaxed)
+                return respond(refusal, to: context, on: connection)
+            }
             if let refusal = preflight?(head) {
                 return respond(refusal, to: context, on: connection)
             }
@@ -212,7 +230,44 @@ final class ServerCore: Sendable {
         return respond(handler(request), to: context, on: connection)
     }
 
+    /// Applies the connection caps: 503 `server_busy` beyond ``ServerConfiguration/maxConnections``,
+    /// 429 beyond ``ServerConfiguration/maxConnectionsPerClient``. Counts the request in progress.
+    private func admit(_ context: RequestContext) -> HTTPResponse? {
+        if metrics.openConnections.load(ordering: .relaxed) > configuration.maxConnections {
+            var response = HTTPResponse.error(status: 503, code: "server_busy",
+                                              message: "The server has as many connections as it accepts; try again shortly.")
+            response.addHeader("Retry-After", "5")
+            return response
+        }
+        guard let limit = configuration.maxConnectionsPerClient else { return nil }
+        let client = context.head.clientAddress
+        let admitted = state.withLock { state -> Bool in
+            guard state.inFlightPerClient[client, default: 0] < limit else { return false }
+            state.inFlightPerClient[client, default: 0] += 1
+            return true
+        }
+        guard admitted else {
+            var response = HTTPResponse.error(status: 429, code: "rate_limited",
+                                              message: "Too many connections from your address; close some and retry.")
+            response.addHeader("Retry-After", "5")
+            return response
+        }
+        context.isCountedForClient = true
+        return nil
+    }
+
+    func connectionOpened() { metrics.openConnections.add(1, ordering: .relaxed) }
+    func connectionClosed() { metrics.openConnections.subtract(1, ordering: .relaxed) }
+
     func completed(_ context: RequestContext) {
+        metrics.countResponse(status: context.status)
+        if context.isCountedForClient {
+            let client = context.head.clientAddress
+            state.withLock { state in
+                state.inFlightPerClient[client, default: 1] -= 1
+                if state.inFlightPerClient[client] == 0 { state.inFlightPerClient[client] = nil }
+            }
+        }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds) / 1e6
         logger.info("\(context.head.method) \(context.head.rawPath) \(context.status)", metadata: [
             "bytes": "\(context.bytesSent)",
@@ -232,10 +287,18 @@ final class ServerCore: Sendable {
         switch response.body {
         case .bytes(let bytes):
             context.bytesSent = bytes.count
+            metrics.bytesSent.add(bytes.count, ordering: .relaxed)
             mhdResponse = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
                                                 .RESPMEM_MUST_COPY)
             }
+        case .prepared(let prepared):
+            context.bytesSent = prepared.body.count
+            metrics.bytesSent.add(prepared.body.count, ordering: .relaxed)
+            // Built once with every header, then queued again and again: libmicrohttpd counts
+            // its references, so no copy is made per request.
+            let handle = prepared.handle(defaultHeaders: configuration.defaultHeaders)
+            return MHD_queue_response(connection, UInt32(response.status), handle.pointer)
         case .eventStream(let open):
             if context.head.method == .head {
                 mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
@@ -263,16 +326,18 @@ final class ServerCore: Sendable {
 
     private func openEventStream(on connection: OpaquePointer) -> EventStream? {
         let stream = EventStream(connection: connection, queueLimit: configuration.eventStreamQueueLimit,
-                                 lastEventID: header("Last-Event-ID", of: connection))
+                                 lastEventID: header("Last-Event-ID", of: connection), metrics: metrics)
         let registered = state.withLock { state -> Bool in
             guard !state.isStopping else { return false }
             state.streams[ObjectIdentifier(stream)] = stream
             return true
         }
         guard registered else { return nil }
+        metrics.openEventStreams.add(1, ordering: .relaxed)
         stream.onTermination { [weak self, weak stream] in
             guard let self, let stream else { return }
             _ = self.state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+            self.metrics.openEventStreams.subtract(1, ordering: .relaxed)
         }
         return stream
     }
@@ -323,7 +388,14 @@ final class ServerCore: Sendable {
         return collector.pairs
     }
 
-    private func clientAddress(of connection: OpaquePointer) -> String {
+    /// The socket's peer address, or — with ``ServerConfiguration/trustProxy`` — the first
+    /// address of `X-Forwarded-For` when it is a valid IP literal.
+    private func effectiveClientAddress(of connection: OpaquePointer) -> String {
+        if configuration.trustProxy, let forwarded = header("X-Forwarded-For", of: connection),
+           let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces),
+           (try? SocketAddress(host: first, port: 0)) != nil {
+            return first
+        }
         guard let address = rp_connection_client_address(connection) else { return "" }
         return SocketAddress.describe(address)
     }
@@ -336,7 +408,7 @@ final class ServerCore: Sendable {
             limit.rlim_cur = limit.rlim_max
             if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) != 0 { limit.rlim_cur = previous }
         }
-        logger.debug("open file limit", metadata: ["soft": "\(limit.rlim_cur)", "hard": "\(limit.rlim_max)"])
+        logger.info("open file limit", metadata: ["soft": "\(limit.rlim_cur)", "hard": "\(limit.rlim_max)"])
     }
 }
 

@@ -12,6 +12,8 @@ final class RequestContext {
     var responded = false
     var status = 0
     var bytesSent = 0
+    /// Whether the request counts against its client's cap (released when it completes).
+    var isCountedForClient = false
 
     init(head: HTTPRequest) {
         self.head = head

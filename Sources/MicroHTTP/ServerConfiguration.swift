@@ -1,4 +1,5 @@
-/// The settings of an ``HTTPServer``.
+/// The settings of an ``HTTPServer``. Every limit is a `playground` flag; the defaults suit a
+/// server reached directly or through one reverse proxy.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on: an IPv4 or IPv6 literal (`127.0.0.1`, `0.0.0.0`, `::1`, `::`).
     public var host = "127.0.0.1"
@@ -6,15 +7,27 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// The largest request body accepted; larger ones are answered 413 `payload_too_large`.
     public var maxBodyBytes = 64 * 1024
-    /// How often an idle event stream gets a keep-alive comment.
+    /// How often an idle event stream gets a keep-alive comment (also how a vanished client is noticed).
     public var keepAliveInterval: Duration = .seconds(15)
     /// The most bytes queued for one event-stream client before it is disconnected as too slow.
     public var eventStreamQueueLimit = 256 * 1024
-    /// libmicrohttpd's connection limit (`.CONNECTION_LIMIT`); must be positive.
-    public var connectionLimit = 10_000
-    /// Seconds after which an idle connection is closed (`.CONNECTION_TIMEOUT`); event
-    /// streams are kept busy by keep-alive comments well within it.
-    public var connectionTimeoutSeconds = 60
+    /// Open connections at most; beyond, requests are answered 503 `server_busy` with `Retry-After`.
+    /// libmicrohttpd's own limit is set a little higher, because at its limit it drops new sockets
+    /// without a word.
+    public var maxConnections = 10_000
+    /// Requests (event streams included) in progress per client address at most, answered 429
+    /// `rate_limited` beyond; `nil` (the default) for no limit — behind a reverse proxy every client
+    /// shares one address unless ``trustProxy`` is set.
+    public var maxConnectionsPerClient: Int?
+    /// Whether the client address is the first address of `X-Forwarded-For` (set it only behind a
+    /// proxy that sets that header; otherwise clients could claim any address).
+    public var trustProxy = false
+    /// Seconds after which an idle connection is closed, and a slow request head with it
+    /// (`MHD_OPTION_CONNECTION_TIMEOUT`; slowloris). Event streams stay busy with keep-alives.
+    public var connectionTimeoutSeconds = 30
+    /// Memory per connection, for its request head and its response buffer
+    /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`); it also bounds the request head's size.
+    public var connectionMemoryBytes = 16 * 1024
     /// How long shutdown waits for event streams to send their final chunk.
     public var drainTimeout: Duration = .milliseconds(500)
     /// Headers added to every response (before the response's own).

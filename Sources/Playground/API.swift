@@ -9,6 +9,7 @@ import Scenarios
 struct API: Sendable {
     let staticFiles: StaticFiles
     let sessions: SessionStore
+    var metrics = ServerMetrics()
 
     /// Sent with every response: no sniffing, a same-origin-only page, no referrer.
     static let securityHeaders: [(name: String, value: String)] = [
@@ -22,6 +23,12 @@ struct API: Sendable {
     func router() -> Router {
         var router = Router()
         router.add(.get, "/healthz") { _ in .text("ok") }
+        router.add(.get, "/metrics") { [metrics, sessions] _ in
+            let text = metrics.prometheusText() + "# HELP playground_sessions Live sessions.\n"
+                + "# TYPE playground_sessions gauge\nplayground_sessions \(sessions.count)\n"
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                body: .bytes(Array(text.utf8)))
+        }
         router.add(.get, "/api/scenarios") { _ in
             .json(CatalogueBody(scenarios: Catalogue.scenarios.map { $0.description }))
         }

@@ -52,6 +52,30 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "Threads running sessions' scenarios (default: one per core).")
     var sessionThreads = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "The largest request body accepted, in bytes; larger ones answer 413.")
+    var maxBodyBytes = 64 * 1024
+
+    @Option(help: "Open connections at most; beyond, 503 server_busy with Retry-After.")
+    var maxConnections = 10_000
+
+    @Option(help: "Requests and event streams in progress per client address at most (429 beyond); 0 for no limit.")
+    var maxConnectionsPerClient = 0
+
+    @Flag(help: "Take the client address from X-Forwarded-For (only behind a proxy that sets it).")
+    var trustProxy = false
+
+    @Option(help: "Seconds after which an idle connection or a slow request head is closed.")
+    var connectionTimeout = 30
+
+    @Option(help: "Memory per connection for its request head and response buffer, in KiB.")
+    var connectionMemoryKib = 16
+
+    @Option(help: "Bytes queued for one event-stream client before it is disconnected as too slow.")
+    var sseQueueBytes = 256 * 1024
+
+    @Option(help: "Seconds between keep-alive comments on idle event streams.")
+    var keepAliveSeconds = 15
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
@@ -65,6 +89,13 @@ struct PlaygroundCommand: ParsableCommand {
         try Self.require(inputsPerSecond, in: 50...100_000, "--inputs-per-second")
         try Self.require(eventBuffer, in: 16...1_000_000, "--event-buffer")
         try Self.require(sessionThreads, in: 1...256, "--session-threads")
+        try Self.require(maxBodyBytes, in: 1...(64 * 1024 * 1024), "--max-body-bytes")
+        try Self.require(maxConnections, in: 1...1_000_000, "--max-connections")
+        try Self.require(maxConnectionsPerClient, in: 0...1_000_000, "--max-connections-per-client")
+        try Self.require(connectionTimeout, in: 1...3_600, "--connection-timeout")
+        try Self.require(connectionMemoryKib, in: 4...1_024, "--connection-memory-kib")
+        try Self.require(sseQueueBytes, in: 1_024...(256 * 1024 * 1024), "--sse-queue-bytes")
+        try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
     }
 
     private static func require(_ value: Int, in range: ClosedRange<Int>, _ flag: String) throws {
@@ -101,11 +132,21 @@ struct PlaygroundCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.defaultHeaders = API.securityHeaders
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerClient = maxConnectionsPerClient == 0 ? nil : maxConnectionsPerClient
+        configuration.trustProxy = trustProxy
+        configuration.connectionTimeoutSeconds = connectionTimeout
+        configuration.connectionMemoryBytes = connectionMemoryKib * 1024
+        configuration.eventStreamQueueLimit = sseQueueBytes
+        configuration.keepAliveInterval = .seconds(keepAliveSeconds)
 
         let sessions = SessionStore(settings: settings, limits: limits, threads: sessionThreads,
                                     logger: Logger(label: "playground.sessions"))
-        let api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions)
-        let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp"), router: api.router())
+        let metrics = ServerMetrics()
+        let api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
+        let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp"), metrics: metrics,
+                                router: api.router())
         do {
             try server.start()
         } catch {

@@ -30,6 +30,13 @@ final class TestServer {
         var router = Router()
         router.add(.get, "/hello/{name}") { request in .text("hello \(request.parameters["name"] ?? "")") }
         router.add(.get, "/healthz") { _ in .text("ok") }
+        router.add(.get, "/whoami") { request in .text(request.clientAddress) }
+        router.add(.get, "/flood") { _ in
+            // Pushes far more than the queue holds, at once, to a client that is not reading yet.
+            .eventStream { stream in
+                for index in 0..<10_000 { stream.send(data: String(repeating: "x", count: 100) + "\(index)") }
+            }
+        }
         router.add(.post, "/echo") { request in .text(String(decoding: request.body, as: UTF8.self)) }
         let opened = openedStreams, ended = endedStreams
         router.add(.get, "/events") { request in
@@ -106,14 +113,14 @@ struct ServerTests {
 
     @Test func oversizedBodyIs413() throws {
         let server = try TestServer()
-        let big = String(repeating: "x", count: 4096)
+        let big = String(repeating: "x", count: 1 << 20)
         let declared = try RawHTTPClient.request(server.port, "POST", "/echo", body: big)
         #expect(declared.status == 413)
         #expect(declared.body.contains(#""code":"payload_too_large""#))
 
         let client = try RawHTTPClient(port: server.port)
         client.send("POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n")
-        for _ in 0..<8 { client.send("200\r\n" + String(repeating: "y", count: 512) + "\r\n") }
+        for _ in 0..<256 { client.send("1000\r\n" + String(repeating: "y", count: 4096) + "\r\n") }  // 1 MiB
         client.send("0\r\n\r\n")
         #expect(RawResponse(client.readToEnd()).status == 413)
     }
@@ -192,5 +199,82 @@ struct ServerTests {
             #expect(client.read { _ in true }.hasSuffix("0\r\n\r\n"), "the stream ends with its final chunk")
         }
         #expect(server.endedStreams.value == 3)
+    }
+
+    @Test func revalidationAnswers304() throws {
+        let server = try TestServer()
+        let first = try RawHTTPClient.request(server.port, "GET", "/css/site.css")
+        let etag = try #require(first.headers["etag"])
+        let lastModified = try #require(first.headers["last-modified"])
+        #expect(first.headers["cache-control"] == "no-cache")
+        let byTag = try RawHTTPClient.request(server.port, "GET", "/css/site.css", headers: ["If-None-Match: \(etag)"])
+        #expect(byTag.status == 304)
+        #expect(byTag.body.isEmpty)
+        let byDate = try RawHTTPClient.request(server.port, "GET", "/css/site.css", headers: ["If-Modified-Since: \(lastModified)"])
+        #expect(byDate.status == 304)
+        let stale = try RawHTTPClient.request(server.port, "GET", "/css/site.css", headers: [#"If-None-Match: "other""#])
+        #expect(stale.status == 200 && stale.body == "body{}")
+    }
+
+    @Test func changedFileIsServedAfresh() throws {
+        let server = try TestServer()
+        let path = server.root.appendingPathComponent("Public/css/site.css")
+        _ = try RawHTTPClient.request(server.port, "GET", "/css/site.css")
+        try "body{color:red}".write(to: path, atomically: true, encoding: .utf8)
+        #expect(try RawHTTPClient.request(server.port, "GET", "/css/site.css").body == "body{color:red}")
+    }
+
+    @Test func connectionCapAnswers503() throws {
+        let server = try TestServer { $0.maxConnections = 1 }
+        let holder = try RawHTTPClient(port: server.port)
+        holder.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        holder.read { $0.contains("second line") }
+        let refused = try RawHTTPClient.request(server.port, "GET", "/hello/x")
+        #expect(refused.status == 503)
+        #expect(refused.body.contains(#""code":"server_busy""#))
+        #expect(refused.headers["retry-after"] != nil)
+    }
+
+    @Test func perClientCapAnswers429AndTrustedProxyAddressesCount() throws {
+        let server = try TestServer {
+            $0.maxConnectionsPerClient = 1
+            $0.trustProxy = true
+        }
+        let holder = try RawHTTPClient(port: server.port)
+        holder.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        holder.read { $0.contains("second line") }
+        let sameClient = try RawHTTPClient.request(server.port, "GET", "/hello/x")
+        #expect(sameClient.status == 429)
+        let forwarded = try RawHTTPClient.request(server.port, "GET", "/whoami", headers: ["X-Forwarded-For: 203.0.113.7, 10.0.0.1"])
+        #expect(forwarded.status == 200 && forwarded.body == "203.0.113.7", "another client behind the proxy")
+        let bogus = try RawHTTPClient.request(server.port, "GET", "/whoami", headers: ["X-Forwarded-For: not-an-address"])
+        #expect(bogus.status == 429, "an invalid forwarded address falls back to the socket's")
+    }
+
+    @Test func slowClientIsDisconnectedWhenItsQueueOverflows() throws {
+        let server = try TestServer { $0.eventStreamQueueLimit = 64 * 1024 }
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.waitForClose(), "the stream is closed rather than buffered without bound")
+        let metrics = server.server.metrics.prometheusText()
+        #expect(metrics.contains("microhttp_sse_slow_clients_closed_total 1"))
+        #expect(metrics.contains("microhttp_sse_frames_dropped_total"))
+    }
+
+    @Test func vanishedClientsLeaveTheStreamGaugeAtZero() throws {
+        let server = try TestServer { $0.keepAliveInterval = .milliseconds(30) }
+        do {
+            let clients = try (0..<5).map { _ in try RawHTTPClient(port: server.port) }
+            for client in clients {
+                client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                client.read { $0.contains("second line") }
+            }
+            #expect(server.server.metrics.prometheusText().contains("microhttp_open_sse_streams 5"))
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !server.server.metrics.prometheusText().contains("microhttp_open_sse_streams 0") && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(server.server.metrics.prometheusText().contains("microhttp_open_sse_streams 0"))
     }
 }

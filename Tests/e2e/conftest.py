@@ -6,6 +6,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -44,6 +45,13 @@ class Server:
             if time.monotonic() > deadline:
                 raise RuntimeError("playground did not report its URL:\n" + "".join(self.log))
         self.port = int(self.url.rsplit(":", 1)[1])
+        # Keep reading the log, or a full pipe would block the server's logging (and the server).
+        self.reader = threading.Thread(target=self._drain_log, daemon=True)
+        self.reader.start()
+
+    def _drain_log(self):
+        for line in self.process.stderr:
+            self.log.append(line)
 
     def get(self, path, headers=None):
         return self.request("GET", path, headers=headers)
@@ -84,7 +92,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self.process.stderr.close()
+        self.reader.join(timeout=5)
 
 
 class SSEClient:

@@ -111,3 +111,30 @@ def test_page_shows_live_values_in_a_real_browser(browser, playground):
     browser.save_screenshot(str(ARTIFACTS / "ticker-desktop.png"))
     errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
     assert not errors, errors
+
+
+def test_sigterm_with_two_thousand_open_streams_exits_within_one_second(playground):
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 8192)), hard))
+    session = playground.new_session("ticker")
+    connections = []
+    try:
+        for _ in range(2000):
+            connection = socket.create_connection(("127.0.0.1", playground.port), timeout=10)
+            connection.sendall(f"GET /api/sessions/{session}/events HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+            connections.append(connection)
+        for connection in connections:
+            assert b"200 OK" in connection.recv(4096)
+        status, info = playground.json("GET", f"/api/sessions/{session}")
+        assert info["watchers"] == 2000
+        started = time.monotonic()
+        playground.process.send_signal(signal.SIGTERM)
+        status = playground.process.wait(timeout=5)
+        elapsed = time.monotonic() - started
+    finally:
+        for connection in connections:
+            connection.close()
+    assert status == 0
+    assert elapsed < 1.0, f"shutdown with 2,000 streams took {elapsed:.3f}s"

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import MicroHTTP
+import Synchronization
+
+/// `microhttp-echo`: the server core alone, for the load benchmark. `GET /events` is an event
+/// stream; `POST /publish` sends its body to every open stream as one event; other paths are
+/// static files from `--public`.
+@main
+struct EchoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "microhttp-echo",
+        abstract: "A minimal MicroHTTP server for load benchmarks: SSE fan-out and static files."
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free port.")
+    var port: UInt16 = 8081
+
+    @Option(name: .customLong("public"), help: "The folder of static files.")
+    var publicFolder = "Public"
+
+    @Option(help: "Log level.")
+    var logLevel: Logger.Level = .warning
+
+    func run() throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let streams = Streams()
+        let files = try StaticFiles(root: publicFolder)
+        let metrics = ServerMetrics()
+        var router = Router()
+        router.add(.get, "/events") { _ in .eventStream { streams.add($0) } }
+        router.add(.post, "/publish") { request in
+            let count = streams.broadcast(ServerSentEvent(data: String(decoding: request.body, as: UTF8.self)))
+            return .json(["streams": count], status: 202)
+        }
+        router.add(.get, "/metrics") { _ in .text(metrics.prometheusText()) }
+        router.setFallback(files.respond(to:))
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.maxConnections = 60_000
+        let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp-echo"), metrics: metrics,
+                                router: router)
+        try server.start()
+        FileHandle.standardOutput.write(Data("microhttp-echo listening on http://\(host):\(server.port)/\n".utf8))
+        let stop = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+        signal(SIGTERM, SIG_IGN)
+        stop.setEventHandler {
+            server.shutdown()
+            Foundation.exit(0)
+        }
+        stop.resume()
+        withExtendedLifetime(stop) { dispatchMain() }
+    }
+}
+
+/// The open event streams.
+final class Streams: Sendable {
+    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+
+    func add(_ stream: EventStream) {
+        streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+        stream.onTermination { [weak self, weak stream] in
+            guard let self, let stream else { return }
+            _ = self.streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+        }
+    }
+
+    /// Sends `event` to every open stream; returns how many.
+    func broadcast(_ event: ServerSentEvent) -> Int {
+        let all = streams.withLock { Array($0.values) }
+        all.forEach { $0.send(event) }
+        return all.count
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
