@@ -224,6 +224,7 @@ async def fanout(args):
 
 async def hold(args):
     host, port = "127.0.0.1", args.port
+    meter = CPUMeter(args.server_pid)
     before = rss_kib(args.server_pid)
     stop = asyncio.Event()
     watchers = [Watcher() for _ in range(args.streams)]
@@ -245,11 +246,12 @@ async def hold(args):
     stop.set()
     for task in tasks:
         task.cancel()
-    await asyncio.sleep(2)
+    await asyncio.sleep(args.settle)  # let the server notice the closed streams and release them
     after = rss_kib(args.server_pid)
     return {"mode": "hold", "streams": args.streams, "seconds": args.seconds, "final_check_received": got_final,
             "rss_kib_before": before, "rss_kib_held": during, "rss_kib_after": after,
-            "kib_per_stream": round((during - before) / args.streams, 2)}
+            "kib_per_stream": round((during - before) / args.streams, 2),
+            "after_vs_before": round(after / before, 3) if before else None, "cpu": meter.report()}
 
 
 def main():
@@ -264,11 +266,16 @@ def main():
     parser.add_argument("--drain", type=float, default=10.0, help="seconds to wait for the last events")
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--settle", type=float, default=10.0,
+                        help="seconds between closing the streams and measuring RSS again (hold)")
     args = parser.parse_args()
     if not 1 <= args.watchers <= 20_000 or not 1 <= args.inputs <= 100_000 or not 0 < args.rate <= 10_000:
         parser.error("watchers 1..20000, inputs 1..100000, rate 0..10000")
     if args.mode == "hold" and (args.target != "echo" or not args.server_pid):
         parser.error("hold needs --target echo and --server-pid")
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     result = asyncio.run(fanout(args) if args.mode == "fanout" else hold(args))
     print(json.dumps(result))
 

@@ -14,6 +14,10 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <microhttpd.h>
+#include <malloc.h>
+
+/// glibc's `malloc_trim`: returns freed heap memory to the system.
+static inline int rp_malloc_trim(void) { return malloc_trim(0); }
 
 /// `MHD_SIZE_UNKNOWN`: the total size of a callback response is not known (chunked encoding).
 static inline uint64_t rp_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

@@ -18,6 +18,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `OPTIONS`
     public static let options = HTTPMethod(rawValue: "OPTIONS")
 
+    /// A description for people and logs.
     public var description: String { rawValue }
 }
 

@@ -62,6 +62,7 @@ public enum HTTPServerError: Error, CustomStringConvertible {
     /// libmicrohttpd could not start (most often: the port is in use).
     case startFailed(host: String, port: UInt16)
 
+    /// A description for people and logs.
     public var description: String {
         switch self {
         case .invalidHost(let host):
@@ -306,7 +307,7 @@ final class ServerCore: Sendable {
                 stream.sendRetry(milliseconds: 2_000)
                 open(stream)
                 mhdResponse = MHD_create_response_from_callback(
-                    rp_size_unknown(), 4 * 1024, eventStreamReadCallback,
+                    rp_size_unknown(), 1_024, eventStreamReadCallback,
                     Unmanaged.passRetained(stream).toOpaque(), eventStreamFreeCallback)
             } else {
                 return respond(.error(status: 503, code: "server_busy", message: "The server is shutting down."),
@@ -319,6 +320,7 @@ final class ServerCore: Sendable {
         }
         let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
+        context.releaseHead()
         return result
     }
 
@@ -337,7 +339,15 @@ final class ServerCore: Sendable {
         stream.onTermination { [weak self, weak stream] in
             guard let self, let stream else { return }
             _ = self.state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
-            self.metrics.openEventStreams.subtract(1, ordering: .relaxed)
+            if self.metrics.openEventStreams.subtract(1, ordering: .relaxed).newValue == 0 {
+                // When the last stream is gone, hand the memory that thousands of streams used back
+                // to the system (glibc keeps freed memory otherwise) — a moment later, once
+                // libmicrohttpd has freed their connections too.
+                self.keepAliveQueue.asyncAfter(deadline: .now() + 1) { [weak self] in
+                    guard let self, self.metrics.openEventStreams.load(ordering: .relaxed) == 0 else { return }
+                    _ = rp_malloc_trim()
+                }
+            }
         }
         return stream
     }

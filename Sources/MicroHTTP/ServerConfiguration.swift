@@ -27,7 +27,7 @@ public struct ServerConfiguration: Sendable {
     public var connectionTimeoutSeconds = 30
     /// Memory per connection, for its request head and its response buffer
     /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`); it also bounds the request head's size.
-    public var connectionMemoryBytes = 16 * 1024
+    public var connectionMemoryBytes = 8 * 1024
     /// How long shutdown waits for event streams to send their final chunk.
     public var drainTimeout: Duration = .milliseconds(500)
     /// Headers added to every response (before the response's own).

@@ -102,6 +102,7 @@ public enum StaticFilesError: Error, CustomStringConvertible {
     /// The root folder does not exist.
     case rootNotFound(String)
 
+    /// A description for people and logs.
     public var description: String {
         switch self {
         case .rootNotFound(let path): "static files folder not found: \(path)"

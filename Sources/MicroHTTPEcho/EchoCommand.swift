@@ -27,6 +27,12 @@ struct EchoCommand: ParsableCommand {
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .warning
 
+    @Option(help: "Seconds between keep-alive comments on idle streams (how vanished clients are noticed).")
+    var keepAliveSeconds = 15
+
+    @Option(help: "Memory per connection, in KiB (its benchmark clients send request heads well under 1 KiB).")
+    var connectionMemoryKib = 4
+
     func run() throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -49,6 +55,8 @@ struct EchoCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.maxConnections = 60_000
+        configuration.keepAliveInterval = .seconds(max(1, keepAliveSeconds))
+        configuration.connectionMemoryBytes = max(4, connectionMemoryKib) * 1024
         let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp-echo"), metrics: metrics,
                                 router: router)
         try server.start()

@@ -68,7 +68,7 @@ struct PlaygroundCommand: ParsableCommand {
     var connectionTimeout = 30
 
     @Option(help: "Memory per connection for its request head and response buffer, in KiB.")
-    var connectionMemoryKib = 16
+    var connectionMemoryKib = 8
 
     @Option(help: "Bytes queued for one event-stream client before it is disconnected as too slow.")
     var sseQueueBytes = 256 * 1024

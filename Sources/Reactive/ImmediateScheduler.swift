@@ -9,17 +9,20 @@ public final class ImmediateScheduler: Scheduler {
     /// Wall-clock time is meaningless here; always zero.
     public var now: Duration { .zero }
 
+    /// Runs `action` as soon as possible; the disposable cancels it if it has not run (RAC `schedule:`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         action()
         return ActionDisposable()
     }
 
+    /// Runs `action` once `delay` has passed; the disposable cancels it (RAC `afterDelay:schedule:`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         preconditionFailure("ImmediateScheduler cannot schedule delayed work")
     }
 
+    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
     @discardableResult
     public func schedule(
         after delay: Duration,

@@ -18,6 +18,7 @@ public final class QueueScheduler: Scheduler {
     /// The time since boot, from the monotonic clock.
     public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }
 
+    /// Runs `action` as soon as possible; the disposable cancels it if it has not run (RAC `schedule:`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         let disposable = ActionDisposable()
@@ -27,6 +28,7 @@ public final class QueueScheduler: Scheduler {
         return disposable
     }
 
+    /// Runs `action` once `delay` has passed; the disposable cancels it (RAC `afterDelay:schedule:`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let disposable = ActionDisposable()
@@ -36,6 +38,7 @@ public final class QueueScheduler: Scheduler {
         return disposable
     }
 
+    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
     @discardableResult
     public func schedule(
         after delay: Duration,

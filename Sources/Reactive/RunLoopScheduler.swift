@@ -52,6 +52,7 @@ public final class RunLoopScheduler: Scheduler {
     /// Whether the calling thread is this scheduler's thread.
     public var isCurrent: Bool { core.isCurrentThread }
 
+    /// Runs `action` as soon as possible; the disposable cancels it if it has not run (RAC `schedule:`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         let disposable = ActionDisposable()
@@ -61,6 +62,7 @@ public final class RunLoopScheduler: Scheduler {
         return disposable
     }
 
+    /// Runs `action` once `delay` has passed; the disposable cancels it (RAC `afterDelay:schedule:`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let disposable = ActionDisposable()
@@ -68,6 +70,7 @@ public final class RunLoopScheduler: Scheduler {
         return disposable
     }
 
+    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
     @discardableResult
     public func schedule(
         after delay: Duration,

@@ -26,11 +26,13 @@ public final class TestScheduler: Scheduler {
     /// The virtual time.
     public var now: Duration { state.withLock { $0.now } }
 
+    /// Runs `action` as soon as possible; the disposable cancels it if it has not run (RAC `schedule:`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         schedule(after: .zero, action)
     }
 
+    /// Runs `action` once `delay` has passed; the disposable cancels it (RAC `afterDelay:schedule:`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let disposable = ActionDisposable()
@@ -42,6 +44,7 @@ public final class TestScheduler: Scheduler {
         return disposable
     }
 
+    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
     @discardableResult
     public func schedule(
         after delay: Duration,

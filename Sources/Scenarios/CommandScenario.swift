@@ -3,6 +3,7 @@ import Reactive
 /// Seed 000's subscribe view model with seed 002's RACCommand: enabled, executing, execution
 /// signals and errors, with concurrent execution switchable.
 public final class CommandScenario: Scenario {
+    /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "command",
         title: "Command enablement",
@@ -36,6 +37,7 @@ public final class CommandScenario: Scenario {
     private let execute = ActionInput()
     private let command: Command<String, JSONValue, ServiceError>
 
+    /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
         pipeline = Pipeline(sink: sink)
         let emailValid = pipeline.stream("emailValid", email.signal.map(Self.isValidEmail))
@@ -56,6 +58,7 @@ public final class CommandScenario: Scenario {
         pipeline.stream("errors", Signal.merge([command.errors.map(\.info), refused]))
     }
 
+    /// Applies an input value, on the scenario's scheduler.
     public func apply(_ value: InputValue, to name: String) {
         switch (name, value) {
         case ("email", .text(let text)): email.send(text)
@@ -65,6 +68,7 @@ public final class CommandScenario: Scenario {
         }
     }
 
+    /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }
 
     /// `^[^@\s]+@[^@\s]+\.[^@\s]+$`

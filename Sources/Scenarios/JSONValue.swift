@@ -1,14 +1,22 @@
 /// A JSON value: what a stream's events carry to the outside world.
 /// JSON as data: encodable for responses and events, decodable for input bodies.
 public enum JSONValue: Sendable, Equatable, Codable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A whole number.
     case int(Int)
+    /// A number with a fraction.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -28,6 +36,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
+    /// Encodes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -49,25 +58,31 @@ public protocol JSONRepresentable: Sendable {
 }
 
 extension Bool: JSONRepresentable {
+    /// The value as JSON.
     public var jsonValue: JSONValue { .bool(self) }
 }
 
 extension Int: JSONRepresentable {
+    /// The value as JSON.
     public var jsonValue: JSONValue { .int(self) }
 }
 
 extension Double: JSONRepresentable {
+    /// The value as JSON.
     public var jsonValue: JSONValue { .double(self) }
 }
 
 extension String: JSONRepresentable {
+    /// The value as JSON.
     public var jsonValue: JSONValue { .string(self) }
 }
 
 extension Array: JSONRepresentable where Element: JSONRepresentable {
+    /// The value as JSON.
     public var jsonValue: JSONValue { .array(map(\.jsonValue)) }
 }
 
 extension JSONValue: JSONRepresentable {
+    /// The value as JSON.
     public var jsonValue: JSONValue { self }
 }

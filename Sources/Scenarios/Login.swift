@@ -2,6 +2,7 @@ import Reactive
 
 /// Seed 000's sign-in form: two validated fields enable a sign-in Command.
 public final class Login: Scenario {
+    /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "login",
         title: "Login validation",
@@ -35,6 +36,7 @@ public final class Login: Scenario {
     private let password = TextInput()
     private let submit = ActionInput()
 
+    /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
         pipeline = Pipeline(sink: sink)
         let usernameValid = pipeline.stream("usernameValid", username.signal.map { $0.count > 3 })
@@ -56,6 +58,7 @@ public final class Login: Scenario {
         pipeline.stream("errors", refused)
     }
 
+    /// Applies an input value, on the scenario's scheduler.
     public func apply(_ value: InputValue, to name: String) {
         switch (name, value) {
         case ("username", .text(let text)): username.send(text)
@@ -65,5 +68,6 @@ public final class Login: Scenario {
         }
     }
 
+    /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }
 }

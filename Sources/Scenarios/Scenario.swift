@@ -80,5 +80,6 @@ public struct ErrorInfo: Sendable, Equatable, JSONRepresentable {
         self.message = message
     }
 
+    /// The value as JSON.
     public var jsonValue: JSONValue { .object(["code": .string(code), "message": .string(message)]) }
 }

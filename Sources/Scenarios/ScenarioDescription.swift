@@ -25,7 +25,16 @@ public struct ScenarioDescription: Sendable, Encodable {
 public struct InputDescription: Sendable, Encodable {
     /// What kind of value the input takes.
     public enum Kind: String, Sendable, Encodable {
-        case text, bool, number, choice, action
+        /// Text, such as a text field's contents.
+        case text
+        /// A switch: `true` or `false`.
+        case bool
+        /// A number.
+        case number
+        /// One of `options`.
+        case choice
+        /// A button: no value.
+        case action
     }
 
     /// The input's name, used in its URL.

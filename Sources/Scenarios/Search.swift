@@ -3,6 +3,7 @@ import Reactive
 /// Seed 000's Twitter search (RWTwitterInstant): validate, throttle, search — switching to the
 /// latest query.
 public final class Search: Scenario {
+    /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "search",
         title: "Throttled search",
@@ -40,6 +41,7 @@ public final class Search: Scenario {
     private let pipeline: Pipeline
     private let query = TextInput()
 
+    /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
         pipeline = Pipeline(sink: sink)
         let validQuery = pipeline.stream("validQuery", query.signal.filter { $0.count > 2 })
@@ -85,10 +87,12 @@ public final class Search: Scenario {
         }
     }
 
+    /// Applies an input value, on the scenario's scheduler.
     public func apply(_ value: InputValue, to name: String) {
         if name == "query", case .text(let text) = value { query.send(text) }
     }
 
+    /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }
 }
 

@@ -2,6 +2,7 @@ import Reactive
 
 /// The "hello, signals" demo: a timer, counted with `scan` and described with `map`.
 public final class Ticker: Scenario {
+    /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "ticker",
         title: "Ticker",
@@ -19,6 +20,7 @@ public final class Ticker: Scenario {
 
     private let pipeline: Pipeline
 
+    /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
         pipeline = Pipeline(sink: sink)
         let origin = scheduler.now
@@ -28,7 +30,9 @@ public final class Ticker: Scenario {
         pipeline.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
     }
 
+    /// Applies an input value, on the scenario's scheduler.
     public func apply(_ value: InputValue, to name: String) {}
 
+    /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }
 }

@@ -8,6 +8,7 @@ public struct TimeoutError: Error, Equatable, Sendable, CustomStringConvertible 
         self.interval = interval
     }
 
+    /// A description for people and logs.
     public var description: String { "timed out after \(interval)" }
 }
 

@@ -1,0 +1,229 @@
+import CMalloc
+import Floor
+import Foundation
+import OpenCombine
+import Reactive
+
+// The core benchmarks of the benchmarks issue. Every contender computes the same checksum, so
+// nothing is optimised away and all do the same work. Sizes come from the command line, so the
+// compiler cannot specialise on them. Output: one JSON object per figure.
+
+let scale = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1
+let million = 1_000_000 / scale
+let hundredThousand = 100_000 / scale
+var figures: [Figure] = []
+
+func record(_ benchmark: String, _ contender: String, _ result: (seconds: Double, checksum: Int)) {
+    figures.append(Figure(benchmark: benchmark, contender: contender, value: result.seconds, unit: "s", checksum: result.checksum))
+}
+
+// MARK: 1. hot subject -> map -> filter -> scan -> sink
+
+record("1 subject map filter scan", "floor", measure {
+    let subject = FloorSubject<Int>()
+    let total = Box(0)
+    _ = subject.subscribe(floorMap({ $0 &* 3 }, floorFilter({ $0 & 1 == 0 }, floorScan(0, { $0 &+ $1 }, { total.value = $0 }))))
+    for value in 0..<million { subject.send(value) }
+    return total.value
+})
+record("1 subject map filter scan", "Reactive", measure {
+    let subject = Reactive.Subject<Int, Never>()
+    let total = Box(0)
+    let subscription = subject.signal.map { $0 &* 3 }.filter { $0 & 1 == 0 }.scan(0) { $0 &+ $1 }
+        .subscribe(next: { total.value = $0 })
+    for value in 0..<million { subject.sendNext(value) }
+    subscription.dispose()
+    return total.value
+})
+record("1 subject map filter scan", "OpenCombine", measure {
+    let subject = PassthroughSubject<Int, Never>()
+    let total = Box(0)
+    let cancellable = subject.map { $0 &* 3 }.filter { $0 & 1 == 0 }.scan(0) { $0 &+ $1 }.sink { total.value = $0 }
+    for value in 0..<million { subject.send(value) }
+    cancellable.cancel()
+    return total.value
+})
+
+// MARK: 2. cold signal from a sequence -> map -> filter -> sink
+
+record("2 sequence map filter", "floor", measure {
+    let total = Box(0)
+    floorFrom(0..<million, floorMap({ $0 &* 3 }, floorFilter({ $0 & 1 == 0 }, { total.value &+= $0 })))
+    return total.value
+})
+record("2 sequence map filter", "Reactive", measure {
+    let total = Box(0)
+    Signal<Int, Never>.from(0..<million).map { $0 &* 3 }.filter { $0 & 1 == 0 }.subscribe(next: { total.value &+= $0 })
+    return total.value
+})
+record("2 sequence map filter", "OpenCombine", measure {
+    let total = Box(0)
+    _ = Publishers.Sequence<Range<Int>, Never>(sequence: 0..<million).map { $0 &* 3 }.filter { $0 & 1 == 0 }
+        .sink { total.value &+= $0 }
+    return total.value
+})
+
+// MARK: 3. combineLatest of two subjects, alternating sends -> map -> sink (OpenCombine has none)
+
+record("3 combineLatest", "floor", measure {
+    let total = Box(0)
+    let combined = FloorCombineLatest<Int, Int> { total.value &+= $0.0 &+ $0.1 }
+    let a = FloorSubject<Int>(), b = FloorSubject<Int>()
+    _ = a.subscribe(combined.sendA)
+    _ = b.subscribe(combined.sendB)
+    for value in 0..<(million / 2) {
+        a.send(value)
+        b.send(value)
+    }
+    return total.value
+})
+record("3 combineLatest", "Reactive", measure {
+    let total = Box(0)
+    let a = Reactive.Subject<Int, Never>(), b = Reactive.Subject<Int, Never>()
+    let subscription = Signal<(Int, Int), Never>.combineLatest(a.signal, b.signal).map { $0 &+ $1 }
+        .subscribe(next: { total.value &+= $0 })
+    for value in 0..<(million / 2) {
+        a.sendNext(value)
+        b.sendNext(value)
+    }
+    subscription.dispose()
+    return total.value
+})
+
+// MARK: 4. switchToLatest over single-value inner signals
+
+record("4 switchToLatest", "floor", measure {
+    let total = Box(0)
+    let switcher = FloorSwitch<Int> { total.value &+= $0 }
+    let outer = FloorSubject<Int>()
+    _ = outer.subscribe { value in switcher.switchTo { deliver in deliver(value) } }
+    for value in 0..<hundredThousand { outer.send(value) }
+    return total.value
+})
+record("4 switchToLatest", "Reactive", measure {
+    let total = Box(0)
+    let outer = Reactive.Subject<Signal<Int, Never>, Never>()
+    let subscription = outer.signal.switchToLatest().subscribe(next: { total.value &+= $0 })
+    for value in 0..<hundredThousand { outer.sendNext(.just(value)) }
+    subscription.dispose()
+    return total.value
+})
+record("4 switchToLatest", "OpenCombine", measure {
+    let total = Box(0)
+    let outer = PassthroughSubject<Just<Int>, Never>()
+    let cancellable = outer.switchToLatest().sink { total.value &+= $0 }
+    for value in 0..<hundredThousand { outer.send(Just(value)) }
+    cancellable.cancel()
+    return total.value
+})
+
+// MARK: 5a. subscribe + dispose, one at a time
+
+record("5a subscribe+dispose", "floor", measure {
+    let subject = FloorSubject<Int>()
+    for _ in 0..<hundredThousand { subject.remove(subject.subscribe { _ in }) }
+    return hundredThousand
+})
+record("5a subscribe+dispose", "Reactive", measure {
+    let subject = Reactive.Subject<Int, Never>()
+    for _ in 0..<hundredThousand { subject.signal.subscribe(next: { _ in }).dispose() }
+    return hundredThousand
+})
+record("5a subscribe+dispose", "OpenCombine", measure {
+    let subject = PassthroughSubject<Int, Never>()
+    for _ in 0..<hundredThousand { subject.sink { _ in }.cancel() }
+    return hundredThousand
+})
+
+// MARK: 5b. heap bytes per live subscription
+
+func heapPerSubscription(_ body: (Int) -> Any) -> (seconds: Double, checksum: Int) {
+    let before = rp_heap_bytes_in_use()
+    let live = body(hundredThousand)
+    let after = rp_heap_bytes_in_use()
+    withExtendedLifetime(live) {}
+    return (Double(Int(after) - Int(before)) / Double(hundredThousand), hundredThousand)
+}
+
+func recordBytes(_ contender: String, _ body: (Int) -> Any) {
+    let result = heapPerSubscription(body)
+    figures.append(Figure(benchmark: "5b bytes per live subscription", contender: contender, value: result.seconds,
+                          unit: "B", checksum: result.checksum))
+}
+
+recordBytes("floor") { count in
+    let subject = FloorSubject<Int>()
+    return (subject, (0..<count).map { _ in subject.subscribe { _ in } })
+}
+recordBytes("Reactive") { count in
+    let subject = Reactive.Subject<Int, Never>()
+    return (subject, (0..<count).map { _ in subject.signal.subscribe(next: { _ in }) })
+}
+recordBytes("OpenCombine") { count in
+    let subject = PassthroughSubject<Int, Never>()
+    return (subject, (0..<count).map { _ in subject.sink { _ in } })
+}
+
+// MARK: 5c. live subscriptions disposed oldest first, at three sizes (flat per subscription?)
+
+for count in [hundredThousand / 4, hundredThousand / 2, hundredThousand] {
+    func timed(_ contender: String, _ body: () -> Int) {
+        let result = measure(runs: 3, body)
+        figures.append(Figure(benchmark: "5c dispose oldest first, \(count)", contender: contender, value: result.seconds,
+                              unit: "s", checksum: result.checksum))
+    }
+    timed("floor") {
+        let subject = FloorSubject<Int>()
+        let ids = (0..<count).map { _ in subject.subscribe { _ in } }
+        for id in ids { subject.remove(id) }
+        return count
+    }
+    timed("Reactive") {
+        let subject = Reactive.Subject<Int, Never>()
+        let subscriptions = (0..<count).map { _ in subject.signal.subscribe(next: { _ in }) }
+        for subscription in subscriptions { subscription.dispose() }
+        return count
+    }
+    timed("OpenCombine") {
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellables = (0..<count).map { _ in subject.sink { _ in } }
+        for cancellable in cancellables { cancellable.cancel() }
+        return count
+    }
+}
+
+// MARK: 6. one subject, 1,000 subscribers, 10,000 sends
+
+let subscribers = 1_000, sends = 10_000 / scale
+record("6 fan-out 1000 x 10000", "floor", measure {
+    let subject = FloorSubject<Int>()
+    let total = Box(0)
+    for _ in 0..<subscribers { _ = subject.subscribe { total.value &+= $0 } }
+    for value in 0..<sends { subject.send(value) }
+    return total.value
+})
+record("6 fan-out 1000 x 10000", "Reactive", measure {
+    let subject = Reactive.Subject<Int, Never>()
+    let total = Box(0)
+    let subscriptions = (0..<subscribers).map { _ in subject.signal.subscribe(next: { total.value &+= $0 }) }
+    for value in 0..<sends { subject.sendNext(value) }
+    subscriptions.forEach { $0.dispose() }
+    return total.value
+})
+record("6 fan-out 1000 x 10000", "OpenCombine", measure {
+    let subject = PassthroughSubject<Int, Never>()
+    let total = Box(0)
+    let cancellables = (0..<subscribers).map { _ in subject.sink { total.value &+= $0 } }
+    for value in 0..<sends { subject.send(value) }
+    cancellables.forEach { $0.cancel() }
+    return total.value
+})
+
+// Every contender of a case must agree.
+for (benchmark, group) in Dictionary(grouping: figures, by: \.benchmark) {
+    precondition(Set(group.map(\.checksum)).count == 1, "checksums differ in \(benchmark): \(group.map(\.checksum))")
+}
+let encoder = JSONEncoder()
+for figure in figures {
+    print(String(decoding: try encoder.encode(figure), as: UTF8.self))
+}
