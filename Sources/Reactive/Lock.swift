@@ -17,7 +17,7 @@ import Darwin
 /// subscribers after unlocking. Public so that code built on the core can follow the same rule
 /// with the same ThreadSanitizer visibility.
 public struct Lock<State> {
-    private let storage: LockStorage<State>
+    @usableFromInline let storage: LockStorage<State>
 
     /// Creates a lock protecting `initial`.
     public init(_ initial: State) {
@@ -25,7 +25,7 @@ public struct Lock<State> {
     }
 
     /// Runs `body` with exclusive access to the state.
-    @inline(__always)
+    @inlinable
     public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, mutex in
             pthread_mutex_lock(mutex)
@@ -38,7 +38,8 @@ public struct Lock<State> {
 /// Sendable when the state is: the lock is what makes sharing it between threads safe.
 extension Lock: @unchecked Sendable where State: Sendable {}
 
-private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+@usableFromInline
+final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     static func make(_ initial: State) -> LockStorage {
         let buffer = create(minimumCapacity: 1) { _ in initial }
         buffer.withUnsafeMutablePointerToElements { mutex in

@@ -7,20 +7,24 @@
 /// So the subscriber sees one ordered sequence, never concurrent calls, and a subscriber that makes
 /// the operator emit again (reentrancy) has that event queued and delivered right after its own
 /// call returns, instead of deadlocking.
+@usableFromInline
 final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendable {
-    private struct Inner {
-        var state: State
-        var queue: [Event<Value, Failure>] = []
+    @usableFromInline
+    struct Inner: Sendable {
+        @usableFromInline var state: State
+        @usableFromInline var queue: [Event<Value, Failure>] = []
         /// The next event of `queue` to deliver; the queue is emptied (keeping its storage) once
         /// all are delivered, so steady traffic allocates nothing.
-        var head = 0
-        var isDraining = false
+        @usableFromInline var head = 0
+        @usableFromInline var isDraining = false
+        @usableFromInline init(state: State) { self.state = state }
     }
 
-    private let inner: Lock<Inner>
+    @usableFromInline let inner: Lock<Inner>
     /// The downstream subscriber.
-    let subscriber: Subscriber<Value, Failure>
+    @usableFromInline let subscriber: Subscriber<Value, Failure>
 
+    @usableFromInline
     init(_ state: State, _ subscriber: Subscriber<Value, Failure>) {
         inner = Lock(Inner(state: state))
         self.subscriber = subscriber
@@ -28,6 +32,7 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
 
     /// Runs `body` with the state under the lock; events appended to `outbox` are delivered in
     /// order after the lock is released. `body` must not call out.
+    @inlinable
     func update<Result>(_ body: (inout State, inout [Event<Value, Failure>]) -> Result) -> Result {
         let (result, shouldDrain) = inner.withLock { inner -> (Result, Bool) in
             let result = body(&inner.state, &inner.queue)
@@ -40,11 +45,13 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
     }
 
     /// Queues `event` for delivery, with no state change.
+    @inlinable
     func send(_ event: Event<Value, Failure>) {
         update { _, outbox in outbox.append(event) }
     }
 
-    private func drain() {
+    @inlinable
+    func drain() {
         while true {
             let next = inner.withLock { inner -> Event<Value, Failure>? in
                 guard inner.head < inner.queue.count else {

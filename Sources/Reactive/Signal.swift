@@ -8,15 +8,16 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// What a subscription runs: it sends events to the subscriber and returns what cancels it.
     public typealias SubscribeHandler = @Sendable (Subscriber<Value, Failure>) -> (any Disposable)?
 
-    private let handler: SubscribeHandler
+    @usableFromInline let handler: SubscribeHandler
 
     /// A name for debugging and for labelling pipeline stages (RAC `name`, set with
     /// `setNameWithFormat:`). Empty unless set with ``named(_:)``.
-    public private(set) var name = ""
+    public internal(set) var name = ""
 
     /// Creates a cold signal whose `subscribe` closure runs once for every subscriber
     /// (RAC `+createSignal:`). The disposable it returns is disposed when the subscription ends,
     /// whether by a terminal event or by disposal.
+    @inlinable
     public init(_ subscribe: @escaping SubscribeHandler) {
         handler = subscribe
     }
@@ -29,6 +30,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Subscribes `subscriber` and returns it as the disposable that cancels the subscription.
+    @inlinable
     @discardableResult
     public func subscribe(_ subscriber: Subscriber<Value, Failure>) -> any Disposable {
         if let disposable = handler(subscriber) {
@@ -39,6 +41,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
     /// Subscribes with a closure per kind of event (RAC `subscribeNext:error:completed:`) and returns
     /// the disposable that cancels the subscription.
+    @inlinable
     @discardableResult
     public func subscribe(
         next: (@Sendable (Value) -> Void)? = nil,
@@ -57,6 +60,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
 extension Signal {
     /// A signal that sends `value` and completes (RAC `+return:`).
+    @inlinable
     public static func just(_ value: Value) -> Signal {
         Signal { subscriber in
             subscriber.sendNext(value)
@@ -96,6 +100,7 @@ extension Signal {
 
     /// A signal that sends every element of `sequence` and completes (RAC `-[NSArray rac_sequence].signal`).
     /// Disposing the subscription stops the iteration.
+    @inlinable
     public static func from<S: Sequence & Sendable>(_ sequence: S) -> Signal where S.Element == Value {
         Signal { subscriber in
             for value in sequence {

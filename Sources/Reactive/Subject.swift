@@ -12,12 +12,14 @@
 /// event is delivered at once, before the outer send returns to the remaining subscribers) without
 /// deadlock.
 public final class Subject<Value: Sendable, Failure: Error>: Sendable, BagOwner {
-    private struct State {
-        var subscribers = SubscriberBag<Subscriber<Value, Failure>>()
-        var terminal: Event<Value, Failure>?
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var subscribers = SubscriberBag<Subscriber<Value, Failure>>()
+        @usableFromInline var terminal: Event<Value, Failure>?
+        @usableFromInline init() {}
     }
 
-    private let state = Lock(State())
+    @usableFromInline let state = Lock(State())
 
     /// Creates a subject with no subscribers (RAC `+subject`).
     public init() {}
@@ -34,6 +36,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable, BagOwner 
     }
 
     /// Sends a value to every current subscriber (RAC `sendNext:`).
+    @inlinable
     public func sendNext(_ value: Value) {
         let entries = state.withLock { $0.subscribers.entries }
         for entry in entries {

@@ -11,17 +11,19 @@ import Synchronization
 ///
 /// A subscriber is itself the ``Disposable`` that cancels its subscription.
 public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
-    private let observer: @Sendable (Event<Value, Failure>) -> Void
-    private let stopped = Atomic<Bool>(false)
+    @usableFromInline let observer: @Sendable (Event<Value, Failure>) -> Void
+    @usableFromInline let stopped = Atomic<Bool>(false)
     /// The subscription's resources; `nil` once stopped.
-    private let resources = Lock<[any Disposable]?>([])
+    @usableFromInline let resources = Lock<[any Disposable]?>([])
 
     /// Creates a subscriber that passes every event to `observer`.
+    @inlinable
     public init(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) {
         self.observer = observer
     }
 
     /// Creates a subscriber from separate closures, as RAC's `subscribeNext:error:completed:` does.
+    @inlinable
     public convenience init(
         next: (@Sendable (Value) -> Void)? = nil,
         error: (@Sendable (Failure) -> Void)? = nil,
@@ -37,24 +39,26 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
     }
 
     /// Sends a value (RAC `sendNext:`), unless the subscriber has stopped.
-    @inline(__always)
+    @inlinable
     public func sendNext(_ value: Value) {
         guard !stopped.load(ordering: .acquiring) else { return }
         observer(.next(value))
     }
 
     /// Sends an error (RAC `sendError:`) and stops: resources are disposed after delivery.
+    @inlinable
     public func sendError(_ error: Failure) {
         terminate(with: .error(error))
     }
 
     /// Sends completion (RAC `sendCompleted`) and stops: resources are disposed after delivery.
+    @inlinable
     public func sendCompleted() {
         terminate(with: .completed)
     }
 
     /// Sends any event.
-    @inline(__always)
+    @inlinable
     public func send(_ event: Event<Value, Failure>) {
         switch event {
         case .next(let value): sendNext(value)
@@ -64,6 +68,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
     }
 
     /// Whether a terminal event was sent or the subscriber was disposed.
+    @inlinable
     public var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
     /// Whether the subscription was cancelled or ended (same as ``isStopped``).
@@ -87,14 +92,16 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
         releaseResources()
     }
 
-    private func terminate(with event: Event<Value, Failure>) {
+    @usableFromInline
+    func terminate(with event: Event<Value, Failure>) {
         guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         observer(event)
         releaseResources()
     }
 
-    private func releaseResources() {
+    @usableFromInline
+    func releaseResources() {
         let taken = resources.withLock { resources -> [any Disposable]? in
             defer { resources = nil }
             return resources

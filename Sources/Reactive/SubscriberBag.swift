@@ -9,11 +9,14 @@ import Synchronization
 /// a send never holds the lock while calling out.
 ///
 /// Not thread-safe by itself: the owner guards it, and every token of it, with its lock.
+@usableFromInline
 struct SubscriberBag<Element> {
-    typealias Entry = (element: Element?, token: BagToken)
+    @usableFromInline typealias Entry = (element: Element?, token: BagToken)
 
-    private(set) var entries: ContiguousArray<Entry> = []
-    private(set) var count = 0
+    @usableFromInline private(set) var entries: ContiguousArray<Entry> = []
+    @usableFromInline private(set) var count = 0
+
+    @usableFromInline init() {}
 
     var isEmpty: Bool { count == 0 }
 
@@ -57,6 +60,7 @@ struct SubscriberBag<Element> {
 
 /// Where an entry sits in its ``SubscriberBag`` (-1 once removed). Its index is read and written only
 /// under the bag owner's lock, which is what makes this `@unchecked Sendable` sound.
+@usableFromInline
 final class BagToken: @unchecked Sendable {
     fileprivate(set) var index: Int
 

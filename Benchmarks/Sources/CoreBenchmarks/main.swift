@@ -13,16 +13,20 @@ let million = 1_000_000 / scale
 let hundredThousand = 100_000 / scale
 var figures: [Figure] = []
 
-func record(_ benchmark: String, _ contender: String, _ result: (seconds: Double, checksum: Int)) {
+@MainActor func record(_ benchmark: String, _ contender: String, _ result: (seconds: Double, checksum: Int)) {
     figures.append(Figure(benchmark: benchmark, contender: contender, value: result.seconds, unit: "s", checksum: result.checksum))
 }
 
 // MARK: 1. hot subject -> map -> filter -> scan -> sink
 
 record("1 subject map filter scan", "floor", measure {
-    let subject = FloorSubject<Int>()
+    let subject = FloorSubject()
     let total = Box(0)
-    _ = subject.subscribe(floorMap({ $0 &* 3 }, floorFilter({ $0 & 1 == 0 }, floorScan(0, { $0 &+ $1 }, { total.value = $0 }))))
+    let scanned = Box(0)
+    let scan: (Int) -> Void = { value in scanned.value &+= value; total.value = scanned.value }
+    let filter: (Int) -> Void = { value in if value & 1 == 0 { scan(value) } }
+    let map: (Int) -> Void = { value in filter(value &* 3) }
+    _ = subject.subscribe(map)
     for value in 0..<million { subject.send(value) }
     return total.value
 })
@@ -48,7 +52,8 @@ record("1 subject map filter scan", "OpenCombine", measure {
 
 record("2 sequence map filter", "floor", measure {
     let total = Box(0)
-    floorFrom(0..<million, floorMap({ $0 &* 3 }, floorFilter({ $0 & 1 == 0 }, { total.value &+= $0 })))
+    let filter: (Int) -> Void = { value in if value & 1 == 0 { total.value &+= value } }
+    floorFrom(0..<million) { value in filter(value &* 3) }
     return total.value
 })
 record("2 sequence map filter", "Reactive", measure {
@@ -67,10 +72,16 @@ record("2 sequence map filter", "OpenCombine", measure {
 
 record("3 combineLatest", "floor", measure {
     let total = Box(0)
-    let combined = FloorCombineLatest<Int, Int> { total.value &+= $0.0 &+ $0.1 }
-    let a = FloorSubject<Int>(), b = FloorSubject<Int>()
-    _ = a.subscribe(combined.sendA)
-    _ = b.subscribe(combined.sendB)
+    let latestA = Box<Int?>(nil), latestB = Box<Int?>(nil)
+    let a = FloorSubject(), b = FloorSubject()
+    _ = a.subscribe { value in
+        latestA.value = value
+        if let other = latestB.value { total.value &+= value &+ other }
+    }
+    _ = b.subscribe { value in
+        latestB.value = value
+        if let other = latestA.value { total.value &+= other &+ value }
+    }
     for value in 0..<(million / 2) {
         a.send(value)
         b.send(value)
@@ -94,9 +105,14 @@ record("3 combineLatest", "Reactive", measure {
 
 record("4 switchToLatest", "floor", measure {
     let total = Box(0)
-    let switcher = FloorSwitch<Int> { total.value &+= $0 }
-    let outer = FloorSubject<Int>()
-    _ = outer.subscribe { value in switcher.switchTo { deliver in deliver(value) } }
+    let generation = Box(0)
+    let outer = FloorSubject()
+    _ = outer.subscribe { value in
+        // Each outer value starts an inner source that delivers at once; a newer one supersedes it.
+        generation.value &+= 1
+        let current = generation.value
+        floorFrom(value..<(value + 1)) { inner in if current == generation.value { total.value &+= inner } }
+    }
     for value in 0..<hundredThousand { outer.send(value) }
     return total.value
 })
@@ -120,7 +136,7 @@ record("4 switchToLatest", "OpenCombine", measure {
 // MARK: 5a. subscribe + dispose, one at a time
 
 record("5a subscribe+dispose", "floor", measure {
-    let subject = FloorSubject<Int>()
+    let subject = FloorSubject()
     for _ in 0..<hundredThousand { subject.remove(subject.subscribe { _ in }) }
     return hundredThousand
 })
@@ -137,7 +153,7 @@ record("5a subscribe+dispose", "OpenCombine", measure {
 
 // MARK: 5b. heap bytes per live subscription
 
-func heapPerSubscription(_ body: (Int) -> Any) -> (seconds: Double, checksum: Int) {
+@MainActor func heapPerSubscription(_ body: (Int) -> Any) -> (seconds: Double, checksum: Int) {
     let before = rp_heap_bytes_in_use()
     let live = body(hundredThousand)
     let after = rp_heap_bytes_in_use()
@@ -145,14 +161,14 @@ func heapPerSubscription(_ body: (Int) -> Any) -> (seconds: Double, checksum: In
     return (Double(Int(after) - Int(before)) / Double(hundredThousand), hundredThousand)
 }
 
-func recordBytes(_ contender: String, _ body: (Int) -> Any) {
+@MainActor func recordBytes(_ contender: String, _ body: (Int) -> Any) {
     let result = heapPerSubscription(body)
     figures.append(Figure(benchmark: "5b bytes per live subscription", contender: contender, value: result.seconds,
                           unit: "B", checksum: result.checksum))
 }
 
 recordBytes("floor") { count in
-    let subject = FloorSubject<Int>()
+    let subject = FloorSubject()
     return (subject, (0..<count).map { _ in subject.subscribe { _ in } })
 }
 recordBytes("Reactive") { count in
@@ -167,13 +183,13 @@ recordBytes("OpenCombine") { count in
 // MARK: 5c. live subscriptions disposed oldest first, at three sizes (flat per subscription?)
 
 for count in [hundredThousand / 4, hundredThousand / 2, hundredThousand] {
-    func timed(_ contender: String, _ body: () -> Int) {
+    @MainActor func timed(_ contender: String, _ body: () -> Int) {
         let result = measure(runs: 3, body)
         figures.append(Figure(benchmark: "5c dispose oldest first, \(count)", contender: contender, value: result.seconds,
                               unit: "s", checksum: result.checksum))
     }
     timed("floor") {
-        let subject = FloorSubject<Int>()
+        let subject = FloorSubject()
         let ids = (0..<count).map { _ in subject.subscribe { _ in } }
         for id in ids { subject.remove(id) }
         return count
@@ -196,7 +212,7 @@ for count in [hundredThousand / 4, hundredThousand / 2, hundredThousand] {
 
 let subscribers = 1_000, sends = 10_000 / scale
 record("6 fan-out 1000 x 10000", "floor", measure {
-    let subject = FloorSubject<Int>()
+    let subject = FloorSubject()
     let total = Box(0)
     for _ in 0..<subscribers { _ = subject.subscribe { total.value &+= $0 } }
     for value in 0..<sends { subject.send(value) }

@@ -33,11 +33,50 @@ extension Signal {
     }
 
     /// Combines the latest values of two signals into pairs (RAC `+combineLatest:` of two signals).
+    /// Written out for two inputs, without arrays, as the most common case is the hot one.
+    @inlinable
     public static func combineLatest<A: Sendable, B: Sendable>(
         _ a: Signal<A, Failure>, _ b: Signal<B, Failure>
     ) -> Signal<(A, B), Failure> where Value == (A, B) {
-        Signal<CombinedValue, Failure>.combineLatest([a.map(CombinedValue.init), b.map(CombinedValue.init)])
-            .map { ($0[0].base as! A, $0[1].base as! B) }
+        Signal { subscriber in
+            let serializer = Serializer(CombineLatest2State<A, B>(), subscriber)
+            /// An input's error ends the combination; both inputs' completions complete it.
+            @Sendable func end(_ error: Failure?) {
+                serializer.update { state, outbox in
+                    if let error {
+                        outbox.append(.error(error))
+                    } else {
+                        state.completed += 1
+                        if state.completed == 2 { outbox.append(.completed) }
+                    }
+                }
+            }
+            let subscriptions = CompoundDisposable()
+            subscriptions.add(a.subscribe(Subscriber { event in
+                switch event {
+                case .next(let value):
+                    serializer.update { state, outbox in
+                        state.a = value
+                        if let b = state.b { outbox.append(.next((value, b))) }
+                    }
+                case .error(let error): end(error)
+                case .completed: end(nil)
+                }
+            }))
+            if subscriber.isStopped { return subscriptions }
+            subscriptions.add(b.subscribe(Subscriber { event in
+                switch event {
+                case .next(let value):
+                    serializer.update { state, outbox in
+                        state.b = value
+                        if let a = state.a { outbox.append(.next((a, value))) }
+                    }
+                case .error(let error): end(error)
+                case .completed: end(nil)
+                }
+            }))
+            return subscriptions
+        }
     }
 
     /// Combines the latest values of three signals into triples (RAC `+combineLatest:` of three).
@@ -48,6 +87,15 @@ extension Signal {
                                                       c.map(CombinedValue.init)])
             .map { ($0[0].base as! A, $0[1].base as! B, $0[2].base as! C) }
     }
+}
+
+/// The latest value of each of two inputs, and how many have completed.
+@usableFromInline
+struct CombineLatest2State<A: Sendable, B: Sendable>: Sendable {
+    @usableFromInline var a: A?
+    @usableFromInline var b: B?
+    @usableFromInline var completed = 0
+    @usableFromInline init() {}
 }
 
 /// A value of any of the combined signals, so that one array-based implementation serves every arity.

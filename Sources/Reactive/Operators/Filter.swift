@@ -1,5 +1,6 @@
 extension Signal {
     /// Passes on only the values for which `isIncluded` returns true (RAC `filter:`).
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal {
         Signal { subscriber in
             subscribe(Subscriber { event in
@@ -13,6 +14,7 @@ extension Signal {
     }
 
     /// Drops every value, passing on only the error or completion (RAC `ignoreValues`).
+    @inlinable
     public func ignoreValues() -> Signal {
         filter { _ in false }
     }

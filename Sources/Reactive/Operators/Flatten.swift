@@ -47,6 +47,7 @@ extension Signal {
     /// Sends the values of the latest inner signal only: each new inner signal disposes the
     /// previous one (RAC `switchToLatest`). Completes once this signal and the latest inner signal
     /// have completed; an error from either ends it.
+    @inlinable
     public func switchToLatest<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         Signal<Inner, Failure> { subscriber in
             let serializer = Serializer(SwitchState(), subscriber)
@@ -180,10 +181,12 @@ extension Signal {
     }
 }
 
+@usableFromInline
 struct SwitchState: Sendable {
-    var generation: UInt64 = 0
-    var isInnerActive = false
-    var isOuterCompleted = false
+    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline var isInnerActive = false
+    @usableFromInline var isOuterCompleted = false
+    @usableFromInline init() {}
 }
 
 struct ConcatState<Value: Sendable, Failure: Error>: Sendable {

@@ -1,6 +1,7 @@
 extension Signal {
     /// Sends each running total: `combine` applied to the previous total (starting with `initial`)
     /// and each value (RAC `scanWithStart:reduce:`).
+    @inlinable
     public func scan<Result: Sendable>(
         _ initial: Result,
         _ combine: @escaping @Sendable (Result, Value) -> Result
