@@ -29,8 +29,11 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
     public var signal: Signal<Value, Failure> {
         Signal { [self] subscriber in
             let gate = ReplayGate(subscriber)
-            let (values, terminal, id) = state.withLock { state in
-                (state.values, state.terminal, state.terminal == nil ? state.subscribers.insert(gate) : nil)
+            let subscription = BagSubscription(owner: self)
+            let (values, terminal, isLive) = state.withLock { state -> ([Value], Event<Value, Failure>?, Bool) in
+                guard state.terminal == nil else { return (state.values, state.terminal, false) }
+                state.subscribers.insert(gate, token: subscription)
+                return (state.values, nil, true)
             }
             for value in values {
                 if subscriber.isStopped { break }
@@ -38,7 +41,7 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
             }
             if let terminal { subscriber.send(terminal) }
             gate.finishReplay()
-            return id.map { BagSubscription(owner: self, token: $0) }
+            return isLive ? subscription : nil
         }
     }
 

@@ -11,48 +11,29 @@
 /// while a subscriber runs, so a subscriber may send into the subject it receives from (the nested
 /// event is delivered at once, before the outer send returns to the remaining subscribers) without
 /// deadlock.
-public final class Subject<Value: Sendable, Failure: Error>: Sendable, BagOwner {
-    @usableFromInline
-    struct State: Sendable {
-        @usableFromInline var subscribers = SubscriberBag<Subscriber<Value, Failure>>()
-        @usableFromInline var terminal: Event<Value, Failure>?
-        @usableFromInline init() {}
-    }
+public final class Subject<Value: Sendable, Failure: Error>: Sendable {
+    @usableFromInline let core: SubjectCore<Value, Failure>
 
-    @usableFromInline let state = Lock(State())
+    /// The subject as a signal to subscribe to. Made once; it keeps the subject's subscriber list
+    /// alive, not the subject itself.
+    public let signal: Signal<Value, Failure>
 
     /// Creates a subject with no subscribers (RAC `+subject`).
-    public init() {}
-
-    /// The subject as a signal to subscribe to.
-    public var signal: Signal<Value, Failure> {
-        Signal { [self] subscriber in
-            let (token, terminal) = state.withLock { state -> (BagToken?, Event<Value, Failure>?) in
-                state.terminal == nil ? (state.subscribers.insert(subscriber), nil) : (nil, state.terminal)
-            }
-            if let terminal { subscriber.send(terminal) }
-            return token.map { BagSubscription(owner: self, token: $0) }
-        }
+    public init() {
+        let core = SubjectCore<Value, Failure>()
+        self.core = core
+        signal = Signal { subscriber in core.subscribe(subscriber) }
     }
 
     /// Sends a value to every current subscriber (RAC `sendNext:`).
     @inlinable
-    public func sendNext(_ value: Value) {
-        let entries = state.withLock { $0.subscribers.entries }
-        for entry in entries {
-            entry.element?.sendNext(value)
-        }
-    }
+    public func sendNext(_ value: Value) { core.sendNext(value) }
 
     /// Sends an error to every current subscriber and ends the subject (RAC `sendError:`).
-    public func sendError(_ error: Failure) {
-        terminate(with: .error(error))
-    }
+    public func sendError(_ error: Failure) { core.terminate(with: .error(error)) }
 
     /// Sends completion to every current subscriber and ends the subject (RAC `sendCompleted`).
-    public func sendCompleted() {
-        terminate(with: .completed)
-    }
+    public func sendCompleted() { core.terminate(with: .completed) }
 
     /// Sends any event.
     public func send(_ event: Event<Value, Failure>) {
@@ -64,13 +45,46 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable, BagOwner 
     }
 
     /// The number of current subscribers.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { core.state.withLock { $0.subscribers.count } }
+}
 
-    func removeSubscriber(_ token: BagToken) {
-        state.withLock { _ = $0.subscribers.remove(token) }
+/// A subject's subscribers and terminal event, shared by the subject and its signal.
+@usableFromInline
+final class SubjectCore<Value: Sendable, Failure: Error>: Sendable, BagOwner {
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var subscribers = SubscriberBag<Subscriber<Value, Failure>>()
+        @usableFromInline var terminal: Event<Value, Failure>?
+        @usableFromInline init() {}
     }
 
-    private func terminate(with event: Event<Value, Failure>) {
+    @usableFromInline let state = Lock(State())
+
+    init() {}
+
+    func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
+        let subscription = BagSubscription(owner: self)
+        let terminal = state.withLock { state -> Event<Value, Failure>? in
+            guard state.terminal == nil else { return state.terminal }
+            state.subscribers.insert(subscriber, token: subscription)
+            return nil
+        }
+        if let terminal {
+            subscriber.send(terminal)
+            return nil
+        }
+        return subscription
+    }
+
+    @inlinable
+    func sendNext(_ value: Value) {
+        let entries = state.withLock { $0.subscribers.entries }
+        for entry in entries {
+            entry.element?.sendNext(value)
+        }
+    }
+
+    func terminate(with event: Event<Value, Failure>) {
         let subscribers = state.withLock { state -> [Subscriber<Value, Failure>] in
             guard state.terminal == nil else { return [] }
             state.terminal = event
@@ -79,5 +93,9 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable, BagOwner 
         for subscriber in subscribers {
             subscriber.send(event)
         }
+    }
+
+    func removeSubscriber(_ token: BagToken) {
+        state.withLock { _ = $0.subscribers.remove(token) }
     }
 }

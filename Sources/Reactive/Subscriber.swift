@@ -1,4 +1,9 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Receives a signal's events: RAC's `RACSubscriber`, with the guarantees of its
 /// `RACPassthroughSubscriber`.
@@ -13,8 +18,11 @@ import Synchronization
 public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
     @usableFromInline let observer: @Sendable (Event<Value, Failure>) -> Void
     @usableFromInline let stopped = Atomic<Bool>(false)
-    /// The subscription's resources; `nil` once stopped.
-    @usableFromInline let resources = Lock<[any Disposable]?>([])
+    /// The subscription's resources, guarded by `resourcesGuard` — a spin lock on one atomic flag
+    /// instead of a mutex object, because every subscription has one and it is touched twice (on
+    /// subscribe and on stop). Its acquire/release ordering is what ThreadSanitizer checks.
+    @usableFromInline let resourcesGuard = Atomic<Bool>(false)
+    @usableFromInline nonisolated(unsafe) var resourcesStorage = Resources.none
 
     /// Creates a subscriber that passes every event to `observer`.
     @inlinable
@@ -77,9 +85,16 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
     /// Ties `disposable` to this subscription: it is disposed when the subscriber stops, or at once
     /// if it already has (RAC `didSubscribeWithDisposable:`).
     public func add(_ disposable: any Disposable) {
-        let added = resources.withLock { resources -> Bool in
-            guard resources != nil else { return false }
-            resources!.append(disposable)
+        let added = withResources { resources -> Bool in
+            switch resources {
+            case .stopped: return false
+            case .none: resources = .one(disposable)
+            case .one(let first): resources = .many([first, disposable])
+            case .many(var all):
+                resources = .none
+                all.append(disposable)
+                resources = .many(all)
+            }
             return true
         }
         if !added { disposable.dispose() }
@@ -100,12 +115,41 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
         releaseResources()
     }
 
+    /// Runs `body` with the resources, holding the spin lock (never while calling out).
+    @usableFromInline
+    func withResources<Result>(_ body: (inout Resources) -> Result) -> Result {
+        var spins = 0
+        while !resourcesGuard.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            spins += 1
+            if spins > 64 { sched_yield() }
+        }
+        defer { resourcesGuard.store(false, ordering: .releasing) }
+        return body(&resourcesStorage)
+    }
+
     @usableFromInline
     func releaseResources() {
-        let taken = resources.withLock { resources -> [any Disposable]? in
-            defer { resources = nil }
+        let taken = withResources { resources -> Resources in
+            defer { resources = .stopped }
             return resources
         }
-        taken?.forEach { $0.dispose() }
+        switch taken {
+        case .one(let disposable): disposable.dispose()
+        case .many(let all): all.forEach { $0.dispose() }
+        case .none, .stopped: break
+        }
     }
+}
+
+/// What a subscription holds on to, without an array for the usual single resource.
+@usableFromInline
+enum Resources: Sendable {
+    /// Nothing yet.
+    case none
+    /// One resource (the common case: the upstream subscription).
+    case one(any Disposable)
+    /// Several.
+    case many([any Disposable])
+    /// Stopped: resources are disposed, and any added later at once.
+    case stopped
 }

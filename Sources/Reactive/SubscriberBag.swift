@@ -20,12 +20,11 @@ struct SubscriberBag<Element> {
 
     var isEmpty: Bool { count == 0 }
 
-    /// Adds `element` and returns the token that removes it.
-    mutating func insert(_ element: Element) -> BagToken {
-        let token = BagToken(index: entries.count)
+    /// Adds `element`, remembered by `token` (which removes it).
+    mutating func insert(_ element: Element, token: BagToken) {
+        token.index = entries.count
         entries.append((element, token))
         count += 1
-        return token
     }
 
     /// Removes the element of `token` and returns it, or `nil` if it was already removed.
@@ -59,14 +58,13 @@ struct SubscriberBag<Element> {
 }
 
 /// Where an entry sits in its ``SubscriberBag`` (-1 once removed). Its index is read and written only
-/// under the bag owner's lock, which is what makes this `@unchecked Sendable` sound.
+/// under the bag owner's lock, which is what makes this `@unchecked Sendable` sound. The
+/// subscription's disposable is itself the token, so a subscription costs one object here.
 @usableFromInline
-final class BagToken: @unchecked Sendable {
-    fileprivate(set) var index: Int
+class BagToken: @unchecked Sendable {
+    fileprivate(set) var index = -1
 
-    init(index: Int) {
-        self.index = index
-    }
+    init() {}
 }
 
 /// A hot signal that keeps its subscribers in a ``SubscriberBag``.
@@ -77,21 +75,19 @@ protocol BagOwner: AnyObject, Sendable {
 
 /// The disposable that removes one subscriber from a hot signal's bag: one small object per
 /// subscription, acting at most once, and not keeping the signal alive.
-final class BagSubscription: Disposable {
+final class BagSubscription: BagToken, Disposable, @unchecked Sendable {
     private weak let owner: (any BagOwner)?
-    private let token: BagToken
     private let disposed = Atomic<Bool>(false)
 
-    init(owner: any BagOwner, token: BagToken) {
+    init(owner: any BagOwner) {
         self.owner = owner
-        self.token = token
     }
 
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        owner?.removeSubscriber(token)
+        owner?.removeSubscriber(self)
     }
 }
 
