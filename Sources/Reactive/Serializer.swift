@@ -34,13 +34,19 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
     /// order after the lock is released. `body` must not call out.
     @inlinable
     func update<Result>(_ body: (inout State, inout [Event<Value, Failure>]) -> Result) -> Result {
-        let (result, shouldDrain) = inner.withLock { inner -> (Result, Bool) in
+        // The thread that finds nobody draining takes the first queued event with it, so the usual
+        // case — one event, no contention — costs one lock here and one to find the queue empty.
+        let (result, first) = inner.withLock { inner -> (Result, Event<Value, Failure>?) in
             let result = body(&inner.state, &inner.queue)
-            guard inner.queue.count > inner.head, !inner.isDraining else { return (result, false) }
+            guard inner.queue.count > inner.head, !inner.isDraining else { return (result, nil) }
             inner.isDraining = true
-            return (result, true)
+            defer { inner.head += 1 }
+            return (result, inner.queue[inner.head])
         }
-        if shouldDrain { drain() }
+        if let first {
+            subscriber.send(first)
+            drain()
+        }
         return result
     }
 
