@@ -54,11 +54,12 @@ results=$(mktemp)
 for server in microhttp node; do
   echo "== $server" >&2
   start "$server"
+  fresh=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")  # RSS before the first stream
   # Warm-up: a short round of every kind, not measured.
   python3 Benchmarks/load/loadtest.py hold --target echo --port "$port" --server-pid "$pid" --streams "$streams" --seconds 1 >/dev/null
   wrk -t2 -c50 -d2s "http://127.0.0.1:$port/index.html" >/dev/null
   rounds python3 Benchmarks/load/loadtest.py hold --target echo --port "$port" --server-pid "$pid" \
-    --streams "$streams" --seconds "$hold_seconds" | sed "s/^/$server hold /" >>"$results"
+    --streams "$streams" --seconds "$hold_seconds" --baseline-kib "$fresh" | sed "s/^/$server hold /" >>"$results"
   rounds python3 Benchmarks/load/loadtest.py fanout --target echo --port "$port" --server-pid "$pid" \
     --watchers 1000 --inputs 100 --rate 20 | sed "s/^/$server fanout /" >>"$results"
   for _ in 1 2 3; do static_round; done | sed "s/^/$server static /" >>"$results"

@@ -250,7 +250,9 @@ async def hold(args):
     after = rss_kib(args.server_pid)
     return {"mode": "hold", "streams": args.streams, "seconds": args.seconds, "final_check_received": got_final,
             "rss_kib_before": before, "rss_kib_held": during, "rss_kib_after": after,
-            "kib_per_stream": round((during - before) / args.streams, 2),
+            # Against the process's RSS before it ever held a stream when given (a garbage-collected
+            # peer reuses heap freed by earlier rounds, which would hide its cost per stream).
+            "kib_per_stream": round((during - (args.baseline_kib or before)) / args.streams, 2),
             "after_vs_before": round(after / before, 3) if before else None, "cpu": meter.report()}
 
 
@@ -266,6 +268,7 @@ def main():
     parser.add_argument("--drain", type=float, default=10.0, help="seconds to wait for the last events")
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--baseline-kib", type=int, help="the server's RSS before its first stream (hold)")
     parser.add_argument("--settle", type=float, default=10.0,
                         help="seconds between closing the streams and measuring RSS again (hold)")
     args = parser.parse_args()

@@ -29,17 +29,27 @@ public struct StaticFiles: Sendable {
 
     /// Answers a `GET` or `HEAD` for `request.rawPath`.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        switch resolve(rawPath: request.rawPath) {
-        case .failure(let failure):
-            return failure.response
-        case .success(let path):
-            guard let file = cache.file(atPath: path) else { return StaticFileFailure.notFound.response }
-            if file.isNotModified(for: request) {
-                return HTTPResponse(status: 304, headers: [("ETag", file.etag), ("Last-Modified", file.lastModified),
-                                                           ("Cache-Control", "no-cache")])
+        // A path answered before needs only one stat to confirm its file is unchanged; resolving a
+        // path (decoding, checks, realpath) costs a handful of system calls.
+        let file: CachedFile
+        if let cached = cache.file(forRawPath: request.rawPath) {
+            file = cached
+        } else {
+            switch resolve(rawPath: request.rawPath) {
+            case .failure(let failure):
+                return failure.response
+            case .success(let path):
+                guard let loaded = cache.file(atPath: path, rawPath: request.rawPath) else {
+                    return StaticFileFailure.notFound.response
+                }
+                file = loaded
             }
-            return file.prepared.response
         }
+        if file.isNotModified(for: request) {
+            return HTTPResponse(status: 304, headers: [("ETag", file.etag), ("Last-Modified", file.lastModified),
+                                                       ("Cache-Control", "no-cache")])
+        }
+        return file.prepared.response
     }
 
     /// The real path of the file that `rawPath` names inside the root, or why there is none.
@@ -126,20 +136,53 @@ private func isRegularFile(_ path: String) -> Bool {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
 }
 
-/// Files read into prepared responses, keyed by real path, valid while size and mtime are unchanged.
+/// Files read into prepared responses, keyed by real path and by the request paths that resolved to
+/// them; valid while the file's size and modification time are unchanged.
 private final class FileCache: Sendable {
-    private let files = Mutex<[String: CachedFile]>([:])
+    private struct State {
+        var files: [String: CachedFile] = [:]
+        var resolved: [String: String] = [:]  // raw request path -> real path, each checked once
+    }
 
-    func file(atPath path: String) -> CachedFile? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        let version = FileVersion(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec),
-                                  modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
-        if let cached = files.withLock({ $0[path] }), cached.version == version { return cached }
+    private let state = Mutex(State())
+    private static let maxResolvedPaths = 1_024
+
+    /// The file a request path resolved to before, if it is still there and unchanged.
+    func file(forRawPath rawPath: String) -> CachedFile? {
+        guard let (path, cached) = state.withLock({ state -> (String, CachedFile?)? in
+            guard let path = state.resolved[rawPath] else { return nil }
+            return (path, state.files[path])
+        }), let cached, cached.version == Self.version(ofPath: path) else { return nil }
+        return cached
+    }
+
+    /// Reads (or reuses) the file at the real `path`, remembering that `rawPath` names it.
+    func file(atPath path: String, rawPath: String) -> CachedFile? {
+        guard let version = Self.version(ofPath: path) else { return nil }
+        if let cached = state.withLock({ $0.files[path] }), cached.version == version {
+            remember(rawPath, path)
+            return cached
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let file = CachedFile(path: path, version: version, body: Array(data))
-        files.withLock { $0[path] = file }
+        state.withLock { $0.files[path] = file }
+        remember(rawPath, path)
         return file
+    }
+
+    private func remember(_ rawPath: String, _ path: String) {
+        state.withLock { state in
+            // Bounded: request paths come from clients, and `/a`, `//a`, `/a/` all name one file.
+            if state.resolved.count >= Self.maxResolvedPaths { state.resolved.removeAll() }
+            state.resolved[rawPath] = path
+        }
+    }
+
+    private static func version(ofPath path: String) -> FileVersion? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileVersion(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec),
+                           modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }
 
