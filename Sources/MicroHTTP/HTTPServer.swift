@@ -16,13 +16,16 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private let core: ServerCore
 
+    /// Checks a request's head before its body is read, and may note in it what `handler` will need.
+    public typealias HeadCheck = @Sendable (inout HTTPRequest) -> HTTPResponse?
+
     /// Creates a server that answers every request with `handler`; `preflight`, if given, checks
-    /// each request's head before its body is read (see ``Router/preflight(_:)``).
+    /// each request's head before its body is read (see ``Router/preflight(resolving:)``).
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         logger: Logger = Logger(label: "microhttp"),
         metrics: ServerMetrics = ServerMetrics(),
-        preflight: Router.Preflight? = nil,
+        preflight: HeadCheck? = nil,
         handler: @escaping Router.Handler
     ) {
         core = ServerCore(configuration: configuration, logger: logger, metrics: metrics, preflight: preflight, handler: handler)
@@ -35,8 +38,8 @@ public final class HTTPServer: Sendable {
         metrics: ServerMetrics = ServerMetrics(),
         router: Router
     ) {
-        self.init(configuration: configuration, logger: logger, metrics: metrics, preflight: router.preflight,
-                  handler: router.respond(to:))
+        self.init(configuration: configuration, logger: logger, metrics: metrics,
+                  preflight: { request in router.preflight(resolving: &request) }, handler: router.respond(to:))
     }
 
     /// Binds the address and starts serving.
@@ -89,13 +92,13 @@ final class ServerCore: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     private let handler: Router.Handler
-    private let preflight: Router.Preflight?
+    private let preflight: HTTPServer.HeadCheck?
     private let state = Mutex(State())
     private let keepAliveQueue = DispatchQueue(label: "microhttp.keep-alive")
     /// How far past the body limit a chunked upload is read (and discarded) to answer it with 413.
     static let discardAllowance = 4 * 1024 * 1024
 
-    init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics, preflight: Router.Preflight?,
+    init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics, preflight: HTTPServer.HeadCheck?,
          handler: @escaping Router.Handler) {
         self.configuration = configuration
         self.logger = logger
@@ -122,6 +125,7 @@ final class ServerCore: Sendable {
                 rp_option_int(.CONNECTION_LIMIT, max(1, configuration.maxConnections + 64)),
                 rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
                 rp_option_int(.CONNECTION_MEMORY_LIMIT, max(4_096, configuration.connectionMemoryBytes)),
+                rp_option_int(.THREAD_POOL_SIZE, max(1, configuration.pollingThreads)),
                 rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
                 rp_option_notify_connection(connectionNotifyCallback, retained.toOpaque()),
                 rp_option_unescape(keepEscapesCallback, nil),
@@ -182,20 +186,21 @@ final class ServerCore: Sendable {
         requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let pointer = requestState.pointee else {
-            let head = HTTPRequest(
+            var head = HTTPRequest(
                 method: HTTPMethod(rawValue: String(cString: method)),
                 rawPath: String(cString: url),
                 query: query(of: connection),
-                headers: headers(of: connection),
+                headerFields: headerFields(of: connection),
                 clientAddress: effectiveClientAddress(of: connection)
             )
+            let refusal = preflight?(&head)
             let context = RequestContext(head: head)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-            if let refusal = admit(context) {
+            if let busy = admit(context) {
                 metrics.refusedBusy.add(1, ordering: .relaxed)
-                return respond(refusal, to: context, on: connection)
+                return respond(busy, to: context, on: connection)
             }
-            if let refusal = preflight?(head) {
+            if let refusal {
                 return respond(refusal, to: context, on: connection)
             }
             if let length = head.header("Content-Length").flatMap(Int.init), length > configuration.maxBodyBytes {
@@ -370,13 +375,8 @@ final class ServerCore: Sendable {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    private func headers(of connection: OpaquePointer) -> [String: String] {
-        var headers: [String: String] = [:]
-        for (name, value) in pairs(of: connection, kind: .HEADER_KIND) {
-            let key = name.lowercased()
-            headers[key] = headers[key].map { "\($0), \(value)" } ?? value
-        }
-        return headers
+    private func headerFields(of connection: OpaquePointer) -> [(name: String, value: String)] {
+        pairs(of: connection, kind: .HEADER_KIND).map { (name: $0.0, value: $0.1) }
     }
 
     private func query(of connection: OpaquePointer) -> [String: String] {
@@ -390,6 +390,8 @@ final class ServerCore: Sendable {
     }
 
     private func pairs(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
+        // Counting first (no callback) spares the collector for the usual request without a query.
+        guard MHD_get_connection_values(connection, kind, nil, nil) > 0 else { return [] }
         let collector = PairCollector()
         withExtendedLifetime(collector) {
             _ = MHD_get_connection_values(connection, kind, collectValueCallback,

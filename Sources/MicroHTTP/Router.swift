@@ -18,6 +18,7 @@ public struct Router: Sendable {
     public typealias Preflight = @Sendable (HTTPRequest) -> HTTPResponse?
 
     private struct Route: Sendable {
+        let index: Int
         let method: HTTPMethod
         let pattern: String
         let segments: [Segment]
@@ -42,7 +43,8 @@ public struct Router: Sendable {
             }
             return .literal(String(part))
         }
-        routes.append(Route(method: method, pattern: pattern, segments: segments, preflight: preflight, handler: handler))
+        routes.append(Route(index: routes.count, method: method, pattern: pattern, segments: segments,
+                            preflight: preflight, handler: handler))
     }
 
     /// Every route's method and pattern, in the order added (for documentation checks).
@@ -57,6 +59,11 @@ public struct Router: Sendable {
 
     /// Answers `request`.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if let index = request.resolvedRoute {
+            // Resolved already by ``preflight(resolving:)`` on the same request.
+            if index >= 0 { return routes[index].handler(request) }
+            return fallback?(request) ?? Self.notFound(request.rawPath)
+        }
         switch resolve(request) {
         case .failure(let error): return error.response
         case .success(let (route, routed)):
@@ -70,9 +77,20 @@ public struct Router: Sendable {
     /// Checks `request` from its head alone: 404/405 for unknown routes and methods, then the
     /// route's own preflight. `nil` means "read the body and call ``respond(to:)``".
     public func preflight(_ request: HTTPRequest) -> HTTPResponse? {
+        var request = request
+        return preflight(resolving: &request)
+    }
+
+    /// Like ``preflight(_:)``, and records the route found (and its path parameters) in `request`,
+    /// so that ``respond(to:)`` on the same request does not look it up again.
+    public func preflight(resolving request: inout HTTPRequest) -> HTTPResponse? {
         switch resolve(request) {
-        case .failure(let error): return error.response
-        case .success(let (route, routed)): return route?.preflight?(routed)
+        case .failure(let error):
+            return error.response
+        case .success(let (route, routed)):
+            request.parameters = routed.parameters
+            request.resolvedRoute = route.map(\.index) ?? -1
+            return route?.preflight?(routed)
         }
     }
 
@@ -135,7 +153,7 @@ private struct ErrorResponse: Error {
 enum PathDecoding {
     /// The percent-decoded path, or `nil` when it is not valid UTF-8 after decoding or has a bad escape.
     static func decode(_ raw: String) -> String? {
-        raw.removingPercentEncodingStrictly()
+        raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncodingStrictly() : raw
     }
 
     /// Decodes a query component: `+` is a space, then percent-decoding.

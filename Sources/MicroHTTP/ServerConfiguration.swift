@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     /// Memory per connection, for its request head and its response buffer
     /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`); it also bounds the request head's size.
     public var connectionMemoryBytes = 8 * 1024
+    /// libmicrohttpd polling threads, each with its own epoll set (`MHD_OPTION_THREAD_POOL_SIZE`);
+    /// connections are spread over them. Never a thread per connection.
+    public var pollingThreads = 1
+
     /// How long shutdown waits for event streams to send their final chunk.
     public var drainTimeout: Duration = .milliseconds(500)
     /// Headers added to every response (before the response's own).

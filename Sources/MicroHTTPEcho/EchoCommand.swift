@@ -30,6 +30,9 @@ struct EchoCommand: ParsableCommand {
     @Option(help: "Seconds between keep-alive comments on idle streams (how vanished clients are noticed).")
     var keepAliveSeconds = 15
 
+    @Option(help: "libmicrohttpd polling threads (default: one per core).")
+    var pollingThreads = ProcessInfo.processInfo.activeProcessorCount
+
     @Option(help: "Memory per connection, in KiB (its benchmark clients send request heads well under 1 KiB).")
     var connectionMemoryKib = 4
 
@@ -56,6 +59,7 @@ struct EchoCommand: ParsableCommand {
         configuration.port = port
         configuration.maxConnections = 60_000
         configuration.keepAliveInterval = .seconds(max(1, keepAliveSeconds))
+        configuration.pollingThreads = max(1, pollingThreads)
         configuration.connectionMemoryBytes = max(4, connectionMemoryKib) * 1024
         let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp-echo"), metrics: metrics,
                                 router: router)
