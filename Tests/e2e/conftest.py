@@ -213,3 +213,14 @@ def browser():
     driver = webdriver.Chrome(options=options, service=service)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def leave_the_page(request):
+    """After a browser test, leave its page, so that its event stream does not go on reconnecting to
+    a server that the next test has stopped (and log errors into that test's console)."""
+    yield
+    if "browser" in request.fixturenames:
+        driver = request.getfixturevalue("browser")
+        driver.get("about:blank")
+        driver.get_log("browser")

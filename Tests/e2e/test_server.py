@@ -94,6 +94,8 @@ def test_page_shows_live_values_in_a_real_browser(browser, playground):
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.set_window_size(1280, 900)
+    browser.get("about:blank")
+    browser.get_log("browser")  # only this page's messages count
     browser.get(playground.url + "/#ticker")
 
     def count():
