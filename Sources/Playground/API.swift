@@ -63,11 +63,10 @@ struct API: Sendable {
 
     private func createSession(_ request: HTTPRequest) -> HTTPResponse {
         guard let scenario = scenario(request) else { return unknownScenario(request) }
-        if let clock = request.query["clock"], clock != "real" {
-            return .error(status: 400, code: "invalid_value",
-                          message: "clock must be 'real' (virtual-clock sessions are not available yet).")
+        guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
+            return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
         }
-        switch create(scenario, for: request) {
+        switch create(scenario, for: request, clock: clock) {
         case .failure(let error):
             return refusal(error)
         case .success(let session):
@@ -112,6 +111,9 @@ struct API: Sendable {
         case .failure(let error): return error.response
         case .success(let value): raw = value
         }
+        if name == Session.advanceInput {
+            return advance(session, by: raw)
+        }
         switch session.scenario.description.value(for: name, from: raw) {
         case .failure(.unknownInput):
             return unknownInput(session, name)
@@ -128,9 +130,36 @@ struct API: Sendable {
         }
     }
 
-    private func create(_ scenario: any Scenario.Type, for request: HTTPRequest) -> Result<Session, SessionStore.CreationError> {
+    /// The `advance` input: moves a virtual-clock session's clock by a number of milliseconds.
+    private func advance(_ session: Session, by raw: RawInput) -> HTTPResponse {
+        guard session.clock == .virtual else {
+            return .error(status: 400, code: "not_virtual",
+                          message: "advance moves a virtual clock; create the session with ?clock=virtual.")
+        }
+        let milliseconds: Double?
+        switch raw {
+        case .json(.int(let value)): milliseconds = Double(value)
+        case .json(.double(let value)): milliseconds = value
+        case .text(let text): milliseconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        default: milliseconds = nil
+        }
+        guard let milliseconds, milliseconds.isFinite, milliseconds >= 0, milliseconds <= Session.maximumAdvance else {
+            return .error(status: 400, code: "invalid_value",
+                          message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance)).")
+        }
+        guard session.send(.number(milliseconds), to: Session.advanceInput) else {
+            var response = HTTPResponse.error(status: 429, code: "rate_limited", message: "Too many inputs for this session; slow down.")
+            response.addHeader("Retry-After", "1")
+            return response
+        }
+        return .json(["accepted": true], status: 202)
+    }
+
+    private func create(
+        _ scenario: any Scenario.Type, for request: HTTPRequest, clock: Session.Clock = .real
+    ) -> Result<Session, SessionStore.CreationError> {
         Result { () throws(SessionStore.CreationError) in
-            try sessions.create(scenario, clientAddress: request.clientAddress)
+            try sessions.create(scenario, clientAddress: request.clientAddress, clock: clock)
         }
     }
 
@@ -161,7 +190,9 @@ struct API: Sendable {
     private func checkInputHead(_ request: HTTPRequest) -> HTTPResponse? {
         guard let session = session(request) else { return unknownSession(request) }
         let name = request.parameters["name"] ?? ""
-        guard session.scenario.description.input(named: name) != nil else { return unknownInput(session, name) }
+        guard name == Session.advanceInput || session.scenario.description.input(named: name) != nil else {
+            return unknownInput(session, name)
+        }
         return InputBody.checkMediaType(of: request)
     }
 
@@ -222,7 +253,7 @@ private struct SessionInfo: Encodable {
     init(_ session: Session) {
         self.session = session.id
         scenario = session.scenario.description.id
-        clock = "real"
+        clock = session.clock.rawValue
         created = session.created.formatted(.iso8601)
         watchers = session.watcherCount
         events = "/api/sessions/\(session.id)/events"

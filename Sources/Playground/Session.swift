@@ -11,12 +11,31 @@ import Scenarios
 /// remembered as the latest of its stream when the stream is a state stream, and sent to every
 /// watcher — all under the session's lock, so a watcher that connects sees its snapshot and then
 /// exactly the live events after it, none lost, none twice.
+///
+/// A virtual-clock session (DESIGN.md §3) builds its scenario on a `TestScheduler` instead: work due
+/// at the current virtual time runs right after each input, and time moves only through the
+/// `advance` input. Its work still runs on the session's thread, one item at a time.
 final class Session: Sendable {
+    /// Real time, or a virtual clock moved by `advance`.
+    enum Clock: String, Sendable {
+        case real, virtual
+    }
+
+    /// The `advance` input of virtual-clock sessions: milliseconds to move the clock by.
+    static let advanceInput = "advance"
+    /// The most one `advance` may move the clock: one hour.
+    static let maximumAdvance = 3_600_000.0
+
     let id: String
     let scenario: any Scenario.Type
     let clientAddress: String
     let created = Date()
+    /// Where the session's work runs, in order.
     private let scheduler: RunLoopScheduler
+    /// The scenario's clock: the run loop's real time, or the virtual clock.
+    private let clockScheduler: any Scheduler
+    private let virtualClock: TestScheduler?
+    let clock: Clock
     private let origin: Duration
     private let stateStreams: Set<String>
     private let limits: SessionLimits
@@ -43,19 +62,25 @@ final class Session: Sendable {
     private let state: Lock<State>
 
     init(id: String, scenario: any Scenario.Type, clientAddress: String, scheduler: RunLoopScheduler,
-         settings: ScenarioSettings, limits: SessionLimits) {
+         clock: Clock = .real, settings: ScenarioSettings, limits: SessionLimits) {
         self.id = id
         self.scenario = scenario
         self.clientAddress = clientAddress
         self.scheduler = scheduler
         self.limits = limits
-        origin = scheduler.now
+        self.clock = clock
+        let virtualClock = clock == .virtual ? TestScheduler() : nil
+        self.virtualClock = virtualClock
+        let clockScheduler: any Scheduler = virtualClock ?? scheduler
+        self.clockScheduler = clockScheduler
+        origin = clockScheduler.now
         stateStreams = Set(scenario.description.streams.filter(\.state).map(\.name))
         state = Lock(State(inputTokens: limits.inputBurst))
         scheduler.schedule { [self] in
-            let instance = scenario.init(scheduler: scheduler, settings: settings) { [weak self] stream, event in
+            let instance = scenario.init(scheduler: clockScheduler, settings: settings) { [weak self] stream, event in
                 self?.record(stream, event)
             }
+            virtualClock?.advance()
             let keep = state.withLock { state -> Bool in
                 guard !state.isClosed else { return false }
                 state.instance = instance
@@ -68,7 +93,7 @@ final class Session: Sendable {
     // MARK: Events
 
     private func record(_ stream: String, _ event: StreamEvent) {
-        let elapsed = scheduler.now - origin
+        let elapsed = clockScheduler.now - origin
         let milliseconds = Double(elapsed / .microseconds(100)).rounded() / 10
         state.withLock { state in
             guard !state.isClosed else { return }
@@ -149,8 +174,13 @@ final class Session: Sendable {
         }
         guard accepted else { return false }
         scheduler.schedule { [self] in
-            let instance = state.withLock { $0.instance }
-            instance?.apply(value, to: name)
+            guard let instance = state.withLock({ $0.instance }) else { return }
+            if name == Self.advanceInput, let virtualClock, case .number(let milliseconds) = value {
+                virtualClock.advance(by: .microseconds(Int64((milliseconds * 1_000).rounded())))
+            } else {
+                instance.apply(value, to: name)
+                virtualClock?.advance()  // work due now runs after each input
+            }
         }
         return true
     }

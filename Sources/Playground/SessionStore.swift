@@ -49,7 +49,7 @@ final class SessionStore: Sendable {
     }
 
     /// Creates a session of `scenario` for the client at `clientAddress`.
-    func create(_ scenario: any Scenario.Type, clientAddress: String) throws(CreationError) -> Session {
+    func create(_ scenario: any Scenario.Type, clientAddress: String, clock: Session.Clock = .real) throws(CreationError) -> Session {
         let id = Self.makeID()
         let result = state.withLock { state -> Result<RunLoopScheduler, CreationError> in
             guard state.sessions.count < limits.maxSessions else { return .failure(.tooManySessions) }
@@ -62,7 +62,7 @@ final class SessionStore: Sendable {
         }
         let scheduler = try result.get()
         let session = Session(id: id, scenario: scenario, clientAddress: clientAddress, scheduler: scheduler,
-                              settings: settings, limits: limits.session)
+                              clock: clock, settings: settings, limits: limits.session)
         state.withLock { $0.sessions[id] = session }
         logger.debug("session created", metadata: ["session": "\(id.prefix(8))…", "scenario": "\(scenario.description.id)"])
         return session

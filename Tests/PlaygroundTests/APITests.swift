@@ -128,8 +128,22 @@ struct APITests {
         #expect(errorCode(call(.post, input, body: "true", contentType: "application/json")) == "invalid_value")
         let invalidUTF8 = HTTPRequest(method: .post, rawPath: input, headers: [:], body: [0xFF, 0xFE])
         #expect(errorCode(router.respond(to: invalidUTF8)) == "invalid_utf8")
-        #expect(errorCode(call(.post, "/api/scenarios/login/sessions?clock=virtual")) == "invalid_value")
+        #expect(errorCode(call(.post, "/api/scenarios/login/sessions?clock=sundial")) == "invalid_value")
+        #expect(errorCode(call(.post, "/api/sessions/\(id)/inputs/advance", body: "100")) == "not_virtual")
         #expect(call(.put, input).headers.contains { $0.name == "Allow" && $0.value == "POST" })
+    }
+
+    @Test func virtualClockSessionsTakeAdvance() {
+        let created = call(.post, "/api/scenarios/search/sessions?clock=virtual")
+        #expect(created.status == 201)
+        let id = json(created)["session"] as? String ?? ""
+        #expect(json(call(.get, "/api/sessions/\(id)"))["clock"] as? String == "virtual")
+        let advance = "/api/sessions/\(id)/inputs/advance"
+        #expect(call(.post, advance, body: "500").status == 202)
+        #expect(call(.post, advance, body: "12.5", contentType: "application/json").status == 202)
+        #expect(errorCode(call(.post, advance, body: "-1")) == "invalid_value")
+        #expect(errorCode(call(.post, advance, body: "soon")) == "invalid_value")
+        #expect(errorCode(call(.post, advance, body: "99999999")) == "invalid_value")
     }
 
     @Test func sessionCapsAnswer503And429() {

@@ -185,8 +185,8 @@ def make_playground(request):
     """Starts playgrounds with extra flags; all are stopped after the test."""
     servers = []
 
-    def make(*args):
-        server = start_server(request, *FAST, *args)
+    def make(*args, fast=True):
+        server = start_server(request, *(FAST if fast else []), *args)
         servers.append(server)
         return server
 

@@ -222,3 +222,29 @@ def test_oversized_chunked_input_is_413(playground):
         while data := connection.recv(65536):
             response += data
     assert response.startswith(b"HTTP/1.1 413"), response[:200]
+
+
+def test_virtual_clock_search_session_driven_by_curl(make_playground):
+    """Five queries, then advance 400 shows no throttled value; advance 100 more shows exactly one
+    (the seed's 0.5 s throttle: a virtual clock needs no shortened timings)."""
+    playground = make_playground(fast=False)
+    base = playground.url
+    run = lambda command: subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=10).stdout
+    created = json.loads(run(f"curl -s -X POST '{base}/api/scenarios/search/sessions?clock=virtual'"))
+    session = created["session"]
+    inputs = f"{base}/api/sessions/{session}/inputs"
+    for query in ("s", "sw", "swe", "swed", "swedish"):
+        assert json.loads(run(f"curl -s -d {query} {inputs}/query")) == {"accepted": True}
+    assert json.loads(run(f"curl -s -d 400 {inputs}/advance")) == {"accepted": True}
+    # Inputs are applied in order on the session's thread; the watcher replays from the first event.
+    watcher = playground.watch(f"/api/sessions/{session}/events", last_event_id="0")
+    watcher.wait_for(has("validQuery", "swedish"))
+    assert watcher.values("throttled") == []
+    assert json.loads(run(f"curl -s -d 100 {inputs}/advance")) == {"accepted": True}
+    watcher.wait_for(has("throttled", "swedish"))
+    throttled = [e for e in watcher.events if e["event"] == "throttled"]
+    assert len(throttled) == 1 and throttled[0]["json"]["t"] == 500.0, "virtual milliseconds"
+    assert json.loads(run(f"curl -s -d 1000 {inputs}/advance")) == {"accepted": True}
+    watcher.wait_for(lambda events: watcher.values("results"))
+    assert watcher.values("searching") == [True, False]
+    watcher.close()
