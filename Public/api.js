@@ -31,7 +31,8 @@ async function call(method, path, body) {
 }
 
 export const catalogue = () => call("GET", "/api/scenarios").then((body) => body.scenarios);
-export const createSession = (scenario) => call("POST", `/api/scenarios/${encodeURIComponent(scenario)}/sessions`);
+export const createSession = (scenario, clock = "real") =>
+  call("POST", `/api/scenarios/${encodeURIComponent(scenario)}/sessions${clock === "virtual" ? "?clock=virtual" : ""}`);
 export const sessionInfo = (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}`);
 
 /**

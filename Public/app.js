@@ -14,6 +14,11 @@ const page = {
   follow: true,
   frozenAt: 0,
   announceAt: new Map(),
+  virtual: false,
+  virtualTime: 0,
+  advanced: 0, // what this page has advanced the clock by
+  latestT: 0, // the latest event time seen (another tab may have advanced the clock too)
+  advance: null,
 };
 
 function element(tag, className, text) {
@@ -177,6 +182,8 @@ function receive(event) {
   const stream = page.streams.get(event.stream);
   if (!stream) return;
   page.clockOffset = Math.min(page.clockOffset, performance.now() - event.t);
+  page.latestT = Math.max(page.latestT, event.t);
+  if (page.virtual) setVirtualTime(Math.max(page.advanced, page.latestT));
   stream.events += 1;
   stream.count.textContent = `${stream.events} event${stream.events === 1 ? "" : "s"}`;
   stream.latest.textContent = event.kind === "next" ? describe(event.value) : event.kind;
@@ -187,7 +194,29 @@ function receive(event) {
 }
 
 function sessionNow() {
+  if (page.virtual) return page.virtualTime;
   return page.clockOffset === Infinity ? 0 : performance.now() - page.clockOffset;
+}
+
+function setVirtualTime(milliseconds) {
+  page.virtualTime = milliseconds;
+  $("virtual-time").textContent = `${milliseconds} ms`;
+}
+
+/** Shows the virtual clock's controls for a virtual session, or the offer to step through one. */
+function renderClock(scenario, sessionID, clock) {
+  page.virtual = clock === "virtual";
+  $("clock").hidden = !page.virtual;
+  $("step-offer").hidden = page.virtual;
+  $("step-link").href = `#step=${scenario.id}`;
+  page.advanced = 0;
+  page.latestT = 0;
+  setVirtualTime(0);
+  const sender = new InputSender(sessionID, "advance", (error) => notice(explain(error)));
+  page.advance = (milliseconds) => sender.send(milliseconds).then(() => {
+    page.advanced += milliseconds;
+    setVirtualTime(Math.max(page.advanced, page.latestT));
+  });
 }
 
 function animate() {
@@ -229,7 +258,7 @@ function connect(sessionID, scenario) {
   });
 }
 
-function showSession(scenario, sessionID) {
+function showSession(scenario, sessionID, clock = "real") {
   $("intro").hidden = true;
   $("scenario").hidden = false;
   $("scenario-title").textContent = scenario.title;
@@ -242,6 +271,7 @@ function showSession(scenario, sessionID) {
   notice(null);
   renderInputs(scenario, sessionID);
   renderStreams(scenario);
+  renderClock(scenario, sessionID, clock);
   connect(sessionID, scenario);
   for (const item of document.querySelectorAll(".scenario-link")) {
     item.toggleAttribute("aria-current", item.id === `pick-${scenario.id}`);
@@ -255,14 +285,16 @@ async function route() {
       const sessionID = hash.slice("session=".length);
       const info = await sessionInfo(sessionID);
       const scenario = page.scenarios.find((item) => item.id === info.scenario);
-      if (scenario) showSession(scenario, sessionID);
+      if (scenario) showSession(scenario, sessionID, info.clock);
       return;
     }
-    const scenario = page.scenarios.find((item) => item.id === hash);
+    // `#search` starts a real-time session, `#step=search` a virtual-clock one.
+    const clock = hash.startsWith("step=") ? "virtual" : "real";
+    const scenario = page.scenarios.find((item) => item.id === (clock === "virtual" ? hash.slice(5) : hash));
     if (!scenario) return;
-    const created = await createSession(scenario.id);
+    const created = await createSession(scenario.id, clock);
     history.replaceState(null, "", `#session=${created.session}`);
-    showSession(scenario, created.session);
+    showSession(scenario, created.session, clock);
     $("scenario-title").focus();
   } catch (error) {
     $("scenario").hidden = false;
@@ -288,6 +320,8 @@ async function start() {
     for (const stream of page.streams.values()) stream.timeline.relayout();
   });
   $("scenario-title").tabIndex = -1;
+  $("advance-100").addEventListener("click", () => page.advance?.(100));
+  $("advance-500").addEventListener("click", () => page.advance?.(500));
   try {
     page.scenarios = await catalogue();
   } catch (error) {

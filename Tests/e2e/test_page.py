@@ -145,3 +145,28 @@ def test_accessibility_audit(browser, playground, scenario):
     results = axe.run()
     serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
     assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+
+
+def test_stepping_through_search_on_a_virtual_clock(browser, make_playground):
+    playground = make_playground(fast=False)  # the seed's timings: a 0.5 s throttle, a 1 s search
+    browser.set_window_size(*DESKTOP)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/#step=search")
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    assert not browser.find_element(By.ID, "clock").get_attribute("hidden")
+    browser.find_element(By.ID, "input-query").send_keys("danish")
+    wait(browser, lambda: latest(browser, "validQuery") == "danish")
+    assert count(browser, "throttled") == 0, "time stands still"
+    browser.find_element(By.ID, "advance-100").click()
+    wait(browser, lambda: browser.find_element(By.ID, "virtual-time").text == "100 ms")
+    assert count(browser, "throttled") == 0, "100 ms is less than the throttle"
+    browser.find_element(By.ID, "advance-500").click()
+    wait(browser, lambda: latest(browser, "throttled") == "danish")
+    assert latest(browser, "searching") == "true", "the search takes virtual time too"
+    browser.find_element(By.ID, "advance-500").click()
+    browser.find_element(By.ID, "advance-500").click()
+    wait(browser, lambda: "Danish" in latest(browser, "results"))
+    wait(browser, lambda: browser.find_element(By.ID, "virtual-time").text == "1600 ms")
+    check_console(browser)
+    check_layout(browser, "search-virtual", DESKTOP)
