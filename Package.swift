@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
+        .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
         .executable(name: "playground", targets: ["Playground"]),
         .executable(name: "microhttp-echo", targets: ["MicroHTTPEcho"]),
     ],
@@ -16,6 +17,8 @@ let package = Package(
     targets: [
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(name: "Reactive"),
+        // Marble diagrams (RxJS notation) for tests and the session marbles view.
+        .target(name: "ReactiveTesting"),
         // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -38,6 +41,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP",
                 "Scenarios",
+                "ReactiveTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -54,7 +58,8 @@ let package = Package(
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"]),
-        .testTarget(name: "PlaygroundTests", dependencies: ["Playground"]),
+        .testTarget(name: "PlaygroundTests", dependencies: ["Playground", "ReactiveTesting"]),
+        .testTarget(name: "ReactiveTestingTests", dependencies: ["ReactiveTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,6 +52,14 @@ struct API: Sendable {
             guard let session = session(request) else { return unknownSession(request) }
             return .eventStream { stream in session.watch(stream) }
         }
+        router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in
+            guard let session = session(request) else { return unknownSession(request) }
+            let frame = request.query["frame"].map { Double($0) } ?? MarblesView.defaultFrame
+            guard let frame, MarblesView.frameRange.contains(frame) else {
+                return .error(status: 400, code: "invalid_value", message: "frame takes milliseconds from 1 to 60000.")
+            }
+            return .text(MarblesView.render(session, frame: frame))
+        }
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
         }

@@ -40,9 +40,13 @@ final class Session: Sendable {
     private let stateStreams: Set<String>
     private let limits: SessionLimits
 
-    private struct Recorded {
+    /// One recorded event: its number, stream, what happened and when, and its SSE frame.
+    struct Recorded: Sendable {
         let seq: Int
         let stream: String
+        let streamEvent: StreamEvent
+        /// Milliseconds since the session started (virtual on a virtual clock).
+        let t: Double
         let event: ServerSentEvent
     }
 
@@ -101,7 +105,7 @@ final class Session: Sendable {
             state.nextSeq += 1
             let frame = ServerSentEvent(data: EventJSON.encode(stream: stream, event: event, seq: seq, t: milliseconds),
                                         event: stream, id: String(seq))
-            let recorded = Recorded(seq: seq, stream: stream, event: frame)
+            let recorded = Recorded(seq: seq, stream: stream, streamEvent: event, t: milliseconds, event: frame)
             state.buffer.append(recorded)
             if state.buffer.count - state.bufferStart > limits.eventBuffer {
                 state.bufferStart += 1
@@ -156,6 +160,11 @@ final class Session: Sendable {
         for recorded in state.latestOfStateStream.values.sorted(by: { $0.seq < $1.seq }) {
             stream.send(recorded.event)
         }
+    }
+
+    /// The events still buffered, oldest first (all of them unless more than the buffer holds).
+    func recordedEvents() -> [Recorded] {
+        state.withLock { Array($0.buffer[$0.bufferStart...]) }
     }
 
     // MARK: Inputs

@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 @testable import Playground
 import Scenarios
+import ReactiveTesting
 import Testing
 
 /// The API's routes, answered by the router directly (no sockets): status codes, bodies and the
@@ -203,5 +204,66 @@ struct OpenAPITests {
         let response = router.respond(to: HTTPRequest(method: .get, rawPath: "/openapi.json"))
         #expect(response.status == 200)
         #expect(response.headers.contains { $0.name == "Content-Type" && $0.value == "application/json" })
+    }
+}
+
+@Suite("Marbles view")
+struct MarblesViewTests {
+    @Test func virtualLoginSessionAtOneMillisecondPerFrameReproducesItsEvents() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
+        let router = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store).router()
+        func post(_ path: String, _ body: String = "") -> Int {
+            router.respond(to: HTTPRequest(method: .post, rawPath: path, body: Array(body.utf8))).status
+        }
+        let created = router.respond(to: HTTPRequest(method: .post, rawPath: "/api/scenarios/login/sessions",
+                                                     query: ["clock": "virtual"]))
+        guard case .bytes(let createdBody) = created.body,
+              let id = (try JSONSerialization.jsonObject(with: Data(createdBody)) as? [String: Any])?["session"] as? String,
+              let session = store.session(id) else {
+            Issue.record("no session")
+            return
+        }
+        let inputs = "/api/sessions/\(id)/inputs/"
+        for (name, value) in [("advance", "5"), ("username", "us"), ("advance", "5"), ("username", "use"), ("advance", "5"),
+                              ("username", "user"), ("advance", "7"), ("password", "password"), ("advance", "5"),
+                              ("submit", ""), ("advance", "1000")] {
+            #expect(post(inputs + name, value) == 202)
+        }
+        // Inputs are applied on the session's thread; wait for the last one's effect.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !session.recordedEvents().contains(where: { $0.stream == "signInResult" }) && ContinuousClock.now < deadline {
+            await Task.yield()
+        }
+        let recorded = session.recordedEvents()
+        #expect(recorded.contains { $0.stream == "signInResult" })
+
+        let view = router.respond(to: HTTPRequest(method: .get, rawPath: "/api/sessions/\(id)/marbles", query: ["frame": "1"]))
+        guard case .bytes(let bytes) = view.body else {
+            Issue.record("no marbles")
+            return
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        for stream in Login.description.streams.map(\.name) {
+            guard let index = lines.firstIndex(where: { $0.hasPrefix("\(stream): ") }) else {
+                Issue.record("no line for \(stream)")
+                continue
+            }
+            let diagram = String(lines[index].dropFirst(stream.count + 2))
+            var legend: [Character: String] = [:]
+            for line in lines[(index + 1)...] {
+                guard line.hasPrefix("  "), line.dropFirst(2).dropFirst().hasPrefix(" = ") else { break }
+                legend[line.dropFirst(2).first!] = String(line.dropFirst(6))
+            }
+            let parsed = try Marbles.parse(diagram)
+            let expected = recorded.filter { $0.stream == stream }
+            #expect(parsed.count == expected.count, "\(stream): \(diagram)")
+            for (entry, event) in zip(parsed, expected) {
+                guard case .next(let value) = event.streamEvent else { continue }
+                #expect(legend[entry.symbol] == EventJSON.json(value), "\(stream) value")
+                #expect(abs(entry.frame - Int(event.t)) <= 1, "\(stream): frame \(entry.frame) for t \(event.t)")
+            }
+        }
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import ReactiveTesting
+import Scenarios
+
+/// `GET /api/sessions/{sid}/marbles`: a session's streams as marble diagrams in the RxJS
+/// notation, one character per `frame` milliseconds, each value a letter with a legend of its JSON
+/// below, so a session can be pasted into a test (``Marbles/parse(_:)`` reads it) or an issue.
+enum MarblesView {
+    static let defaultFrame = 100.0
+    static let frameRange = 1.0...60_000.0
+
+    static func render(_ session: Session, frame: Double) -> String {
+        let events = session.recordedEvents()
+        let description = session.scenario.description
+        var text = "# \(description.id) session, \(session.clock.rawValue) clock, one character per \(format(frame)) ms\n"
+        if let first = events.first, first.seq > 1 {
+            text += "# events before #\(first.seq) are no longer buffered; time still counts from the session's start\n"
+        }
+        for stream in description.streams {
+            var legend: [(Character, String)] = []
+            var symbols: [String: Character] = [:]
+            var entries: [Marbles.Entry] = []
+            for recorded in events where recorded.stream == stream.name {
+                let symbol: Character
+                switch recorded.streamEvent {
+                case .next(let value):
+                    let json = EventJSON.json(value)
+                    if let known = symbols[json] {
+                        symbol = known
+                    } else {
+                        symbol = legend.count < Marbles.valueSymbols.count ? Marbles.valueSymbols[legend.count] : "?"
+                        symbols[json] = symbol
+                        if symbol != "?" || !legend.contains(where: { $0.0 == "?" }) {
+                            legend.append((symbol, symbol == "?" ? "(more values than letters)" : json))
+                        }
+                    }
+                case .error(let code, let message):
+                    symbol = "#"
+                    legend.append(("#", EventJSON.json(.object(["code": .string(code), "message": .string(message)]))))
+                case .completed:
+                    symbol = "|"
+                }
+                entries.append(Marbles.Entry(frame: Int((recorded.t / frame).rounded(.down)), symbol: symbol))
+            }
+            text += "\(stream.name): \(Marbles.render(entries))\n"
+            for (symbol, json) in legend { text += "  \(symbol) = \(json)\n" }
+        }
+        return text
+    }
+
+    private static func format(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}
