@@ -1,7 +1,8 @@
 import Dispatch
 
 /// What the server keeps for one request between libmicrohttpd's calls: the head, the body read so
-/// far, and the status answered (for the access log). Touched only on the polling thread.
+/// far, and the status answered (for the access log). Touched only by its connection's polling
+/// thread.
 final class RequestContext {
     /// The request head, complete after libmicrohttpd's first call; only its method and path are
     /// kept once the response is queued (a long-lived event stream need not hold its headers).
