@@ -6,24 +6,19 @@ extension Signal {
         guard !signals.isEmpty else { return .empty }
         return Signal<[Value], Failure> { subscriber in
             let serializer = Serializer(CombineLatestState<Value>(count: signals.count), subscriber)
-            let subscriptions = CompoundDisposable()
-            for (index, signal) in signals.enumerated() {
-                if subscriber.isStopped { break }
-                subscriptions.add(signal.subscribe(Subscriber { event in
-                    serializer.update { state, outbox in
-                        switch event {
-                        case .next(let value):
-                            if let all = state.record(value, at: index) { outbox.append(.next(all)) }
-                        case .error(let error):
-                            outbox.append(.error(error))
-                        case .completed:
-                            state.completed += 1
-                            if state.completed == state.latest.count { outbox.append(.completed) }
-                        }
+            return subscribeEach(signals, stoppingWith: subscriber) { index, event in
+                serializer.update { state, outbox in
+                    switch event {
+                    case .next(let value):
+                        if let all = state.record(value, at: index) { outbox.append(.next(all)) }
+                    case .error(let error):
+                        outbox.append(.error(error))
+                    case .completed:
+                        state.completed += 1
+                        if state.completed == state.latest.count { outbox.append(.completed) }
                     }
-                }))
+                }
             }
-            return subscriptions
         }
     }
 

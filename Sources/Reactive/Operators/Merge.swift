@@ -5,21 +5,16 @@ extension Signal {
         guard !signals.isEmpty else { return .empty }
         return Signal { subscriber in
             let serializer = Serializer(0, subscriber)
-            let subscriptions = CompoundDisposable()
-            for signal in signals {
-                if subscriber.isStopped { break }
-                subscriptions.add(signal.subscribe(Subscriber { event in
-                    serializer.update { completed, outbox in
-                        if case .completed = event {
-                            completed += 1
-                            if completed == signals.count { outbox.append(.completed) }
-                        } else {
-                            outbox.append(event)
-                        }
+            return subscribeEach(signals, stoppingWith: subscriber) { _, event in
+                serializer.update { completed, outbox in
+                    if case .completed = event {
+                        completed += 1
+                        if completed == signals.count { outbox.append(.completed) }
+                    } else {
+                        outbox.append(event)
                     }
-                }))
+                }
             }
-            return subscriptions
         }
     }
 

@@ -6,29 +6,24 @@ extension Signal {
         guard !signals.isEmpty else { return .empty }
         return Signal<[Value], Failure> { subscriber in
             let serializer = Serializer(ZipState<Value>(count: signals.count), subscriber)
-            let subscriptions = CompoundDisposable()
-            for (index, signal) in signals.enumerated() {
-                if subscriber.isStopped { break }
-                subscriptions.add(signal.subscribe(Subscriber { event in
-                    serializer.update { state, outbox in
-                        switch event {
-                        case .next(let value):
-                            state.queues[index].append(value)
-                            if state.queues.allSatisfy({ !$0.isEmpty }) {
-                                outbox.append(.next(state.queues.indices.map { state.queues[$0].removeFirst() }))
-                            }
-                        case .error(let error):
-                            outbox.append(.error(error))
-                            return
-                        case .completed:
-                            state.completed[index] = true
+            return subscribeEach(signals, stoppingWith: subscriber) { index, event in
+                serializer.update { state, outbox in
+                    switch event {
+                    case .next(let value):
+                        state.queues[index].append(value)
+                        if state.queues.allSatisfy({ !$0.isEmpty }) {
+                            outbox.append(.next(state.queues.indices.map { state.queues[$0].removeFirst() }))
                         }
-                        let finished = state.queues.indices.contains { state.completed[$0] && state.queues[$0].isEmpty }
-                        if finished { outbox.append(.completed) }
+                    case .error(let error):
+                        outbox.append(.error(error))
+                        return
+                    case .completed:
+                        state.completed[index] = true
                     }
-                }))
+                    let finished = state.queues.indices.contains { state.completed[$0] && state.queues[$0].isEmpty }
+                    if finished { outbox.append(.completed) }
+                }
             }
-            return subscriptions
         }
     }
 

@@ -1,0 +1,17 @@
+extension Signal {
+    /// Subscribes to each of `signals` in turn (stopping early if `downstream` stops), passing each
+    /// event to `handle` with the index of the signal that sent it: how every operator with several
+    /// inputs (combineLatest, zip, merge) feeds its serializer. The disposable ends every input.
+    static func subscribeEach<Downstream: Sendable, DownstreamFailure: Error>(
+        _ signals: [Signal],
+        stoppingWith downstream: Subscriber<Downstream, DownstreamFailure>,
+        _ handle: @escaping @Sendable (Int, Event<Value, Failure>) -> Void
+    ) -> CompoundDisposable {
+        let subscriptions = CompoundDisposable()
+        for (index, signal) in signals.enumerated() {
+            if downstream.isStopped { break }
+            subscriptions.add(signal.subscribe(Subscriber { event in handle(index, event) }))
+        }
+        return subscriptions
+    }
+}
