@@ -96,8 +96,8 @@ struct API: Sendable {
             let announcement = ServerSentEvent(data: EventJSON.json(.object([
                 "session": .string(session.id),
                 "scenario": .string(scenario.description.id),
-                "events": .string("/api/sessions/\(session.id)/events"),
-                "inputs": .string("/api/sessions/\(session.id)/inputs/"),
+                "events": .string(session.eventsPath),
+                "inputs": .string(session.inputsPath),
             ])), event: "session")
             return .eventStream { stream in
                 stream.send(announcement)
@@ -128,13 +128,7 @@ struct API: Sendable {
         case .failure(.invalidValue(let message)):
             return .error(status: 400, code: "invalid_value", message: message)
         case .success(let value):
-            guard session.send(value, to: name) else {
-                var response = HTTPResponse.error(status: 429, code: "rate_limited",
-                                                  message: "Too many inputs for this session; slow down.")
-                response.addHeader("Retry-After", "1")
-                return response
-            }
-            return .json(["accepted": true], status: 202)
+            return session.send(value, to: name) ? accepted : inputRateExceeded()
         }
     }
 
@@ -155,12 +149,18 @@ struct API: Sendable {
             return .error(status: 400, code: "invalid_value",
                           message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance)).")
         }
-        guard session.send(.number(milliseconds), to: Session.advanceInput) else {
-            var response = HTTPResponse.error(status: 429, code: "rate_limited", message: "Too many inputs for this session; slow down.")
-            response.addHeader("Retry-After", "1")
-            return response
-        }
-        return .json(["accepted": true], status: 202)
+        return session.send(.number(milliseconds), to: Session.advanceInput) ? accepted : inputRateExceeded()
+    }
+
+    /// `202 {"accepted": true}`: the input is queued.
+    private var accepted: HTTPResponse { .json(["accepted": true], status: 202) }
+
+    /// 429 for a session whose input rate is exceeded.
+    private func inputRateExceeded() -> HTTPResponse {
+        var response = HTTPResponse.error(status: 429, code: "rate_limited",
+                                          message: "Too many inputs for this session; slow down.")
+        response.addHeader("Retry-After", "1")
+        return response
     }
 
     private func create(
@@ -244,8 +244,8 @@ private struct SessionCreated: Encodable {
     init(_ session: Session) {
         self.session = session.id
         scenario = session.scenario.description.id
-        events = "/api/sessions/\(session.id)/events"
-        inputs = "/api/sessions/\(session.id)/inputs/"
+        events = session.eventsPath
+        inputs = session.inputsPath
     }
 }
 
@@ -264,7 +264,7 @@ private struct SessionInfo: Encodable {
         clock = session.clock.rawValue
         created = session.created.formatted(.iso8601)
         watchers = session.watcherCount
-        events = "/api/sessions/\(session.id)/events"
-        inputs = "/api/sessions/\(session.id)/inputs/"
+        events = session.eventsPath
+        inputs = session.inputsPath
     }
 }

@@ -94,6 +94,11 @@ final class Session: Sendable {
         }
     }
 
+    /// The session's event stream, as a path.
+    var eventsPath: String { "/api/sessions/\(id)/events" }
+    /// Where its inputs are posted: this path followed by an input's name.
+    var inputsPath: String { "/api/sessions/\(id)/inputs/" }
+
     // MARK: Events
 
     private func record(_ stream: String, _ event: StreamEvent) {

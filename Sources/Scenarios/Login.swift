@@ -26,8 +26,8 @@ public final class Login: Scenario {
                               operator: "Command.executing", from: ["submit", "signInEnabled"], state: true),
             StreamDescription(name: "signInResult", description: "The result of the latest sign-in.",
                               operator: "executionSignals + switchToLatest", from: ["submit"], state: true),
-            StreamDescription(name: "errors", description: "Submits refused because sign-in was disabled, and failed sign-ins.",
-                              operator: "merge", from: ["submit", "signInEnabled"], state: false),
+            StreamDescription(name: "errors", description: "Submits refused because sign-in was disabled (wrong credentials are a false signInResult, not an error).",
+                              operator: "flattenMap", from: ["submit", "signInEnabled"], state: false),
         ]
     )
 
