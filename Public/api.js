@@ -50,4 +50,17 @@ export class InputSender {
     this.queue = this.queue.then(() => call("POST", this.path, value)).catch((error) => this.onError(error));
     return this.queue;
   }
+
+  /**
+   * Ends the input's signal, after the values queued before it: `completed`, or `error` with an
+   * optional message. Resolves to whether the server accepted it.
+   */
+  end(kind, message) {
+    const result = this.queue.then(() => call("POST", `${this.path}?event=${kind}`, message)).then(() => true);
+    this.queue = result.catch((error) => {
+      this.onError(error);
+      return false;
+    });
+    return this.queue;
+  }
 }

@@ -66,56 +66,143 @@ function renderScenarioList() {
 
 // MARK: Session view
 
+/**
+ * A text field bound to the stream of the same name (the binding scenario's fields): it shows what
+ * the stream says, except the stream's echoes of what this page typed, which would otherwise
+ * overwrite newer keystrokes with older text.
+ */
+class BoundField {
+  constructor(box) {
+    this.box = box;
+    this.typed = []; // values sent from this page whose events have not come back yet
+  }
+
+  sent(value) {
+    this.typed.push(value);
+  }
+
+  received(event) {
+    if (event.kind !== "next") return;
+    const value = String(event.value);
+    if (this.typed[0] === value) {
+      this.typed.shift();
+      return;
+    }
+    if (this.box.value !== value) this.box.value = value;
+  }
+}
+
+/** The radio group that lets a person take one of several bound fields, the others read-only. */
+function renderFieldChoice(form, fields) {
+  const group = element("fieldset", "field-choice");
+  group.appendChild(element("legend", undefined, "Your field"));
+  const take = (name) => {
+    for (const [other, field] of fields) {
+      field.box.readOnly = other !== name;
+      field.box.closest(".field").classList.toggle("field-taken", other === name);
+    }
+  };
+  for (const [name] of fields) {
+    const label = element("label", "switch");
+    const radio = element("input");
+    radio.type = "radio";
+    radio.name = "take-field";
+    radio.value = name;
+    radio.id = `take-${name}`;
+    radio.addEventListener("change", () => take(name));
+    label.append(radio, ` type into ${name}`);
+    group.appendChild(label);
+  }
+  group.appendChild(element("p", "help",
+    "Each person takes one field; the others follow the model. Open the session link in a second browser to try it."));
+  form.prepend(group);
+  const [first] = fields.keys();
+  group.querySelector("input").checked = true;
+  take(first);
+}
+
+/** Buttons that complete or fail an input's signal (`?event=completed|error`). */
+function renderEndControls(field, input, sender, controls) {
+  const group = element("div", "input-end");
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", `End ${input.name}`);
+  const status = element("span", "input-ended");
+  status.setAttribute("aria-live", "polite");
+  const buttons = [["completed", "Complete", "sendCompleted: | travels down the pipeline"],
+    ["error", "Fail", "sendError: # travels down the pipeline"]].map(([kind, text, title]) => {
+    const button = element("button", "secondary", text);
+    button.type = "button";
+    button.id = `${kind === "error" ? "fail" : "complete"}-${input.name}`;
+    button.title = title;
+    button.setAttribute("aria-label", `${text} ${input.name}`);
+    button.addEventListener("click", async () => {
+      if (!(await sender.end(kind))) return;
+      for (const control of [...controls, ...buttons]) control.disabled = true;
+      status.textContent = kind === "error" ? "failed" : "completed";
+    });
+    return button;
+  });
+  group.append(...buttons, status);
+  field.appendChild(group);
+}
+
 function renderInputs(scenario, sessionID) {
   const form = $("inputs");
   form.replaceChildren();
   form.onsubmit = (event) => event.preventDefault();
+  const streamNames = new Set(scenario.streams.map((stream) => stream.name));
+  page.boundFields = new Map();
   for (const input of scenario.inputs) {
     const sender = new InputSender(sessionID, input.name, (error) => notice(explain(error)));
     const field = element("div", `field field-${input.kind}`);
     const id = `input-${input.name}`;
+    let control;
     if (input.kind === "action") {
-      const button = element("button", "action", input.name);
-      button.type = "button";
-      button.id = id;
-      button.setAttribute("aria-describedby", `${id}-help`);
-      button.addEventListener("click", () => sender.send(null));
-      field.appendChild(button);
+      control = element("button", "action", input.name);
+      control.type = "button";
+      control.addEventListener("click", () => sender.send(null));
+      field.appendChild(control);
     } else if (input.kind === "bool") {
       const label = element("label", "switch");
-      const box = element("input");
-      box.type = "checkbox";
-      box.id = id;
-      box.setAttribute("role", "switch");
-      box.setAttribute("aria-describedby", `${id}-help`);
-      box.addEventListener("change", () => sender.send(box.checked));
-      label.append(box, ` ${input.name}`);
+      control = element("input");
+      control.type = "checkbox";
+      control.setAttribute("role", "switch");
+      control.addEventListener("change", () => sender.send(control.checked));
+      label.append(control, ` ${input.name}`);
       field.appendChild(label);
     } else if (input.kind === "choice") {
       const label = element("label", undefined, input.name);
       label.htmlFor = id;
-      const select = element("select");
-      select.id = id;
-      for (const option of input.options ?? []) select.appendChild(element("option", undefined, option));
-      select.addEventListener("change", () => sender.send(select.value));
-      field.append(label, select);
+      control = element("select");
+      for (const option of input.options ?? []) control.appendChild(element("option", undefined, option));
+      control.addEventListener("change", () => sender.send(control.value));
+      field.append(label, control);
     } else {
       const label = element("label", undefined, input.name);
       label.htmlFor = id;
       const box = element("input");
-      box.id = id;
+      control = box;
       box.type = input.kind === "number" ? "number" : "text";
       box.autocomplete = "off";
       box.spellcheck = false;
-      box.setAttribute("aria-describedby", `${id}-help`);
-      box.addEventListener("input", () => sender.send(input.kind === "number" ? Number(box.value) : box.value));
+      const bound = input.kind === "text" && streamNames.has(input.name) ? new BoundField(box) : null;
+      if (bound) page.boundFields.set(input.name, bound);
+      box.addEventListener("input", () => {
+        const value = input.kind === "number" ? Number(box.value) : box.value;
+        bound?.sent(value);
+        sender.send(value);
+      });
       field.append(label, box);
     }
+    control.id = id;
+    control.setAttribute("aria-describedby", `${id}-help`);
     const help = element("p", "help", input.description);
     help.id = `${id}-help`;
     field.appendChild(help);
+    renderEndControls(field, input, sender, [control]);
     form.appendChild(field);
   }
+  if (page.boundFields.size > 1) renderFieldChoice(form, page.boundFields);
 }
 
 /** Streams that no other stream reads: the pipeline's results, announced to screen readers. */
@@ -189,6 +276,7 @@ function receive(event) {
   stream.latest.textContent = event.kind === "next" ? describe(event.value) : event.kind;
   stream.latest.dataset.kind = event.kind;
   stream.timeline.add(event);
+  page.boundFields?.get(event.stream)?.received(event);
   logEvent(event);
   announce(event);
 }

@@ -119,17 +119,33 @@ struct API: Sendable {
         case .failure(let error): return error.response
         case .success(let value): raw = value
         }
+        let kind = request.query["event"] ?? "next"
         if name == Session.advanceInput {
+            guard kind == "next" else {
+                return .error(status: 400, code: "invalid_value", message: "advance is the virtual clock, not a signal: it cannot complete or fail.")
+            }
             return advance(session, by: raw)
         }
-        switch session.scenario.description.value(for: name, from: raw) {
-        case .failure(.unknownInput):
-            return unknownInput(session, name)
-        case .failure(.invalidValue(let message)):
-            return .error(status: 400, code: "invalid_value", message: message)
-        case .success(let value):
-            return session.send(value, to: name) ? accepted : inputRateExceeded()
+        let event: InputEvent
+        switch kind {
+        case "next":
+            switch session.scenario.description.value(for: name, from: raw) {
+            case .failure(.unknownInput): return unknownInput(session, name)
+            case .failure(.invalidValue(let message)): return .error(status: 400, code: "invalid_value", message: message)
+            case .success(let value): event = .next(value)
+            }
+        case "completed":
+            event = .completed
+        case "error":
+            switch InputFailure.error(for: name, from: raw) {
+            case .failure(.invalidValue(let message)), .failure(.unknownInput(let message)):
+                return .error(status: 400, code: "invalid_value", message: message)
+            case .success(let error): event = .error(error)
+            }
+        default:
+            return .error(status: 400, code: "invalid_value", message: "event takes next, completed or error.")
         }
+        return queued(session.send(event, to: name), input: name)
     }
 
     /// The `advance` input: moves a virtual-clock session's clock by a number of milliseconds.
@@ -149,7 +165,18 @@ struct API: Sendable {
             return .error(status: 400, code: "invalid_value",
                           message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance)).")
         }
-        return session.send(.number(milliseconds), to: Session.advanceInput) ? accepted : inputRateExceeded()
+        return queued(session.advance(by: milliseconds), input: Session.advanceInput)
+    }
+
+    /// 202 when queued; 429 when the session's input rate is exceeded; 409 for an ended input.
+    private func queued(_ result: Result<Void, Session.InputRefusal>, input name: String) -> HTTPResponse {
+        switch result {
+        case .success: return accepted
+        case .failure(.rateExceeded): return inputRateExceeded()
+        case .failure(.inputEnded):
+            return .error(status: 409, code: "input_ended",
+                          message: "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session.")
+        }
     }
 
     /// `202 {"accepted": true}`: the input is queued.

@@ -47,3 +47,24 @@ enum InputBodyError: Error {
         }
     }
 }
+
+/// The error sent into an input by `?event=error`.
+enum InputFailure {
+    /// The error's code, as the pipeline's streams report it.
+    static let code = "input_failed"
+
+    /// The error for input `name`: the body, when there is one, is its message (a JSON string or
+    /// text, at most ``ScenarioDescription/maximumTextLength`` characters).
+    static func error(for name: String, from raw: RawInput) -> Result<ErrorInfo, InputError> {
+        let message: String
+        switch raw {
+        case .text(let text), .json(.string(let text)): message = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .json(.null): message = ""
+        case .json: return .failure(.invalidValue("An error's body is its message: a JSON string or text."))
+        }
+        guard message.count <= ScenarioDescription.maximumTextLength else {
+            return .failure(.invalidValue("An error's message takes at most \(ScenarioDescription.maximumTextLength) characters."))
+        }
+        return .success(ErrorInfo(code: code, message: message.isEmpty ? "The input '\(name)' failed." : message))
+    }
+}

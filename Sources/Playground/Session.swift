@@ -60,6 +60,8 @@ final class Session: Sendable {
         var lastActivity = ContinuousClock.now
         var isClosed = false
         var inputTokens: Double
+        /// Inputs that were completed or failed.
+        var endedInputs: Set<String> = []
         var tokensUpdated = ContinuousClock.now
     }
 
@@ -174,29 +176,52 @@ final class Session: Sendable {
 
     // MARK: Inputs
 
-    /// Queues `value` for input `name`, unless the session's input rate is exceeded.
-    func send(_ value: InputValue, to name: String) -> Bool {
-        let accepted = state.withLock { state -> Bool in
+    /// Why an input was not queued.
+    enum InputRefusal: Error {
+        /// The session's input rate is exceeded (429).
+        case rateExceeded
+        /// The input was completed or failed before: its signal takes nothing more (409).
+        case inputEnded
+    }
+
+    /// Queues `event` for input `name`, unless the input has ended or the session's input rate
+    /// is exceeded.
+    func send(_ event: InputEvent, to name: String) -> Result<Void, InputRefusal> {
+        enqueue(input: name, ending: !event.isValue) { [self] instance in
+            instance.apply(event, to: name)
+            virtualClock?.advance()  // work due now runs after each input
+        }
+    }
+
+    /// Queues a move of the virtual clock by `milliseconds` (the `advance` input).
+    func advance(by milliseconds: Double) -> Result<Void, InputRefusal> {
+        enqueue(input: Self.advanceInput, ending: false) { [self] _ in
+            virtualClock?.advance(by: .microseconds(Int64((milliseconds * 1_000).rounded())))
+        }
+    }
+
+    private func enqueue(
+        input name: String, ending: Bool, _ work: @escaping @Sendable (any Scenario) -> Void
+    ) -> Result<Void, InputRefusal> {
+        let verdict = state.withLock { state -> Result<Void, InputRefusal> in
             let now = ContinuousClock.now
             let refill = Double((now - state.tokensUpdated) / .milliseconds(1)) / 1_000 * limits.inputsPerSecond
             state.inputTokens = min(limits.inputBurst, state.inputTokens + refill)
             state.tokensUpdated = now
-            guard state.inputTokens >= 1, !state.isClosed else { return false }
+            guard state.inputTokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
+            // Decided here, in arrival order, so the answer matches what the queue will do.
+            guard !state.endedInputs.contains(name) else { return .failure(.inputEnded) }
+            if ending { state.endedInputs.insert(name) }
             state.inputTokens -= 1
             state.lastActivity = now
-            return true
+            return .success(())
         }
-        guard accepted else { return false }
+        guard case .success = verdict else { return verdict }
         scheduler.schedule { [self] in
             guard let instance = state.withLock({ $0.instance }) else { return }
-            if name == Self.advanceInput, let virtualClock, case .number(let milliseconds) = value {
-                virtualClock.advance(by: .microseconds(Int64((milliseconds * 1_000).rounded())))
-            } else {
-                instance.apply(value, to: name)
-                virtualClock?.advance()  // work due now runs after each input
-            }
+            work(instance)
         }
-        return true
+        return verdict
     }
 
     // MARK: Life

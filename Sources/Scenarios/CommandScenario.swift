@@ -35,17 +35,17 @@ public final class CommandScenario: Scenario {
     private let pipeline: Pipeline
     private let email = TextInput()
     private let execute = ActionInput()
-    private let command: Command<String, JSONValue, ServiceError>
+    private let allowsConcurrentExecution = BoolInput()
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
         pipeline = Pipeline(sink: sink)
         let emailValid = pipeline.stream("emailValid", email.signal.map(Self.isValidEmail))
         let latency = settings.serviceLatency
-        let command = Command<String, JSONValue, ServiceError>(enabled: emailValid) { email in
+        let command = Command<String, JSONValue, ServiceError>(enabled: emailValid.catch { _ in .just(false) }) { email in
             SimulatedServices.postEmail(email, latency: latency, on: scheduler)
         }
-        self.command = command
+        pipeline.add(allowsConcurrentExecution.signal.subscribe(next: { command.allowsConcurrentExecution = $0 }))
         pipeline.stream("enabled", command.enabled)
         pipeline.stream("executing", command.executing)
         pipeline.stream("executionValues", command.executionSignals.switchToLatest())
@@ -54,18 +54,18 @@ public final class CommandScenario: Scenario {
         let refused = execute.signal.flatMap(.merge) { _ in
             command.execute(email.value).notEnabledError(
                 message: "The command is disabled: the e-mail is invalid, or an execution is running and concurrent execution is off.")
+                .promoteError(ErrorInfo.self)
         }
-        pipeline.stream("errors", Signal.merge([command.errors.map(\.info), refused]))
+        // The command's errors never end; the stream ends when the execute button's signal does.
+        pipeline.stream("errors", Signal.merge([command.errors.map(\.info).promoteError(ErrorInfo.self).ending(with: execute.signal), refused]))
     }
 
-    /// Applies an input value, on the scenario's scheduler.
-    public func apply(_ value: InputValue, to name: String) {
-        switch (name, value) {
-        case ("email", .text(let text)): email.send(text)
-        case ("execute", _): execute.send()
-        case ("allowsConcurrentExecution", .bool(let flag)): command.allowsConcurrentExecution = flag
-        default: break
-        }
+    /// Sends an input event, on the scenario's scheduler.
+    public func apply(_ event: InputEvent, to name: String) {
+        let inputs: [String: any ScenarioInput] = [
+            "email": email, "execute": execute, "allowsConcurrentExecution": allowsConcurrentExecution,
+        ]
+        inputs[name]?.send(event)
     }
 
     /// Disposes the whole pipeline.

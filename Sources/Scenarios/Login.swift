@@ -44,7 +44,9 @@ public final class Login: Scenario {
         let signInEnabled = pipeline.stream("signInEnabled", Signal.combineLatest([usernameValid, passwordValid]).and())
 
         let latency = settings.serviceLatency
-        let signIn = Command<(String, String), Bool, Never>(enabled: signInEnabled) { credentials in
+        // A failed or completed field leaves the form as it was: the command's enabled signal
+        // cannot fail, so a failure counts as "not enabled" (the failure itself shows on the streams).
+        let signIn = Command<(String, String), Bool, Never>(enabled: signInEnabled.catch { _ in .just(false) }) { credentials in
             SimulatedServices.signIn(username: credentials.0, password: credentials.1, latency: latency, on: scheduler)
         }
         pipeline.stream("signingIn", signIn.executing)
@@ -54,18 +56,15 @@ public final class Login: Scenario {
         let refused = submit.signal.flatMap(.merge) { _ in
             signIn.execute((username.value, password.value)).notEnabledError(
                 message: "Sign-in is disabled: both fields need more than 3 characters, and no sign-in may be running.")
+                .promoteError(ErrorInfo.self)
         }
         pipeline.stream("errors", refused)
     }
 
-    /// Applies an input value, on the scenario's scheduler.
-    public func apply(_ value: InputValue, to name: String) {
-        switch (name, value) {
-        case ("username", .text(let text)): username.send(text)
-        case ("password", .text(let text)): password.send(text)
-        case ("submit", _): submit.send()
-        default: break
-        }
+    /// Sends an input event, on the scenario's scheduler.
+    public func apply(_ event: InputEvent, to name: String) {
+        let inputs: [String: any ScenarioInput] = ["username": username, "password": password, "submit": submit]
+        inputs[name]?.send(event)
     }
 
     /// Disposes the whole pipeline.

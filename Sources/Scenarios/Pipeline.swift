@@ -21,6 +21,7 @@ final class Pipeline: Sendable {
         return share(signal.named(name)) { event in
             switch event {
             case .next(let value): sink(name, .next(value.jsonValue))
+            case .error(let error as ErrorInfo): sink(name, .error(code: error.code, message: error.message))
             case .error(let error): sink(name, .error(code: "stream_failed", message: String(describing: error)))
             case .completed: sink(name, .completed)
             }

@@ -60,15 +60,17 @@ public protocol Scenario: AnyObject, Sendable {
     /// Builds the pipeline and starts it: from now on every named stream's events go to `sink`.
     init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink)
 
-    /// Applies a value to the input `name` (checked with ``ScenarioDescription/value(for:from:)``).
-    func apply(_ value: InputValue, to name: String)
+    /// Sends `event` into the input `name`: a value (checked with
+    /// ``ScenarioDescription/value(for:from:)``), or the input's completion or error.
+    func apply(_ event: InputEvent, to name: String)
 
     /// Stops the pipeline: every subscription is disposed and no more events are sent.
     func stop()
 }
 
-/// An error carried as a value by an `errors` stream: `{"code": ..., "message": ...}`.
-public struct ErrorInfo: Sendable, Equatable, JSONRepresentable {
+/// An error with a code and a message: carried as a value by an `errors` stream
+/// (`{"code": ..., "message": ...}`), and the failure type of every input, so a client can fail one.
+public struct ErrorInfo: Error, Sendable, Equatable, JSONRepresentable {
     /// A snake_case code.
     public let code: String
     /// A sentence for people.

@@ -49,23 +49,24 @@ public final class Search: Scenario {
 
         let cancelled = Subject<String, Never>()
         let latency = settings.serviceLatency
-        let outcomes = pipeline.share(throttled.flatMap(.latest) { query -> Signal<Outcome, Never> in
+        let outcomes = pipeline.share(throttled.flatMap(.latest) { query -> Signal<Outcome, ErrorInfo> in
             let search = SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler)
                 .map(Outcome.results)
                 .catch { error in Signal<Outcome, Never>.just(.failed(error.info)) }
                 .startWith(.started(query))
-            return Self.reportingCancellation(of: search, query: query, to: cancelled)
+            return Self.reportingCancellation(of: search, query: query, to: cancelled).promoteError(ErrorInfo.self)
         })
         pipeline.stream("searching", outcomes.map { outcome -> Bool in
             if case .started = outcome { return true }
             return false
         }.distinctUntilChanged())
-        pipeline.stream("results", outcomes.flatMap(.merge) { outcome -> Signal<[String], Never> in
+        pipeline.stream("results", outcomes.flatMap(.merge) { outcome -> Signal<[String], ErrorInfo> in
             if case .results(let names) = outcome { return .just(names) }
             return .empty
         })
-        pipeline.stream("cancelled", cancelled.signal)
-        pipeline.stream("errors", outcomes.flatMap(.merge) { outcome -> Signal<ErrorInfo, Never> in
+        // The cancellations are reported by a side effect, so their stream ends when the searches do.
+        pipeline.stream("cancelled", cancelled.signal.promoteError(ErrorInfo.self).ending(with: outcomes))
+        pipeline.stream("errors", outcomes.flatMap(.merge) { outcome -> Signal<ErrorInfo, ErrorInfo> in
             if case .failed(let error) = outcome { return .just(error) }
             return .empty
         })
@@ -87,9 +88,9 @@ public final class Search: Scenario {
         }
     }
 
-    /// Applies an input value, on the scenario's scheduler.
-    public func apply(_ value: InputValue, to name: String) {
-        if name == "query", case .text(let text) = value { query.send(text) }
+    /// Sends an input event, on the scenario's scheduler.
+    public func apply(_ event: InputEvent, to name: String) {
+        if name == "query" { query.send(event) }
     }
 
     /// Disposes the whole pipeline.

@@ -30,8 +30,8 @@ public final class Ticker: Scenario {
         pipeline.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
     }
 
-    /// Applies an input value, on the scenario's scheduler.
-    public func apply(_ value: InputValue, to name: String) {}
+    /// The ticker has no inputs.
+    public func apply(_ event: InputEvent, to name: String) {}
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

@@ -29,10 +29,27 @@ final class ScenarioHarness<S: Scenario>: Sendable {
     /// Sends a value to an input, checked as the API checks it, then runs the work due now.
     func send(_ name: String, _ raw: RawInput) {
         switch S.description.value(for: name, from: raw) {
-        case .success(let value): scenario.apply(value, to: name)
+        case .success(let value): scenario.apply(.next(value), to: name)
         case .failure(let error): preconditionFailure("test sent an invalid value: \(error)")
         }
         scheduler.advance()
+    }
+
+    /// Completes an input (`?event=completed`), then runs the work due now.
+    func complete(_ name: String) {
+        scenario.apply(.completed, to: name)
+        scheduler.advance()
+    }
+
+    /// Fails an input (`?event=error`), then runs the work due now.
+    func fail(_ name: String, _ error: ErrorInfo) {
+        scenario.apply(.error(error), to: name)
+        scheduler.advance()
+    }
+
+    /// The streams that ended, in the order they ended, with how.
+    var terminations: [(stream: String, event: StreamEvent)] {
+        all.filter { $0.event.kind != "next" }.map { ($0.stream, $0.event) }
     }
 
     func type(_ name: String, _ text: String) { send(name, .text(text)) }

@@ -135,7 +135,7 @@ def test_ended_session_is_explained(browser, playground):
     wait(browser, lambda: "ended" in browser.find_element(By.ID, "notice").text)
 
 
-@pytest.mark.parametrize("scenario", ["login", "search", "command"])
+@pytest.mark.parametrize("scenario", ["login", "search", "command", "binding"])
 def test_accessibility_audit(browser, playground, scenario):
     from selenium_axe_python import Axe
 
@@ -170,3 +170,54 @@ def test_stepping_through_search_on_a_virtual_clock(browser, make_playground):
     wait(browser, lambda: browser.find_element(By.ID, "virtual-time").text == "1600 ms")
     check_console(browser)
     check_layout(browser, "search-virtual", DESKTOP)
+
+
+def test_binding_across_two_browser_windows(browser, playground):
+    """Two people on one binding session: each takes a field and sees the other's typing in theirs."""
+    open_scenario(browser, playground, "binding")
+    link = browser.current_url
+    first = browser.current_window_handle
+    field = lambda name: browser.find_element(By.ID, f"input-{name}")
+    wait(browser, lambda: field("fieldA").get_attribute("value") == "Ada")  # the model wins at binding
+    assert field("fieldB").get_attribute("readonly"), "the first window types into field A"
+    browser.switch_to.new_window("window")
+    browser.get(link)
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    browser.find_element(By.ID, "take-fieldB").click()
+    assert field("fieldA").get_attribute("readonly") and not field("fieldB").get_attribute("readonly")
+    second = browser.current_window_handle
+
+    browser.switch_to.window(first)
+    field("fieldA").send_keys(Keys.CONTROL, "a")
+    field("fieldA").send_keys("Grace Hopper")  # typed key by key: many inputs, none may echo back
+    wait(browser, lambda: latest(browser, "label") == "Hello, Grace Hopper!")
+    assert field("fieldA").get_attribute("value") == "Grace Hopper"
+    assert field("fieldB").get_attribute("value") == "Grace Hopper"
+
+    browser.switch_to.window(second)
+    wait(browser, lambda: field("fieldB").get_attribute("value") == "Grace Hopper")
+    field("fieldB").send_keys(Keys.BACKSPACE * 7)
+    wait(browser, lambda: latest(browser, "name") == "Grace")
+    assert field("fieldB").get_attribute("value") == "Grace"
+    check_console(browser)
+    browser.close()
+
+    browser.switch_to.window(first)
+    wait(browser, lambda: field("fieldA").get_attribute("value") == "Grace")
+    assert latest(browser, "label") == "Hello, Grace!"
+    check_console(browser)
+    for size in (DESKTOP, PHONE):
+        check_layout(browser, "binding", size)
+
+
+def test_completing_an_input_from_the_page(browser, playground):
+    open_scenario(browser, playground, "search")
+    browser.find_element(By.ID, "input-query").send_keys("danish")
+    wait(browser, lambda: latest(browser, "validQuery") == "danish")
+    browser.find_element(By.ID, "complete-query").click()
+    wait(browser, lambda: all(latest(browser, s) == "completed"
+                              for s in ("validQuery", "throttled", "searching", "results", "cancelled", "errors")))
+    assert browser.find_element(By.ID, "input-query").get_attribute("disabled")
+    assert browser.find_element(By.ID, "fail-query").get_attribute("disabled")
+    assert "completed" in browser.find_element(By.CSS_SELECTOR, ".field-text .input-ended").text
+    check_console(browser)

@@ -1,0 +1,75 @@
+import Reactive
+
+/// Seeds 001 and 003: two text fields bound two ways to one model property through channels
+/// (`RACChannelTo(field, text) = RACChannelTo(model, name)`), and a label bound one way
+/// (`RAC(label, text) = RACObserve(model, name)`).
+public final class Binding: Scenario {
+    /// The catalogue entry: inputs, and streams in pipeline order.
+    public static let description = ScenarioDescription(
+        id: "binding",
+        title: "Two-way binding",
+        description: "Seeds 001 and 003: two fields bound two ways to one model property. The model's name is bound "
+            + "to field A and to field B, each through a channel (RACChannelTo(field, text) = RACChannelTo(model, name)), and one way to a label "
+            + "(RAC(label, text) = RACObserve(model, name)). Typing into A sets the model, which updates B and the "
+            + "label; a channel terminal never hears its own values, so nothing echoes back into A. At binding "
+            + "the model's value wins, so both fields start with it. Two people can each take a field.",
+        inputs: [
+            InputDescription(name: "fieldA", kind: .text, description: "What is typed into field A."),
+            InputDescription(name: "fieldB", kind: .text, description: "What is typed into field B."),
+        ],
+        streams: [
+            StreamDescription(name: "fieldA", description: "Field A's text: what is typed into it and what the model sends it.",
+                              operator: "RACChannelTo", from: ["fieldA", "name"], state: true),
+            StreamDescription(name: "fieldB", description: "Field B's text: what is typed into it and what the model sends it.",
+                              operator: "RACChannelTo", from: ["fieldB", "name"], state: true),
+            StreamDescription(name: "name", description: "The model's name, set through either field's channel.",
+                              operator: "RACChannelTo", from: ["fieldA", "fieldB"], state: true),
+            StreamDescription(name: "label", description: "The label's text, bound one way to the name.",
+                              operator: "RAC = RACObserve + map", from: ["name"], state: true),
+        ]
+    )
+
+    /// The model's name before anyone types: the fields take it when they are bound.
+    static let initialName = "Ada"
+
+    private let pipeline: Pipeline
+    private let typedIntoA = TextInput()
+    private let typedIntoB = TextInput()
+    // The view and the view model: plain properties, as RAC binds UIKit and model objects.
+    private let name = MutableProperty(Binding.initialName)
+    private let fieldA = MutableProperty("")
+    private let fieldB = MutableProperty("")
+    private let label = MutableProperty("")
+
+    /// Builds the bindings on `scheduler`'s thread and starts sending the named streams to `sink`.
+    public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
+        pipeline = Pipeline(sink: sink)
+        // Typing sets the field's text (skipping the inputs' empty starting value: a field's edits).
+        pipeline.add(fieldA.bind(from: typedIntoA.signal.skip(1)))
+        pipeline.add(fieldB.bind(from: typedIntoB.signal.skip(1)))
+
+        // The streams observe before the channels are bound, so the binding itself shows (each
+        // field takes the model's name) and each change reads in the order it spreads (depth first).
+        // A field's stream ends when what is typed into it does (`?event=completed|error`).
+        pipeline.stream("fieldA", fieldA.signal.promoteError(ErrorInfo.self).ending(with: typedIntoA.signal))
+        pipeline.stream("fieldB", fieldB.signal.promoteError(ErrorInfo.self).ending(with: typedIntoB.signal))
+        pipeline.stream("name", name.signal)
+        pipeline.stream("label", label.signal)
+
+        // RAC(label, text) = RACObserve(model, name)
+        pipeline.add(label.bind(from: name.signal.map { $0.isEmpty ? "Who are you?" : "Hello, \($0)!" }))
+
+        // RACChannelTo(field, text) = RACChannelTo(model, name): the model's current value wins.
+        pipeline.add(fieldA.makeTerminal().bind(to: name.makeTerminal()))
+        pipeline.add(fieldB.makeTerminal().bind(to: name.makeTerminal()))
+    }
+
+    /// Sends an input event, on the scenario's scheduler.
+    public func apply(_ event: InputEvent, to name: String) {
+        let inputs: [String: any ScenarioInput] = ["fieldA": typedIntoA, "fieldB": typedIntoB]
+        inputs[name]?.send(event)
+    }
+
+    /// Disposes every binding and stream.
+    public func stop() { pipeline.stop() }
+}
