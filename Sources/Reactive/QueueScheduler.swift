@@ -5,15 +5,23 @@ public final class QueueScheduler: Scheduler {
     /// The serial queue the work runs on.
     public let queue: DispatchQueue
 
+    /// Marks the queue, so that work can ask whether it runs on it.
+    private let marker = DispatchSpecificKey<Bool>()
+
     /// Creates a scheduler on a new serial queue labelled `label`.
-    public init(label: String = "reactive.queue-scheduler", qos: DispatchQoS = .default) {
-        queue = DispatchQueue(label: label, qos: qos)
+    public convenience init(label: String = "reactive.queue-scheduler", qos: DispatchQoS = .default) {
+        self.init(queue: DispatchQueue(label: label, qos: qos))
     }
 
     /// Creates a scheduler on an existing serial `queue`.
     public init(queue: DispatchQueue) {
         self.queue = queue
+        queue.setSpecific(key: marker, value: true)
     }
+
+    /// Whether the caller runs on this scheduler's queue (RAC `+[RACScheduler currentScheduler]`
+    /// compared with this one).
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) == true }
 
     /// The time since boot, from the monotonic clock.
     public var now: Duration { .nanoseconds(DispatchTime.now().uptimeNanoseconds) }

@@ -76,7 +76,7 @@ struct APITests {
 
     @Test func catalogueListsEveryScenarioWithStreams() {
         let scenarios = json(call(.get, "/api/scenarios"))["scenarios"] as? [[String: Any]] ?? []
-        #expect(scenarios.compactMap { $0["id"] as? String } == ["login", "search", "command", "binding", "ticker"])
+        #expect(scenarios.compactMap { $0["id"] as? String } == ["login", "search", "command", "binding", "multicast", "schedulers", "ticker"])
         let search = json(call(.get, "/api/scenarios/search"))
         let streams = search["streams"] as? [[String: Any]] ?? []
         let throttled = streams.first { $0["name"] as? String == "throttled" }

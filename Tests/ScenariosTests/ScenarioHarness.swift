@@ -1,3 +1,4 @@
+import Foundation
 import Reactive
 @testable import Scenarios
 import Synchronization
@@ -12,13 +13,19 @@ final class ScenarioHarness<S: Scenario>: Sendable {
 
     let scheduler = TestScheduler()
     private let records = Mutex<[Record]>([])
+    /// Signalled after each record, for events that other threads deliver.
+    private let recorded = NSCondition()
     private let scenarioBox = Mutex<S?>(nil)
 
     init(settings: ScenarioSettings = ScenarioSettings()) {
         let scheduler = self.scheduler
         let scenario = S(scheduler: scheduler, settings: settings) { [weak self] stream, event in
             let time = Int(scheduler.now / .milliseconds(1))
-            self?.records.withLock { $0.append(Record(time: time, stream: stream, event: event)) }
+            guard let self else { return }
+            records.withLock { $0.append(Record(time: time, stream: stream, event: event)) }
+            recorded.lock()
+            recorded.broadcast()
+            recorded.unlock()
         }
         scenarioBox.withLock { $0 = scenario }
         scheduler.advance()
@@ -69,6 +76,18 @@ final class ScenarioHarness<S: Scenario>: Sendable {
     func latest(_ stream: String) -> JSONValue? { values(stream).last }
 
     var all: [Record] { records.withLock { $0 } }
+
+    /// Waits until `condition` holds for events delivered by other threads (real threads, not
+    /// virtual time), for at most `timeout`; returns whether it holds.
+    func wait(timeout: TimeInterval = 5, until condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        recorded.lock()
+        defer { recorded.unlock() }
+        while !condition() {
+            if !recorded.wait(until: deadline) { return condition() }
+        }
+        return true
+    }
 
     func clear() { records.withLock { $0 = [] } }
 }

@@ -20,7 +20,7 @@ struct TickerTests {
     }
 
     @Test func catalogueDescribesEveryStreamAndItsSources() {
-        #expect(Catalogue.scenarios.map { $0.description.id } == ["login", "search", "command", "binding", "ticker"])
+        #expect(Catalogue.scenarios.map { $0.description.id } == ["login", "search", "command", "binding", "multicast", "schedulers", "ticker"])
         for scenario in Catalogue.scenarios {
             let description = scenario.description
             let names = Set(description.streams.map(\.name) + description.inputs.map(\.name))

@@ -135,7 +135,7 @@ def test_ended_session_is_explained(browser, playground):
     wait(browser, lambda: "ended" in browser.find_element(By.ID, "notice").text)
 
 
-@pytest.mark.parametrize("scenario", ["login", "search", "command", "binding"])
+@pytest.mark.parametrize("scenario", ["login", "search", "command", "binding", "multicast", "schedulers"])
 def test_accessibility_audit(browser, playground, scenario):
     from selenium_axe_python import Axe
 

@@ -1,0 +1,62 @@
+"""The binding, multicast and schedulers scenarios end to end over HTTP (real time, short intervals)."""
+from test_sessions import has
+
+
+def test_binding_two_way_over_http(playground):
+    session = playground.new_session("binding")
+    watcher = playground.watch(f"/api/sessions/{session}/events")
+    watcher.wait_for(lambda events: len(events) >= 4)  # the snapshot: both fields took the model's name
+    assert {s: watcher.values(s)[-1] for s in ("fieldA", "fieldB", "name", "label")} == {
+        "fieldA": "Ada", "fieldB": "Ada", "name": "Ada", "label": "Hello, Ada!"}
+    for text in ("G", "Gr", "Gra"):
+        playground.send(session, "fieldA", text)
+    watcher.wait_for(has("label", "Hello, Gra!"))
+    watcher.wait_for(has("fieldB", "Gra"))
+    assert watcher.values("fieldA")[1:] == ["G", "Gr", "Gra"], "each keystroke once: nothing echoes back into A"
+    assert watcher.values("fieldB")[1:] == ["G", "Gr", "Gra"]
+    playground.send(session, "fieldB", "Linus")
+    watcher.wait_for(has("fieldA", "Linus"))
+    assert watcher.values("fieldB")[-1] == "Linus" and watcher.values("fieldB").count("Linus") == 1
+    watcher.close()
+
+
+def test_multicast_counts_requests_per_mode(playground):
+    """Service latency is 200 ms here (FAST). B subscribes after A's response: what each mode gives
+    a late subscriber, and how many requests were made."""
+    expected = {"cold": (2, ["subscribed", "next: response 2", "completed"]),
+                "publish": (1, ["subscribed", "completed"]),
+                "replay": (1, ["subscribed", "next: response 1", "completed"])}
+    for mode, (requests, late) in expected.items():
+        session = playground.new_session("multicast")
+        watcher = playground.watch(f"/api/sessions/{session}/events")
+        playground.send(session, "mode", mode)
+        playground.send(session, "subscribeA")
+        watcher.wait_for(has("subscriberA", "completed"))
+        playground.send(session, "subscribeB")  # late: after A's response
+        watcher.wait_for(has("subscriberB", "completed"))
+        assert watcher.values("subscriberA") == ["subscribed", "next: response 1", "completed"], mode
+        assert watcher.values("subscriberB") == late, mode
+        assert watcher.values("requestsMade")[-1] == requests, mode
+        if mode != "cold":
+            assert watcher.values("connection")[-2:] == ["connected", "disposed"], mode
+        watcher.close()
+
+
+def test_schedulers_label_threads_and_show_the_run_loop_lesson(playground):
+    session = playground.new_session("schedulers")
+    watcher = playground.watch(f"/api/sessions/{session}/events")
+    playground.send(session, "tap")
+    for stream in ("deliverOnQueue", "deliverOnRunLoop", "subscribeOnQueue"):
+        watcher.wait_for(lambda events, s=stream: watcher.values(s))
+    threads = {s: watcher.values(s)[0]["thread"] for s in ("source", "deliverOnQueue", "deliverOnRunLoop", "subscribeOnQueue")}
+    assert threads == {"source": "the session's thread",
+                       "deliverOnQueue": "a Dispatch thread of queue playground.schedulers.queue",
+                       "deliverOnRunLoop": "the run-loop thread playground.schedulers.run-loop",
+                       "subscribeOnQueue": "a Dispatch thread of queue playground.schedulers.queue"}
+    playground.send(session, "scheduleOnRunLoop")
+    playground.send(session, "scheduleOnBareThread")
+    watcher.wait_for(lambda events: len(watcher.values("keptAliveRunLoop")) == 2)
+    assert watcher.values("keptAliveRunLoop")[1] == "ran on the run-loop thread playground.schedulers.run-loop"
+    watcher.wait_for(lambda events: len(watcher.values("bareThread")) == 2, timeout=5)
+    assert watcher.values("bareThread")[1].startswith("still not run after 1000 ms")
+    watcher.close()
