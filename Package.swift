@@ -34,7 +34,14 @@ let package = Package(
             ]
         ),
         // The demo pipelines, built only from Reactive. Knows nothing of HTTP.
-        .target(name: "Scenarios", dependencies: ["Reactive"]),
+        .target(
+            name: "Scenarios",
+            dependencies: ["Reactive"],
+            // Each scenario's own file, embedded as text so the page can show the pipeline's source.
+            // The .txt names are symlinks to the compiled files: one file, compiled and shown.
+            resources: ["Login", "Search", "CommandScenario", "Binding", "Multicast", "Schedulers", "Ticker"]
+                .map { .embedInCode("PipelineSources/\($0).swift.txt") }
+        ),
         // The executable: flags, the JSON + SSE API joining Scenarios to MicroHTTP.
         .executableTarget(
             name: "Playground",

@@ -346,6 +346,22 @@ function connect(sessionID, scenario) {
   });
 }
 
+/** The scenario's Swift file beside its streams, the lines that make a named stream marked. */
+function renderSource(scenario) {
+  $("source-path").textContent = scenario.source.path;
+  const code = $("source-code");
+  code.replaceChildren();
+  for (const line of scenario.source.swift.split("\n")) {
+    const node = element("span", "line", line || " ");
+    const made = line.match(/stream\("([A-Za-z]+)"/);
+    if (made) {
+      node.classList.add("defines");
+      node.dataset.stream = made[1];
+    }
+    code.appendChild(node);
+  }
+}
+
 function showSession(scenario, sessionID, clock = "real") {
   $("intro").hidden = true;
   $("scenario").hidden = false;
@@ -359,6 +375,7 @@ function showSession(scenario, sessionID, clock = "real") {
   notice(null);
   renderInputs(scenario, sessionID);
   renderStreams(scenario);
+  renderSource(scenario);
   renderClock(scenario, sessionID, clock);
   connect(sessionID, scenario);
   for (const item of document.querySelectorAll(".scenario-link")) {

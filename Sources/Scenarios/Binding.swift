@@ -8,6 +8,7 @@ public final class Binding: Scenario {
     public static let description = ScenarioDescription(
         id: "binding",
         title: "Two-way binding",
+        sourceFile: "Binding.swift",
         description: "Seeds 001 and 003: two fields bound two ways to one model property. The model's name is bound "
             + "to field A and to field B, each through a channel (RACChannelTo(field, text) = RACChannelTo(model, name)), and one way to a label "
             + "(RAC(label, text) = RACObserve(model, name)). Typing into A sets the model, which updates B and the "

@@ -7,6 +7,7 @@ public final class CommandScenario: Scenario {
     public static let description = ScenarioDescription(
         id: "command",
         title: "Command enablement",
+        sourceFile: "CommandScenario.swift",
         description: "Seed 000's subscribe form on seed 002's RACCommand. The command is enabled while the e-mail "
             + "is valid AND (not executing OR concurrent execution allowed). Each execution posts the address to a "
             + "simulated service that takes about a second and fails for addresses at fail.example. errors merges "

@@ -6,6 +6,7 @@ public final class Login: Scenario {
     public static let description = ScenarioDescription(
         id: "login",
         title: "Login validation",
+        sourceFile: "Login.swift",
         description: "Seed 000's sign-in form. Each field is validated with map; combineLatest + and enables a "
             + "sign-in Command (RACCommand) that allows no concurrent execution. The simulated service accepts "
             + "only user / password, after about a second. Submitting while disabled reports the command's "

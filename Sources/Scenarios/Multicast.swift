@@ -17,8 +17,9 @@ public final class Multicast: Scenario {
     public static let description = ScenarioDescription(
         id: "multicast",
         title: "Multicast a request",
-        description: "Seed 004: a cold signal runs its work once per subscriber, so two subscribers to a network "
-            + "request make two requests. publish + autoconnect (RACMulticastConnection) shares one subscription "
+        sourceFile: "Multicast.swift",
+        description: "Seed 004: one network request, shared by two subscribers. A cold signal runs its work once "
+            + "per subscriber, so two subscribers to a request make two requests. publish + autoconnect (RACMulticastConnection) shares one subscription "
             + "through a RACSubject: one request, but a subscriber that comes after the response gets only its completion. "
             + "replayLazily shares it through a RACReplaySubject: one request, and a late subscriber still gets "
             + "the response. Changing the mode starts over with a fresh request signal.",

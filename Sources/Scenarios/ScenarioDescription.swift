@@ -10,14 +10,18 @@ public struct ScenarioDescription: Sendable, Encodable {
     public let inputs: [InputDescription]
     /// The streams of the pipeline, in pipeline order.
     public let streams: [StreamDescription]
+    /// The pipeline's source: the scenario's own Swift file.
+    public let source: PipelineSource
 
-    /// Creates a description.
-    public init(id: String, title: String, description: String, inputs: [InputDescription], streams: [StreamDescription]) {
+    /// Creates a description; `sourceFile` names the scenario's own file in `Sources/Scenarios`.
+    init(id: String, title: String, sourceFile: String, description: String,
+         inputs: [InputDescription], streams: [StreamDescription]) {
         self.id = id
         self.title = title
         self.description = description
         self.inputs = inputs
         self.streams = streams
+        source = PipelineSource(file: sourceFile)
     }
 }
 

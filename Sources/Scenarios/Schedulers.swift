@@ -14,6 +14,7 @@ public final class Schedulers: Scenario {
     public static let description = ScenarioDescription(
         id: "schedulers",
         title: "Schedulers and run loops",
+        sourceFile: "Schedulers.swift",
         description: "Seed 000's threads and run loops. Each tap goes down one pipeline and is delivered with "
             + "deliverOn: on a background queue scheduler and on a run-loop thread, and subscribed with subscribeOn: "
             + "on the queue; each event says which thread delivered it. The seed's lesson: a thread's run loop "

@@ -7,6 +7,7 @@ public final class Search: Scenario {
     public static let description = ScenarioDescription(
         id: "search",
         title: "Throttled search",
+        sourceFile: "Search.swift",
         description: "Seed 000's instant search. Queries longer than 2 characters pass the filter, RAC's throttle "
             + "(a debounce: only the latest value once 0.5 s pass without a newer one) waits for typing to pause, "
             + "and each throttled query searches the ISO 639-3 language names. The seed flattens with flattenMap; "

@@ -6,6 +6,7 @@ public final class Ticker: Scenario {
     public static let description = ScenarioDescription(
         id: "ticker",
         title: "Ticker",
+        sourceFile: "Ticker.swift",
         description: "A timer signal (RAC interval:onScheduler:) counted with scan and labelled with map. No inputs: just watch values flow.",
         inputs: [],
         streams: [

@@ -221,3 +221,20 @@ def test_completing_an_input_from_the_page(browser, playground):
     assert browser.find_element(By.ID, "fail-query").get_attribute("disabled")
     assert "completed" in browser.find_element(By.CSS_SELECTOR, ".field-text .input-ended").text
     check_console(browser)
+
+
+def test_the_pipelines_source_is_shown_beside_its_streams(browser, playground):
+    open_scenario(browser, playground, "login")
+    assert browser.find_element(By.ID, "source-path").text == "Sources/Scenarios/Login.swift"
+    marked = [line.get_attribute("data-stream") for line in browser.find_elements(By.CSS_SELECTOR, "#source-code .defines")]
+    streams = [item.get_attribute("data-stream") for item in browser.find_elements(By.CSS_SELECTOR, "li.stream")]
+    assert marked == streams, "every named stream's line is marked, in pipeline order"
+    streams_box = browser.find_element(By.ID, "streams").rect
+    source_box = browser.find_element(By.CSS_SELECTOR, ".source").rect
+    assert source_box["x"] >= streams_box["x"] + streams_box["width"], "beside the streams on a desktop screen"
+    assert source_box["y"] < streams_box["y"] + streams_box["height"]
+    browser.set_window_size(*PHONE)
+    streams_box = browser.find_element(By.ID, "streams").rect
+    source_box = browser.find_element(By.CSS_SELECTOR, ".source").rect
+    assert source_box["y"] >= streams_box["y"] + streams_box["height"], "below them on a phone"
+    check_console(browser)

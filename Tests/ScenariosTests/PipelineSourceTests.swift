@@ -1,0 +1,26 @@
+import Foundation
+@testable import Scenarios
+import Testing
+
+@Suite("The pipeline's source beside its streams")
+struct PipelineSourceTests {
+    @Test(arguments: Catalogue.scenarios.map { ObjectIdentifier($0) })
+    func eachEntryCarriesItsOwnFileAndItDefinesEveryStream(_ id: ObjectIdentifier) throws {
+        let scenario = try #require(Catalogue.scenarios.first { ObjectIdentifier($0) == id })
+        let source = scenario.description.source
+        #expect(source.swift.contains("public final class \(scenario): Scenario"), "\(source.path) is \(scenario)'s file")
+        for stream in scenario.description.streams {
+            #expect(source.swift.contains("stream(\"\(stream.name)\""), "\(source.path) defines \(stream.name)")
+        }
+    }
+
+    @Test func theEmbeddedTextIsTheCompiledFileByteForByte() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for scenario in Catalogue.scenarios {
+            let source = scenario.description.source
+            let onDisk = try String(contentsOf: root.appendingPathComponent(source.path), encoding: .utf8)
+            #expect(source.swift == onDisk, "\(source.path)")
+        }
+    }
+}
