@@ -7,64 +7,36 @@
 /// Ordering is exact even when a subscriber arrives on one thread while another sends: events sent
 /// during a replay are held back for that subscriber and delivered right after it. No lock is held
 /// while a subscriber runs.
-public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtocol, BagOwner {
-    private struct State {
-        var values: [Value] = []
-        var terminal: Event<Value, Failure>?
-        var subscribers = SubscriberBag<ReplayGate<Value, Failure>>()
-    }
+public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtocol {
+    private let core: ReplayCore<Value, Failure>
 
-    private let state = Lock(State())
+    /// The subject as a signal: replays what it holds, then delivers live events. Made once.
+    public let signal: Signal<Value, Failure>
+
     /// The most values replayed, or `nil` for no limit.
-    public let capacity: Int?
+    public var capacity: Int? { core.capacity }
 
     /// Creates a replay subject keeping the latest `capacity` values (RAC `+replaySubjectWithCapacity:`);
     /// `nil` keeps all (RAC `RACReplaySubjectUnlimitedCapacity`).
     public init(capacity: Int? = nil) {
         precondition(capacity.map { $0 >= 0 } ?? true, "capacity must not be negative")
-        self.capacity = capacity
+        let core = ReplayCore<Value, Failure>(capacity: capacity)
+        self.core = core
+        signal = Signal { subscriber in core.subscribe(subscriber) }
     }
 
-    /// The subject as a signal: replays what it holds, then delivers live events.
-    public var signal: Signal<Value, Failure> {
-        Signal { [self] subscriber in
-            let gate = ReplayGate(subscriber)
-            let subscription = BagSubscription(owner: self)
-            let (values, terminal, isLive) = state.withLock { state -> ([Value], Event<Value, Failure>?, Bool) in
-                guard state.terminal == nil else { return (state.values, state.terminal, false) }
-                state.subscribers.insert(gate, token: subscription)
-                return (state.values, nil, true)
-            }
-            for value in values {
-                if subscriber.isStopped { break }
-                subscriber.sendNext(value)
-            }
-            if let terminal { subscriber.send(terminal) }
-            gate.finishReplay()
-            return isLive ? subscription : nil
-        }
-    }
+    /// Nothing can be sent once the subject is gone: its subscribers are let go (a later
+    /// subscriber still gets the replay).
+    deinit { core.detachAll() }
 
     /// Records and sends a value (RAC `sendNext:`).
-    public func sendNext(_ value: Value) {
-        let entries = state.withLock { state -> ContiguousArray<SubscriberBag<ReplayGate<Value, Failure>>.Entry> in
-            guard state.terminal == nil else { return [] }
-            if capacity != 0 {
-                state.values.append(value)
-                if let capacity, state.values.count > capacity {
-                    state.values.removeFirst(state.values.count - capacity)
-                }
-            }
-            return state.subscribers.entries
-        }
-        for entry in entries { entry.element?.send(.next(value)) }
-    }
+    public func sendNext(_ value: Value) { core.sendNext(value) }
 
     /// Records and sends an error; the subject ends (RAC `sendError:`).
-    public func sendError(_ error: Failure) { terminate(with: .error(error)) }
+    public func sendError(_ error: Failure) { core.terminate(with: .error(error)) }
 
     /// Records and sends completion; the subject ends (RAC `sendCompleted`).
-    public func sendCompleted() { terminate(with: .completed) }
+    public func sendCompleted() { core.terminate(with: .completed) }
 
     /// Sends any event.
     public func send(_ event: Event<Value, Failure>) {
@@ -76,24 +48,70 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
     }
 
     /// The values that a new subscriber would receive, oldest first.
-    public var replayedValues: [Value] { state.withLock { $0.values } }
+    public var replayedValues: [Value] { core.withLock { _ in core.values } }
+}
 
-    func removeSubscriber(_ token: BagToken) {
-        state.withLock { _ = $0.subscribers.remove(token) }
+/// A replay subject's values, terminal event and subscribers' gates, shared by the subject and its
+/// signal. `values` and `terminal` are guarded by `members`' lock.
+final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchecked Sendable {
+    let capacity: Int?
+    @exclusivity(unchecked) nonisolated(unsafe) var values: [Value] = []
+    @exclusivity(unchecked) nonisolated(unsafe) var terminal: Event<Value, Failure>?
+
+    init(capacity: Int?) {
+        self.capacity = capacity
     }
 
-    private func terminate(with event: Event<Value, Failure>) {
-        let gates = state.withLock { state -> [ReplayGate<Value, Failure>] in
-            guard state.terminal == nil else { return [] }
-            state.terminal = event
-            return state.subscribers.removeAll()
+    func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
+        let gate = ReplayGate(subscriber)
+        _ = gate.join(self)  // a new gate: always joins
+        let (values, terminal, isLive) = withLock { members -> ([Value], Event<Value, Failure>?, Bool) in
+            guard !members.isClosed else { return (self.values, self.terminal, false) }
+            guard !members.isDetached else { return (self.values, nil, false) }
+            members.insert(gate)
+            return (self.values, nil, true)
         }
-        for gate in gates { gate.send(event) }
+        for value in values {
+            if subscriber.isStopped { break }
+            subscriber.sendNext(value)
+        }
+        if let terminal { subscriber.send(terminal) }
+        gate.finishReplay()
+        return isLive ? gate : nil
+    }
+
+    func sendNext(_ value: Value) {
+        let entries = withLock { members -> ContiguousArray<Subscription?> in
+            guard !members.isClosed else { return [] }
+            if capacity != 0 {
+                values.append(value)
+                if let capacity, values.count > capacity {
+                    values.removeFirst(values.count - capacity)
+                }
+            }
+            return members.entries
+        }
+        for entry in entries {
+            guard let entry else { continue }
+            unsafeDowncast(entry, to: ReplayGate<Value, Failure>.self).send(.next(value))
+        }
+    }
+
+    func terminate(with event: Event<Value, Failure>) {
+        let gates = withLock { members -> [Subscription] in
+            guard !members.isClosed else { return [] }
+            terminal = event
+            members.isClosed = true
+            return members.removeAll()
+        }
+        for gate in gates { unsafeDowncast(gate, to: ReplayGate<Value, Failure>.self).send(event) }
     }
 }
 
-/// Holds back live events for a subscriber until its replay has been delivered.
-final class ReplayGate<Value: Sendable, Failure: Error>: Sendable {
+/// One subscriber's place in a replay subject's list: holds back live events until the
+/// subscriber's replay has been delivered. Disposing it (the subscriber does, when it stops)
+/// leaves the list.
+final class ReplayGate<Value: Sendable, Failure: Error>: Subscription, @unchecked Sendable {
     private struct State {
         var isReplaying = true
         var held: [Event<Value, Failure>] = []

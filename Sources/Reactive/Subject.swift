@@ -25,6 +25,9 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
         signal = Signal { subscriber in core.subscribe(subscriber) }
     }
 
+    /// Nothing can be sent once the subject is gone: its subscribers are let go.
+    deinit { core.detachAll() }
+
     /// Sends a value to every current subscriber (RAC `sendNext:`).
     @inlinable
     public func sendNext(_ value: Value) { core.sendNext(value) }
@@ -45,57 +48,62 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// The number of current subscribers.
-    public var subscriberCount: Int { core.state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { core.count }
 }
 
-/// A subject's subscribers and terminal event, shared by the subject and its signal.
+/// A subject's subscribers and terminal event, shared by the subject and its signal. The
+/// subscribers themselves are the list's members: a subscription costs no other object.
 @usableFromInline
-final class SubjectCore<Value: Sendable, Failure: Error>: Sendable, BagOwner {
-    @usableFromInline
-    struct State: Sendable {
-        @usableFromInline var subscribers = SubscriberBag<Subscriber<Value, Failure>>()
-        @usableFromInline var terminal: Event<Value, Failure>?
-        @usableFromInline init() {}
-    }
+final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unchecked Sendable {
+    /// The terminal event, once sent. Written once, under `members`' lock, before `isClosed`.
+    @exclusivity(unchecked) nonisolated(unsafe) var terminal: Event<Value, Failure>?
 
-    @usableFromInline let state = Lock(State())
-
-    init() {}
+    override init() {}
 
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
-        let subscription = BagSubscription(owner: self)
-        let terminal = state.withLock { state -> Event<Value, Failure>? in
-            guard state.terminal == nil else { return state.terminal }
-            state.subscribers.insert(subscriber, token: subscription)
-            return nil
+        guard subscriber.join(self) else {
+            if subscriber.isStopped { return nil }
+            // Already a member of another subject's list: join this one through a forwarder that
+            // the subscriber owns (disposing the subscriber disposes it).
+            let forwarder = Subscriber<Value, Failure> { [subscriber] event in subscriber.send(event) }
+            subscriber.add(forwarder)
+            return subscribe(forwarder)
         }
-        if let terminal {
-            subscriber.send(terminal)
-            return nil
+        let joined = withLock { members -> Bool in
+            guard !members.isClosed else { return false }
+            // A subscriber disposed while joining has already left (finding nothing), and one that
+            // comes after the subject object is gone would never hear anything: keep both out.
+            if !subscriber.isStopped && !members.isDetached { members.insert(subscriber) }
+            return true
         }
-        return subscription
+        // `terminal` was written before `isClosed`, under the lock just taken, and never changes.
+        if !joined, let terminal { subscriber.send(terminal) }
+        return nil
     }
 
     @inlinable
     func sendNext(_ value: Value) {
-        let entries = state.withLock { $0.subscribers.entries }
-        for entry in entries {
-            entry.element?.sendNext(value)
+        let entries = withLock { $0.entries }
+        // The snapshot keeps every entry alive until the loop ends, so each is called without a
+        // retain and release of its own.
+        entries.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: Unmanaged<Subscription>?.self) { members in
+                for member in members {
+                    member?._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Subscriber<Value, Failure>.self).sendNext(value) }
+                }
+            }
         }
     }
 
     func terminate(with event: Event<Value, Failure>) {
-        let subscribers = state.withLock { state -> [Subscriber<Value, Failure>] in
-            guard state.terminal == nil else { return [] }
-            state.terminal = event
-            return state.subscribers.removeAll()
+        let subscribers = withLock { members -> [Subscription] in
+            guard !members.isClosed else { return [] }
+            terminal = event
+            members.isClosed = true
+            return members.removeAll()
         }
         for subscriber in subscribers {
-            subscriber.send(event)
+            unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self).send(event)
         }
-    }
-
-    func removeSubscriber(_ token: BagToken) {
-        state.withLock { _ = $0.subscribers.remove(token) }
     }
 }

@@ -5,52 +5,167 @@ import Glibc
 import Darwin
 #endif
 
+/// The untyped half of every ``Subscriber``: whether its subscription has stopped, the resources it
+/// holds, and its place in a hot signal's subscriber list. It is the ``Disposable`` that cancels
+/// the subscription.
+///
+/// It is a class of its own, not generic, so that disposing and joining or leaving a subject's
+/// list run one compiled body for every subscriber type — no generic metadata is looked up at run
+/// time, which was most of the cost of a subscription before. Only ``Subscriber`` subclasses it.
+public class Subscription: Disposable, @unchecked Sendable {
+    @usableFromInline let stopped = Atomic<Bool>(false)
+    /// Guards `resourcesStorage` and `list`: a spin lock on one atomic flag instead of a mutex
+    /// object, because every subscription has one and takes it only on subscribe and on stop. Its
+    /// acquire/release ordering is what ThreadSanitizer checks.
+    @usableFromInline let resourcesGuard = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var resourcesStorage = Resources.none
+    /// The hot signal whose list holds this subscription, if any (see ``SubscriberList`` on why
+    /// it is strong). Guarded by `resourcesGuard`.
+    @exclusivity(unchecked) nonisolated(unsafe) var list: SubscriberList?
+    /// The subscription's index in `list`'s entries (-1 when in none). Guarded by that list's lock.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var listIndex = -1
+
+    @usableFromInline init() {}
+
+    /// Whether a terminal event was sent or the subscription was disposed.
+    @inlinable
+    public final var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Whether the subscription was cancelled or ended (same as ``isStopped``).
+    public final var isDisposed: Bool { isStopped }
+
+    /// Ties `disposable` to this subscription: it is disposed when the subscription stops, or at
+    /// once if it already has (RAC `didSubscribeWithDisposable:`).
+    public final func add(_ disposable: any Disposable) {
+        let added = withResources { resources -> Bool in
+            switch resources {
+            case .stopped: return false
+            case .none: resources = .one(disposable)
+            case .one(let first): resources = .many([first, disposable])
+            case .many(var all):
+                resources = .none
+                all.append(disposable)
+                resources = .many(all)
+            }
+            return true
+        }
+        if !added { disposable.dispose() }
+    }
+
+    /// Cancels the subscription: no further events are delivered and its resources are disposed.
+    public final func dispose() {
+        guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        releaseResources()
+    }
+
+    /// Makes `list` this subscription's list, unless it has stopped or belongs to a list already
+    /// (a subscriber subscribed to two subjects joins the second through a forwarder).
+    final func join(_ list: SubscriberList) -> Bool {
+        withResources { resources -> Bool in
+            if case .stopped = resources { return false }
+            guard self.list == nil else { return false }
+            self.list = list
+            return true
+        }
+    }
+
+    /// Forgets `list`, which has let this subscription go.
+    final func leave(_ list: SubscriberList) {
+        let left = withResources { _ -> SubscriberList? in
+            guard self.list === list else { return nil }
+            defer { self.list = nil }
+            return self.list
+        }
+        _ = left  // released here, outside the spin lock
+    }
+
+    /// Runs `body` with the resources, holding the spin lock (never while calling out).
+    @usableFromInline
+    final func withResources<Result>(_ body: (inout Resources) -> Result) -> Result {
+        var spins = 0
+        while !resourcesGuard.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            spins += 1
+            if spins > 64 { sched_yield() }
+        }
+        defer { resourcesGuard.store(false, ordering: .releasing) }
+        return body(&resourcesStorage)
+    }
+
+    /// Disposes the resources and leaves the list, once; called after `stopped` was set.
+    @usableFromInline
+    final func releaseResources() {
+        let (taken, list) = withResources { resources -> (Resources, SubscriberList?) in
+            defer {
+                resources = .stopped
+                self.list = nil
+            }
+            return (resources, self.list)
+        }
+        list?.remove(self)
+        switch taken {
+        case .one(let disposable): disposable.dispose()
+        case .many(let all): all.forEach { $0.dispose() }
+        case .none, .stopped: break
+        }
+    }
+}
+
 /// Receives a signal's events: RAC's `RACSubscriber`, with the guarantees of its
 /// `RACPassthroughSubscriber`.
 ///
 /// - Nothing is delivered after a terminal event (`error` or `completed`) or after disposal.
-/// - A terminal event or disposal disposes every resource added with ``add(_:)`` — the
-///   subscription's disposable returned by the signal's subscribe closure among them — exactly once.
+/// - A terminal event or disposal disposes every resource added with ``Subscription/add(_:)`` —
+///   the subscription's disposable returned by the signal's subscribe closure among them — exactly
+///   once.
 /// - Events to one subscriber must not be sent concurrently (RAC's contract, and Rx's): a signal
 ///   delivers them one at a time, from whatever thread produces them.
 ///
-/// A subscriber is itself the ``Disposable`` that cancels its subscription.
-public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
-    @usableFromInline let observer: @Sendable (Event<Value, Failure>) -> Void
-    @usableFromInline let stopped = Atomic<Bool>(false)
-    /// The subscription's resources, guarded by `resourcesGuard` — a spin lock on one atomic flag
-    /// instead of a mutex object, because every subscription has one and it is touched twice (on
-    /// subscribe and on stop). Its acquire/release ordering is what ThreadSanitizer checks.
-    @usableFromInline let resourcesGuard = Atomic<Bool>(false)
-    @usableFromInline nonisolated(unsafe) var resourcesStorage = Resources.none
+/// A subscriber is itself the ``Disposable`` that cancels its subscription (its ``Subscription``).
+/// A subscription to a subject costs this one object and a slot in the subject's list.
+public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @unchecked Sendable {
+    // What receives the events: one closure for every event, or RAC's three blocks kept as they
+    // are, so that `subscribe(next:)` allocates no closure wrapping them. Stored side by side, not
+    // as an enum, so that delivering reads one property without copying (and retaining) the others.
+    @usableFromInline let observe: (@Sendable (Event<Value, Failure>) -> Void)?
+    @usableFromInline let next: (@Sendable (Value) -> Void)?
+    @usableFromInline let error: (@Sendable (Failure) -> Void)?
+    @usableFromInline let completed: (@Sendable () -> Void)?
 
     /// Creates a subscriber that passes every event to `observer`.
     @inlinable
     public init(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) {
-        self.observer = observer
+        observe = observer
+        next = nil
+        error = nil
+        completed = nil
+        super.init()
     }
 
     /// Creates a subscriber from separate closures, as RAC's `subscribeNext:error:completed:` does.
     @inlinable
-    public convenience init(
+    public init(
         next: (@Sendable (Value) -> Void)? = nil,
         error: (@Sendable (Failure) -> Void)? = nil,
         completed: (@Sendable () -> Void)? = nil
     ) {
-        self.init { event in
-            switch event {
-            case .next(let value): next?(value)
-            case .error(let failure): error?(failure)
-            case .completed: completed?()
-            }
-        }
+        observe = nil
+        self.next = next
+        self.error = error
+        self.completed = completed
+        super.init()
     }
 
     /// Sends a value (RAC `sendNext:`), unless the subscriber has stopped.
     @inlinable
     public func sendNext(_ value: Value) {
         guard !stopped.load(ordering: .acquiring) else { return }
-        observer(.next(value))
+        // Optional chaining calls the stored closure in place; `if let` would retain a copy.
+        if observe != nil {
+            observe?(.next(value))
+        } else {
+            next?(value)
+        }
     }
 
     /// Sends an error (RAC `sendError:`) and stops: resources are disposed after delivery.
@@ -75,69 +190,18 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Disposable {
         }
     }
 
-    /// Whether a terminal event was sent or the subscriber was disposed.
     @inlinable
-    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
-
-    /// Whether the subscription was cancelled or ended (same as ``isStopped``).
-    public var isDisposed: Bool { isStopped }
-
-    /// Ties `disposable` to this subscription: it is disposed when the subscriber stops, or at once
-    /// if it already has (RAC `didSubscribeWithDisposable:`).
-    public func add(_ disposable: any Disposable) {
-        let added = withResources { resources -> Bool in
-            switch resources {
-            case .stopped: return false
-            case .none: resources = .one(disposable)
-            case .one(let first): resources = .many([first, disposable])
-            case .many(var all):
-                resources = .none
-                all.append(disposable)
-                resources = .many(all)
-            }
-            return true
-        }
-        if !added { disposable.dispose() }
-    }
-
-    /// Cancels the subscription: no further events are delivered and its resources are disposed.
-    public func dispose() {
-        guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        releaseResources()
-    }
-
-    @usableFromInline
     func terminate(with event: Event<Value, Failure>) {
         guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        observer(event)
+        if observe != nil {
+            observe?(event)
+        } else if case .error(let failure) = event {
+            error?(failure)
+        } else if case .completed = event {
+            completed?()
+        }
         releaseResources()
-    }
-
-    /// Runs `body` with the resources, holding the spin lock (never while calling out).
-    @usableFromInline
-    func withResources<Result>(_ body: (inout Resources) -> Result) -> Result {
-        var spins = 0
-        while !resourcesGuard.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-            spins += 1
-            if spins > 64 { sched_yield() }
-        }
-        defer { resourcesGuard.store(false, ordering: .releasing) }
-        return body(&resourcesStorage)
-    }
-
-    @usableFromInline
-    func releaseResources() {
-        let taken = withResources { resources -> Resources in
-            defer { resources = .stopped }
-            return resources
-        }
-        switch taken {
-        case .one(let disposable): disposable.dispose()
-        case .many(let all): all.forEach { $0.dispose() }
-        case .none, .stopped: break
-        }
     }
 }
 

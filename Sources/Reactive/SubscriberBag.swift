@@ -1,94 +1,114 @@
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The subscribers of a hot signal, in subscription order.
+/// The subscriptions of a hot signal, in subscription order.
 ///
 /// Insertion and removal are O(1) amortized: removal leaves a tombstone, found through the
-/// entry's ``BagToken`` (which remembers its index), and tombstones are compacted away once they
-/// outnumber live entries — so 100,000 subscribers can come and go, oldest first or newest first,
-/// without quadratic cost. Senders iterate a copy-on-write snapshot taken under the owner's lock, so
-/// a send never holds the lock while calling out.
+/// subscription's `listIndex`, and tombstones are compacted away once they outnumber live entries
+/// — so 100,000 subscribers can come and go, oldest first or newest first, without quadratic cost.
+/// Senders iterate a copy-on-write snapshot of `entries` taken under the owner's lock, so a send
+/// never holds the lock while calling out.
 ///
-/// Not thread-safe by itself: the owner guards it, and every token of it, with its lock.
+/// Not generic: its entries are ``Subscription``s (a subject's subscribers themselves, or a replay
+/// subject's gates), which the owner downcasts when it sends. Not thread-safe by itself: its
+/// ``SubscriberList`` guards it, and every member's `listIndex`, with its lock.
 @usableFromInline
-struct SubscriberBag<Element> {
-    @usableFromInline typealias Entry = (element: Element?, token: BagToken)
-
-    @usableFromInline private(set) var entries: ContiguousArray<Entry> = []
+struct SubscriberBag: Sendable {
+    @usableFromInline private(set) var entries: ContiguousArray<Subscription?> = []
     @usableFromInline private(set) var count = 0
+    /// Set when the owner has sent its terminal event: nothing joins after that.
+    @usableFromInline var isClosed = false
+    /// Set when the owner (the subject object) is gone: nothing can be sent any more, so nothing
+    /// joins, and the members were let go.
+    @usableFromInline var isDetached = false
 
     @usableFromInline init() {}
 
-    var isEmpty: Bool { count == 0 }
-
-    /// Adds `element`, remembered by `token` (which removes it).
-    mutating func insert(_ element: Element, token: BagToken) {
-        token.index = entries.count
-        entries.append((element, token))
+    /// Adds `member` at the end.
+    mutating func insert(_ member: Subscription) {
+        member.listIndex = entries.count
+        entries.append(member)
         count += 1
     }
 
-    /// Removes the element of `token` and returns it, or `nil` if it was already removed.
-    @discardableResult
-    mutating func remove(_ token: BagToken) -> Element? {
-        let index = token.index
-        guard index >= 0, index < entries.count, entries[index].token === token,
-              let element = entries[index].element else { return nil }
-        entries[index].element = nil
-        token.index = -1
+    /// Removes `member`, if it is still here.
+    mutating func remove(_ member: Subscription) {
+        let index = member.listIndex
+        guard index >= 0, index < entries.count, entries[index] === member else { return }
+        entries[index] = nil
+        member.listIndex = -1
         count -= 1
         let tombstones = entries.count - count
         if tombstones > 32 && tombstones > count { compact() }
-        return element
     }
 
-    /// Removes and returns every element, in order.
-    mutating func removeAll() -> [Element] {
-        defer {
-            for entry in entries { entry.token.index = -1 }
-            entries = []
-            count = 0
-        }
-        return entries.compactMap(\.element)
+    /// Removes and returns every member, in order.
+    mutating func removeAll() -> [Subscription] {
+        let members = entries.compactMap { $0 }
+        for member in members { member.listIndex = -1 }
+        entries = []
+        count = 0
+        return members
     }
 
     private mutating func compact() {
-        entries.removeAll { $0.element == nil }
-        for (index, entry) in entries.enumerated() { entry.token.index = index }
+        entries.removeAll { $0 == nil }
+        for (index, member) in entries.enumerated() { member?.listIndex = index }
     }
 }
 
-/// Where an entry sits in its ``SubscriberBag`` (-1 once removed). Its index is read and written only
-/// under the bag owner's lock, which is what makes this `@unchecked Sendable` sound. The
-/// subscription's disposable is itself the token, so a subscription costs one object here.
+/// A hot signal's list of subscriptions and the lock that guards it: the non-generic base of
+/// ``SubjectCore`` and ``ReplayCore``. A subscription leaves it through ``remove(_:)`` when it
+/// stops — the same compiled code for every value type, so no generic metadata is looked up.
+///
+/// Members hold their list strongly while they are in it (a weak reference would give the list a
+/// side table, which makes every retain and release of it take the slow path). The cycle this
+/// makes is broken when a member leaves, when the subject ends, or when the subject object is
+/// released (``detachAll()``): after that nothing can be sent, so nothing is lost.
 @usableFromInline
-class BagToken: @unchecked Sendable {
-    fileprivate(set) var index = -1
+class SubscriberList: @unchecked Sendable {
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Guarded by `mutex`.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var bag = SubscriberBag()
 
-    init() {}
-}
-
-/// A hot signal that keeps its subscribers in a ``SubscriberBag``.
-protocol BagOwner: AnyObject, Sendable {
-    /// Removes the subscriber that `token` stands for, if it is still there.
-    func removeSubscriber(_ token: BagToken)
-}
-
-/// The disposable that removes one subscriber from a hot signal's bag: one small object per
-/// subscription, acting at most once, and not keeping the signal alive.
-final class BagSubscription: BagToken, Disposable, @unchecked Sendable {
-    private weak let owner: (any BagOwner)?
-    private let disposed = Atomic<Bool>(false)
-
-    init(owner: any BagOwner) {
-        self.owner = owner
+    @usableFromInline init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
     }
 
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
 
-    func dispose() {
-        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        owner?.removeSubscriber(self)
+    /// Runs `body` with the members, under the lock (which must not be held while calling out).
+    @inlinable
+    final func withLock<Result>(_ body: (inout SubscriberBag) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&bag)
+    }
+
+    /// Removes `member` if it is still in the list.
+    final func remove(_ member: Subscription) {
+        withLock { $0.remove(member) }
+    }
+
+    /// The number of members.
+    final var count: Int { withLock { $0.count } }
+
+    /// Lets every member go, for good: called when the subject object is released, after which
+    /// nothing can be sent to them.
+    final func detachAll() {
+        let members = withLock { bag -> [Subscription] in
+            bag.isDetached = true
+            return bag.removeAll()
+        }
+        for member in members { member.leave(self) }
     }
 }
-
-extension SubscriberBag: Sendable where Element: Sendable {}

@@ -13,7 +13,15 @@ let million = 1_000_000 / scale
 let hundredThousand = 100_000 / scale
 var figures: [Figure] = []
 
-@MainActor func record(_ benchmark: String, _ contender: String, _ result: (seconds: Double, checksum: Int)) {
+/// For profiling: `CORE_BENCHMARKS_ONLY=5a` runs only the cases whose name starts with that, and
+/// `CORE_BENCHMARKS_CONTENDER=Reactive` only that contender (of the timed cases).
+let only = ProcessInfo.processInfo.environment["CORE_BENCHMARKS_ONLY"] ?? ""
+let onlyContender = ProcessInfo.processInfo.environment["CORE_BENCHMARKS_CONTENDER"]
+func selected(_ benchmark: String) -> Bool { benchmark.hasPrefix(only) }
+
+@MainActor func record(_ benchmark: String, _ contender: String, _ measured: @autoclosure () -> (seconds: Double, checksum: Int)) {
+    guard selected(benchmark), onlyContender.map({ $0 == contender }) ?? true else { return }
+    let result = measured()
     figures.append(Figure(benchmark: benchmark, contender: contender, value: result.seconds, unit: "s", checksum: result.checksum))
 }
 
@@ -162,6 +170,7 @@ record("5a subscribe+dispose", "OpenCombine", measure {
 }
 
 @MainActor func recordBytes(_ contender: String, _ body: (Int) -> Any) {
+    guard selected("5b bytes per live subscription") else { return }
     let result = heapPerSubscription(body)
     figures.append(Figure(benchmark: "5b bytes per live subscription", contender: contender, value: result.seconds,
                           unit: "B", checksum: result.checksum))
@@ -184,6 +193,7 @@ recordBytes("OpenCombine") { count in
 
 for count in [hundredThousand / 4, hundredThousand / 2, hundredThousand] {
     @MainActor func timed(_ contender: String, _ body: () -> Int) {
+        guard selected("5c dispose oldest first, \(count)") else { return }
         let result = measure(runs: 3, body)
         figures.append(Figure(benchmark: "5c dispose oldest first, \(count)", contender: contender, value: result.seconds,
                               unit: "s", checksum: result.checksum))

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How the flattening operators combine the inner signals they make.
 public enum FlattenStrategy: Sendable {
     /// Subscribe to every inner signal at once and merge their values (RAC `flattenMap:`).
@@ -51,27 +53,35 @@ extension Signal {
     public func switchToLatest<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         Signal<Inner, Failure> { subscriber in
             let serializer = Serializer(SwitchState(), subscriber)
-            let current = SerialDisposable()
+            // Numbers the inner signals. Only the outer signal's values advance it, and those are
+            // never sent concurrently, so each inner subscriber can be made knowing its number and
+            // installed, with the previous one taken out, in one critical section.
+            let counter = SwitchCounter()
+            subscriber.add(ActionDisposable {
+                serializer.update { state, _ in state.replaceCurrent(with: nil) }?.dispose()
+            })
             let outer = Subscriber<Signal<Inner, Failure>, Failure> { event in
                 switch event {
                 case .next(let innerSignal):
-                    let generation = serializer.update { state, _ -> UInt64 in
-                        state.generation &+= 1
-                        state.isInnerActive = true
-                        return state.generation
-                    }
+                    let generation = counter.next()
                     let inner = Subscriber<Inner, Failure> { innerEvent in
                         serializer.update { state, outbox in
                             guard state.generation == generation else { return }
                             if case .completed = innerEvent {
                                 state.isInnerActive = false
+                                state.current = nil  // ended: nothing left to dispose
                                 if state.isOuterCompleted { outbox.append(.completed) }
                             } else {
                                 outbox.append(innerEvent)
                             }
                         }
                     }
-                    current.inner = inner
+                    let previous = serializer.update { state, _ -> (any Disposable)? in
+                        state.generation = generation
+                        state.isInnerActive = true
+                        return state.replaceCurrent(with: inner)
+                    }
+                    previous?.dispose()
                     innerSignal.subscribe(inner)
                 case .error(let error):
                     serializer.send(.error(error))
@@ -82,7 +92,6 @@ extension Signal {
                     }
                 }
             }
-            subscriber.add(current)
             return subscribe(outer)
         }
     }
@@ -186,7 +195,29 @@ struct SwitchState: Sendable {
     @usableFromInline var generation: UInt64 = 0
     @usableFromInline var isInnerActive = false
     @usableFromInline var isOuterCompleted = false
+    /// The latest inner subscription, until replaced or the whole subscription is disposed.
+    @usableFromInline var current: (any Disposable)?
+    /// Set once disposed: an inner subscription installed after that is disposed at once.
+    @usableFromInline var isDisposed = false
     @usableFromInline init() {}
+
+    /// Installs `next` (or, with `nil`, ends the switching) and returns what must be disposed:
+    /// the previous inner subscription, or `next` itself if the switch was already disposed.
+    @inlinable
+    mutating func replaceCurrent(with next: (any Disposable)?) -> (any Disposable)? {
+        if isDisposed { return next }
+        if next == nil { isDisposed = true }
+        defer { current = next }
+        return current
+    }
+}
+
+/// Numbers a switch's inner signals (see `switchToLatest`).
+@usableFromInline
+final class SwitchCounter: Sendable {
+    @usableFromInline let count = Atomic<UInt64>(0)
+    @usableFromInline init() {}
+    @inlinable func next() -> UInt64 { count.add(1, ordering: .relaxed).newValue }
 }
 
 struct ConcatState<Value: Sendable, Failure: Error>: Sendable {
