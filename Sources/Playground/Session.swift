@@ -204,13 +204,14 @@ final class Session: Sendable {
         input name: String, ending: Bool, _ work: @escaping @Sendable (any Scenario) -> Void
     ) -> Result<Void, InputRefusal> {
         let verdict = state.withLock { state -> Result<Void, InputRefusal> in
+            // Decided here, in arrival order, so the answer matches what the queue will do; before
+            // the rate, because an ended input stays ended (409) while a rate limit passes (429).
+            guard !state.endedInputs.contains(name) else { return .failure(.inputEnded) }
             let now = ContinuousClock.now
             let refill = Double((now - state.tokensUpdated) / .milliseconds(1)) / 1_000 * limits.inputsPerSecond
             state.inputTokens = min(limits.inputBurst, state.inputTokens + refill)
             state.tokensUpdated = now
             guard state.inputTokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
-            // Decided here, in arrival order, so the answer matches what the queue will do.
-            guard !state.endedInputs.contains(name) else { return .failure(.inputEnded) }
             if ending { state.endedInputs.insert(name) }
             state.inputTokens -= 1
             state.lastActivity = now
