@@ -248,7 +248,7 @@ function renderStreams(scenario) {
 function logEvent(event) {
   const item = element("li", "log-entry");
   item.dataset.stream = event.stream;
-  const value = event.kind === "completed" ? "" : ` ${describe(event.value)}`;
+  const value = event.kind === "completed" ? "" : ` ${describe(event.value, 400)}`;
   item.textContent = `#${event.seq} · ${event.t} ms · ${event.stream} ${event.kind}${value}`;
   const filter = $("log-filter").value;
   item.hidden = Boolean(filter) && filter !== event.stream;
@@ -262,7 +262,7 @@ function announce(event) {
   const now = performance.now();
   if (now - (page.announceAt.get(event.stream) ?? 0) < 500) return;
   page.announceAt.set(event.stream, now);
-  $("announcer").textContent = `${event.stream}: ${describe(event.value)}`;
+  $("announcer").textContent = `${event.stream}: ${describe(event.value, 120)}`;
 }
 
 function receive(event) {
@@ -273,7 +273,7 @@ function receive(event) {
   if (page.virtual) setVirtualTime(Math.max(page.advanced, page.latestT));
   stream.events += 1;
   stream.count.textContent = `${stream.events} event${stream.events === 1 ? "" : "s"}`;
-  stream.latest.textContent = event.kind === "next" ? describe(event.value) : event.kind;
+  stream.latest.textContent = event.kind === "next" ? describe(event.value, 120) : event.kind;
   stream.latest.dataset.kind = event.kind;
   stream.timeline.add(event);
   page.boundFields?.get(event.stream)?.received(event);

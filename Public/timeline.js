@@ -11,9 +11,22 @@ const MAX_MARBLES = 300;
 const NOW_AT = 0.75;
 
 /** A short, single-line text for a value. */
-export function describe(value) {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > 28 ? text.slice(0, 27) + "…" : text;
+/**
+ * A value as short text: strings as they are; an object as its `value` field first, then
+ * `key: value` pairs, joined with " · "; anything else as JSON. Cut to `limit` characters.
+ */
+export function describe(value, limit = 28) {
+  let text;
+  if (typeof value === "string") {
+    text = value;
+  } else if (value && typeof value === "object" && !Array.isArray(value)) {
+    const show = (item) => (typeof item === "string" ? item : JSON.stringify(item));
+    const rest = Object.entries(value).filter(([key]) => key !== "value").map(([key, item]) => `${key}: ${show(item)}`);
+    text = ("value" in value ? [show(value.value), ...rest] : rest).join(" · ");
+  } else {
+    text = JSON.stringify(value);
+  }
+  return text.length > limit ? text.slice(0, limit - 1) + "…" : text;
 }
 
 export class Timeline {

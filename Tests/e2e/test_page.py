@@ -238,3 +238,33 @@ def test_the_pipelines_source_is_shown_beside_its_streams(browser, playground):
     source_box = browser.find_element(By.CSS_SELECTOR, ".source").rect
     assert source_box["y"] >= streams_box["y"] + streams_box["height"], "below them on a phone"
     check_console(browser)
+
+
+def test_multicast_from_the_page(browser, playground):
+    from selenium.webdriver.support.ui import Select
+
+    open_scenario(browser, playground, "multicast")
+    Select(browser.find_element(By.ID, "input-mode")).select_by_visible_text("publish")
+    wait(browser, lambda: latest(browser, "connection") == "not connected")
+    browser.find_element(By.ID, "input-subscribeA").click()
+    browser.find_element(By.ID, "input-subscribeB").click()
+    wait(browser, lambda: latest(browser, "subscriberB") == "completed" and latest(browser, "subscriberA") == "completed")
+    assert latest(browser, "requestsMade") == "1", "publish + autoconnect: one request for both"
+    assert latest(browser, "connection") == "disposed"
+    check_console(browser)
+    for size in (DESKTOP, PHONE):
+        check_layout(browser, "multicast", size)
+
+
+def test_schedulers_from_the_page(browser, playground):
+    open_scenario(browser, playground, "schedulers")
+    browser.find_element(By.ID, "input-tap").click()
+    wait(browser, lambda: "thread: a Dispatch thread of queue" in latest(browser, "deliverOnQueue"))
+    assert latest(browser, "source").startswith("tap 1 · ")
+    browser.find_element(By.ID, "input-scheduleOnBareThread").click()
+    wait(browser, lambda: latest(browser, "bareThread").startswith("still not run"), timeout=5)
+    log = browser.find_element(By.ID, "log").text
+    assert "the run-loop thread playground.schedulers.run-loop" in log, "the log shows values in full"
+    check_console(browser)
+    for size in (DESKTOP, PHONE):
+        check_layout(browser, "schedulers", size)
