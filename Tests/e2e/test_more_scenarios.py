@@ -60,3 +60,13 @@ def test_schedulers_label_threads_and_show_the_run_loop_lesson(playground):
     watcher.wait_for(lambda events: len(watcher.values("bareThread")) == 2, timeout=5)
     assert watcher.values("bareThread")[1].startswith("still not run after 1000 ms")
     watcher.close()
+
+
+def test_each_catalogue_entry_carries_its_pipelines_source(playground):
+    status, body = playground.json("GET", "/api/scenarios")
+    assert status == 200
+    for scenario in body["scenarios"]:
+        source = scenario["source"]
+        assert source["path"].startswith("Sources/Scenarios/") and source["path"].endswith(".swift")
+        for stream in scenario["streams"]:
+            assert f'stream("{stream["name"]}"' in source["swift"], (scenario["id"], stream["name"])
