@@ -15,9 +15,10 @@ public final class Channel<Value: Sendable, Failure: Error>: Sendable {
     public init() {
         let leadingValues = ReplaySubject<Value, Failure>(capacity: 0)
         let followingValues = ReplaySubject<Value, Failure>(capacity: 1)
-        // Errors and completion reach both ends.
-        leadingValues.signal.ignoreValues().subscribe(followingValues.input)
-        followingValues.signal.ignoreValues().subscribe(leadingValues.input)
+        // Errors and completion reach both ends. Each end holds the other weakly: strongly, the
+        // two subjects would keep each other alive until the channel ended, which it may never do.
+        leadingValues.signal.ignoreValues().subscribe(Subscriber { [weak followingValues] in followingValues?.send($0) })
+        followingValues.signal.ignoreValues().subscribe(Subscriber { [weak leadingValues] in leadingValues?.send($0) })
         leading = ChannelTerminal(values: leadingValues, other: followingValues)
         following = ChannelTerminal(values: followingValues, other: leadingValues)
     }

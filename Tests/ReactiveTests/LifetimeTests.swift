@@ -35,6 +35,28 @@ struct LifetimeTests {
         #expect(subject.subscriberCount == 0)
     }
 
+    @Test func aChannelThatNeverEndsIsReleasedWithItsTerminals() {
+        weak var weakToken: Token?
+        do {
+            let channel = Channel<Token, Never>()
+            let token = Token()
+            weakToken = token
+            channel.leading.sendNext(token)  // kept by the following end's replay
+        }
+        #expect(weakToken == nil)
+    }
+
+    @Test func boundPropertiesAreReleased() {
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let model = MutableProperty(token), field = MutableProperty(Token())
+            field.makeTerminal().bind(to: model.makeTerminal())
+        }
+        #expect(weakToken == nil)
+    }
+
     @Test func completedSubscriptionReleasesEverything() {
         weak var weakToken: Token?
         do {
