@@ -128,6 +128,10 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
     // are, so that `subscribe(next:)` allocates no closure wrapping them. Stored side by side, not
     // as an enum, so that delivering reads one property without copying (and retaining) the others.
     @usableFromInline let observe: (@Sendable (Event<Value, Failure>) -> Void)?
+    /// For operators that must know which of their subscribers an event came from: the closure
+    /// gets the subscriber itself, so it need not capture it (and a closure that captures one
+    /// object needs no context allocation).
+    @usableFromInline let observeWithSubscriber: (@Sendable (Subscriber, Event<Value, Failure>) -> Void)?
     @usableFromInline let next: (@Sendable (Value) -> Void)?
     @usableFromInline let error: (@Sendable (Failure) -> Void)?
     @usableFromInline let completed: (@Sendable () -> Void)?
@@ -136,6 +140,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
     @inlinable
     public init(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) {
         observe = observer
+        observeWithSubscriber = nil
         next = nil
         error = nil
         completed = nil
@@ -150,9 +155,21 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
         completed: (@Sendable () -> Void)? = nil
     ) {
         observe = nil
+        observeWithSubscriber = nil
         self.next = next
         self.error = error
         self.completed = completed
+        super.init()
+    }
+
+    /// Creates a subscriber whose observer receives, with each event, the subscriber itself.
+    @inlinable
+    init(observingWithSubscriber observer: @escaping @Sendable (Subscriber, Event<Value, Failure>) -> Void) {
+        observe = nil
+        observeWithSubscriber = observer
+        next = nil
+        error = nil
+        completed = nil
         super.init()
     }
 
@@ -163,6 +180,8 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
         // Optional chaining calls the stored closure in place; `if let` would retain a copy.
         if observe != nil {
             observe?(.next(value))
+        } else if observeWithSubscriber != nil {
+            observeWithSubscriber?(self, .next(value))
         } else {
             next?(value)
         }
@@ -196,6 +215,8 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
         else { return }
         if observe != nil {
             observe?(event)
+        } else if observeWithSubscriber != nil {
+            observeWithSubscriber?(self, event)
         } else if case .error(let failure) = event {
             error?(failure)
         } else if case .completed = event {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How the flattening operators combine the inner signals they make.
 public enum FlattenStrategy: Sendable {
     /// Subscribe to every inner signal at once and merge their values (RAC `flattenMap:`).
@@ -53,42 +51,33 @@ extension Signal {
     public func switchToLatest<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         Signal<Inner, Failure> { subscriber in
             let serializer = Serializer(SwitchState(), subscriber)
-            // Numbers the inner signals. Only the outer signal's values advance it, and those are
-            // never sent concurrently, so each inner subscriber can be made knowing its number and
-            // installed, with the previous one taken out, in one critical section.
-            let counter = SwitchCounter()
             subscriber.add(ActionDisposable {
                 serializer.update { state, _ in state.replaceCurrent(with: nil) }?.dispose()
             })
             let outer = Subscriber<Signal<Inner, Failure>, Failure> { event in
                 switch event {
                 case .next(let innerSignal):
-                    let generation = counter.next()
-                    let inner = Subscriber<Inner, Failure> { innerEvent in
+                    // Only the current inner subscription's events pass: one that was replaced
+                    // may still be delivering on another thread.
+                    let inner = Subscriber<Inner, Failure>(observingWithSubscriber: { inner, innerEvent in
                         serializer.update { state, outbox in
-                            guard state.generation == generation else { return }
+                            guard state.current === inner else { return }
                             if case .completed = innerEvent {
-                                state.isInnerActive = false
                                 state.current = nil  // ended: nothing left to dispose
                                 if state.isOuterCompleted { outbox.append(.completed) }
                             } else {
                                 outbox.append(innerEvent)
                             }
                         }
-                    }
-                    let previous = serializer.update { state, _ -> (any Disposable)? in
-                        state.generation = generation
-                        state.isInnerActive = true
-                        return state.replaceCurrent(with: inner)
-                    }
-                    previous?.dispose()
+                    })
+                    serializer.update { state, _ in state.replaceCurrent(with: inner) }?.dispose()
                     innerSignal.subscribe(inner)
                 case .error(let error):
                     serializer.send(.error(error))
                 case .completed:
                     serializer.update { state, outbox in
                         state.isOuterCompleted = true
-                        if !state.isInnerActive { outbox.append(.completed) }
+                        if state.current == nil { outbox.append(.completed) }
                     }
                 }
             }
@@ -192,10 +181,9 @@ extension Signal {
 
 @usableFromInline
 struct SwitchState: Sendable {
-    @usableFromInline var generation: UInt64 = 0
-    @usableFromInline var isInnerActive = false
     @usableFromInline var isOuterCompleted = false
-    /// The latest inner subscription, until replaced or the whole subscription is disposed.
+    /// The latest inner subscription while it runs: until it completes, is replaced, or the whole
+    /// subscription is disposed.
     @usableFromInline var current: (any Disposable)?
     /// Set once disposed: an inner subscription installed after that is disposed at once.
     @usableFromInline var isDisposed = false
@@ -212,13 +200,6 @@ struct SwitchState: Sendable {
     }
 }
 
-/// Numbers a switch's inner signals (see `switchToLatest`).
-@usableFromInline
-final class SwitchCounter: Sendable {
-    @usableFromInline let count = Atomic<UInt64>(0)
-    @usableFromInline init() {}
-    @inlinable func next() -> UInt64 { count.add(1, ordering: .relaxed).newValue }
-}
 
 struct ConcatState<Value: Sendable, Failure: Error>: Sendable {
     var waiting: [Signal<Value, Failure>] = []
