@@ -145,21 +145,25 @@ enum ThreadLabel {
     }
 }
 
-/// A thread whose run loop runs with no input source: `run` returns at once and the thread ends
+/// A thread whose run loop ran with no input source: `run` returned at once and the thread ended
 /// (seed 000's lesson). Work handed to its run loop afterwards waits forever.
 private final class BareThread: Sendable {
     private let runLoop: RunLoopBox
 
+    /// Starts the thread and waits until its run loop has returned (a thread start: well under a
+    /// millisecond). Work handed over before that could still run — a pending block counts as
+    /// something to do — which is not the lesson.
     init() {
-        let started = DispatchSemaphore(value: 0)
+        let returned = DispatchSemaphore(value: 0)
         let box = Lock<RunLoopBox?>(nil)
         let thread = Thread {
-            box.withLock { $0 = RunLoopBox(runLoop: RunLoop.current) }
-            started.signal()
-            _ = RunLoop.current.run(mode: .default, before: .distantFuture)  // no source: returns at once
+            let runLoop = RunLoop.current
+            _ = runLoop.run(mode: .default, before: .distantFuture)  // no source: returns at once
+            box.withLock { $0 = RunLoopBox(runLoop: runLoop) }
+            returned.signal()
         }
         thread.start()
-        started.wait()  // only for the thread to publish its run loop: microseconds
+        returned.wait()
         runLoop = box.withLock { $0! }
     }
 

@@ -39,6 +39,20 @@ struct SchedulersScenarioTests {
         #expect(verdict.hasPrefix("still not run after 1000 ms"))
     }
 
+    /// The work is handed over only after the bare run loop has returned: handed over earlier, a
+    /// pending block counts as something to do, and it can run (a race seen over HTTP, where the
+    /// README's schedulers session sometimes reported "ran").
+    @Test func theBareThreadNeverRunsTheWorkHoweverOftenItIsTried() {
+        let schedulers = ScenarioHarness<Schedulers>()
+        for _ in 0..<25 { schedulers.press("scheduleOnBareThread") }
+        schedulers.advance(by: 1_000)
+        let verdicts = schedulers.values("bareThread").compactMap { value -> String? in
+            if case .string(let text) = value, !text.hasPrefix("scheduled") { text } else { nil }
+        }
+        #expect(verdicts.count == 25)
+        #expect(verdicts.allSatisfy { $0.hasPrefix("still not run") })
+    }
+
     @Test func theSameWorkOnAKeptAliveRunLoopRuns() {
         let schedulers = ScenarioHarness<Schedulers>()
         schedulers.press("scheduleOnRunLoop")
