@@ -122,28 +122,36 @@ function renderFieldChoice(form, fields) {
 }
 
 /** Buttons that complete or fail an input's signal (`?event=completed|error`). */
+/**
+ * Buttons that complete or fail an input's signal (`?event=completed|error`). Returns a function
+ * that shows the input as ended (also when another window ended it and a post here found out).
+ */
 function renderEndControls(field, input, sender, controls) {
   const group = element("div", "input-end");
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", `End ${input.name}`);
   const status = element("span", "input-ended");
   status.setAttribute("aria-live", "polite");
-  const buttons = [["completed", "Complete", "sendCompleted: | travels down the pipeline"],
-    ["error", "Fail", "sendError: # travels down the pipeline"]].map(([kind, text, title]) => {
+  const buttons = [];
+  const showEnded = (how) => {
+    for (const control of [...controls, ...buttons]) control.disabled = true;
+    status.textContent = how;
+  };
+  for (const [kind, text, title] of [["completed", "Complete", "sendCompleted: | travels down the pipeline"],
+    ["error", "Fail", "sendError: # travels down the pipeline"]]) {
     const button = element("button", "secondary", text);
     button.type = "button";
     button.id = `${kind === "error" ? "fail" : "complete"}-${input.name}`;
     button.title = title;
     button.setAttribute("aria-label", `${text} ${input.name}`);
     button.addEventListener("click", async () => {
-      if (!(await sender.end(kind))) return;
-      for (const control of [...controls, ...buttons]) control.disabled = true;
-      status.textContent = kind === "error" ? "failed" : "completed";
+      if (await sender.end(kind)) showEnded(kind === "error" ? "failed" : "completed");
     });
-    return button;
-  });
+    buttons.push(button);
+  }
   group.append(...buttons, status);
   field.appendChild(group);
+  return showEnded;
 }
 
 function renderInputs(scenario, sessionID) {
@@ -153,7 +161,11 @@ function renderInputs(scenario, sessionID) {
   const streamNames = new Set(scenario.streams.map((stream) => stream.name));
   page.boundFields = new Map();
   for (const input of scenario.inputs) {
-    const sender = new InputSender(sessionID, input.name, (error) => notice(explain(error)));
+    let showEnded = () => {};
+    const sender = new InputSender(sessionID, input.name, (error) => {
+      if (error instanceof APIError && error.code === "input_ended") showEnded("ended");
+      notice(explain(error));
+    });
     const field = element("div", `field field-${input.kind}`);
     const id = `input-${input.name}`;
     let control;
@@ -199,7 +211,7 @@ function renderInputs(scenario, sessionID) {
     const help = element("p", "help", input.description);
     help.id = `${id}-help`;
     field.appendChild(help);
-    renderEndControls(field, input, sender, [control]);
+    showEnded = renderEndControls(field, input, sender, [control]);
     form.appendChild(field);
   }
   if (page.boundFields.size > 1) renderFieldChoice(form, page.boundFields);

@@ -268,3 +268,16 @@ def test_schedulers_from_the_page(browser, playground):
     check_console(browser)
     for size in (DESKTOP, PHONE):
         check_layout(browser, "schedulers", size)
+
+
+def test_an_input_ended_elsewhere_shows_as_ended(browser, playground):
+    open_scenario(browser, playground, "search")
+    session = browser.current_url.split("session=")[1]
+    status, _, _ = playground.request("POST", f"/api/sessions/{session}/inputs/query?event=completed", "")
+    assert status == 202
+    browser.find_element(By.ID, "input-query").send_keys("x")  # this page learns of it from the 409
+    wait(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".field-text .input-ended").text == "ended")
+    assert browser.find_element(By.ID, "input-query").get_attribute("disabled")
+    assert "completed or failed" in browser.find_element(By.ID, "notice").text
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert all(e["source"] == "network" and "409" in e["message"] for e in errors), errors  # only the refused post
