@@ -52,7 +52,7 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
 }
 
 /// A replay subject's values, terminal event and subscribers' gates, shared by the subject and its
-/// signal. `values` and `terminal` are guarded by `members`' lock.
+/// signal. `values` and `terminal` are guarded by the list's lock.
 final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchecked Sendable {
     let capacity: Int?
     @exclusivity(unchecked) nonisolated(unsafe) var values: [Value] = []

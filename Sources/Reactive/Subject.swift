@@ -55,7 +55,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
 /// subscribers themselves are the list's members: a subscription costs no other object.
 @usableFromInline
 final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unchecked Sendable {
-    /// The terminal event, once sent. Written once, under `members`' lock, before `isClosed`.
+    /// The terminal event, once sent. Written once, under the list's lock, before `isClosed`.
     @exclusivity(unchecked) nonisolated(unsafe) var terminal: Event<Value, Failure>?
 
     override init() {}
