@@ -382,6 +382,7 @@ function showSession(scenario, sessionID, clock = "real") {
   const link = $("session-link");
   link.href = `#session=${sessionID}`;
   link.textContent = `${location.origin}/#session=${sessionID}`;
+  $("marbles-link").href = `/api/sessions/${encodeURIComponent(sessionID)}/marbles`;
   $("log").replaceChildren();
   page.clockOffset = Infinity;
   notice(null);

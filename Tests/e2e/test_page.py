@@ -223,6 +223,15 @@ def test_completing_an_input_from_the_page(browser, playground):
     check_console(browser)
 
 
+def test_the_page_links_the_sessions_marble_diagrams(browser, playground):
+    open_scenario(browser, playground, "ticker")
+    session = browser.current_url.split("session=")[1]
+    href = browser.find_element(By.ID, "marbles-link").get_attribute("href")
+    assert href == f"{playground.url}/api/sessions/{session}/marbles"
+    status, _, body = playground.request("GET", f"/api/sessions/{session}/marbles")
+    assert status == 200 and "count: " in body.decode()
+
+
 def test_the_pipelines_source_is_shown_beside_its_streams(browser, playground):
     open_scenario(browser, playground, "login")
     assert browser.find_element(By.ID, "source-path").text == "Sources/Scenarios/Login.swift"
