@@ -84,8 +84,11 @@ class BoundField {
   received(event) {
     if (event.kind !== "next") return;
     const value = String(event.value);
-    if (this.typed[0] === value) {
-      this.typed.shift();
+    // Events come back in the order they were typed; one that never comes back (its post was
+    // refused) is dropped with the older ones when a later echo arrives.
+    const echo = this.typed.indexOf(value);
+    if (echo >= 0) {
+      this.typed.splice(0, echo + 1);
       return;
     }
     if (this.box.value !== value) this.box.value = value;
@@ -121,7 +124,6 @@ function renderFieldChoice(form, fields) {
   take(first);
 }
 
-/** Buttons that complete or fail an input's signal (`?event=completed|error`). */
 /**
  * Buttons that complete or fail an input's signal (`?event=completed|error`). Returns a function
  * that shows the input as ended (also when another window ended it and a post here found out).
