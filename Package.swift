@@ -13,10 +13,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
-        .target(name: "Reactive"),
+        .target(
+            name: "Reactive",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
         // Marble diagrams (RxJS notation) for tests and the session marbles view.
         .target(name: "ReactiveTesting"),
         // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.

@@ -1,21 +1,28 @@
+import Dispatch
 import Foundation
+import HeapModule
 
-/// A scheduler that owns one long-lived thread running a Foundation run loop: seed 000's lesson
-/// (AFNetworking's network thread) as a scheduler.
+/// A scheduler that owns one long-lived thread running a Foundation run loop: the AFNetworking
+/// network-thread lesson of ReactiveCocoa's era, as a scheduler.
 ///
 /// A run loop with no input source returns at once, so work handed to a bare thread's run loop never
-/// runs. This scheduler keeps its run loop alive with a timer that never fires (Linux has no
-/// `NSMachPort`), and runs, in order, on that one thread:
-/// - immediate work, from a FIFO queue that a zero-delay timer drains;
-/// - delayed and repeating work, as run-loop timers.
-/// Work scheduled before the thread's run loop started is kept and runs once it starts.
+/// runs. This scheduler keeps its run loop alive with one repeating run-loop timer, the *wake timer*,
+/// and keeps the work itself in a queue of its own ordered by due time (immediate work is due when
+/// it is scheduled), so it runs, in order, on that one thread. The wake timer's fire date is moved
+/// to the earliest due work; when it fires, everything due runs. Work scheduled before the thread's
+/// run loop started is kept and runs once it starts.
 ///
-/// Thread safety: `RunLoop` is not `Sendable`. The scheduler's thread is the only one that runs or
-/// inspects it; other threads only *add timers* to it, which Foundation forwards to
-/// `CFRunLoopAddTimer`, a function CoreFoundation documents as safe from any thread (it takes the
-/// run loop's own lock and wakes it).
+/// Why not a `Foundation.Timer` per piece of work: on Linux (swift-corelibs-foundation, measured on
+/// Swift 6.3.1) a timer and its block are never released, fired or invalidated, so every piece of
+/// work leaked what its closure captured — about 2 KiB per deleted playground session.
 ///
-/// The thread ends when the scheduler is released; work still waiting then is dropped.
+/// Thread safety: `RunLoop` and `Timer` are not `Sendable`. The scheduler's thread is the only one
+/// that runs its run loop; other threads only *set the wake timer's fire date*, which Foundation
+/// forwards to `CFRunLoopTimerSetNextFireDate`, a function CoreFoundation makes safe from any thread
+/// (it takes the run loop's own lock and re-arms the loop's timer). They do so while holding the
+/// scheduler's lock, so fire dates are set in the order the decisions were made.
+///
+/// The thread ends when the scheduler is released; work still waiting then is dropped (released at once).
 public final class RunLoopScheduler: Scheduler {
     private let core: RunLoopCore
 
@@ -55,19 +62,13 @@ public final class RunLoopScheduler: Scheduler {
     /// Runs `action` as soon as possible; the disposable cancels it if it has not run (RAC `schedule:`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-        let disposable = ActionDisposable()
-        core.enqueue {
-            if !disposable.isDisposed { action() }
-        }
-        return disposable
+        core.add(after: 0, repeating: nil, action)
     }
 
     /// Runs `action` once `delay` has passed; the disposable cancels it (RAC `afterDelay:schedule:`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
-        let disposable = ActionDisposable()
-        core.addTimer(after: delay.timeInterval, repeating: nil, isCancelled: { disposable.isDisposed }, action)
-        return disposable
+        core.add(after: delay.nanosecondsClamped, repeating: nil, action)
     }
 
     /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
@@ -77,27 +78,45 @@ public final class RunLoopScheduler: Scheduler {
         repeatingEvery interval: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        let disposable = ActionDisposable()
-        core.addTimer(after: delay.timeInterval, repeating: max(interval.timeInterval, 0.000_001),
-                      isCancelled: { disposable.isDisposed }, action)
-        return disposable
+        core.add(after: delay.nanosecondsClamped, repeating: max(interval.nanosecondsClamped, 1_000), action)
     }
 }
 
 /// The part the thread holds on to; it must not retain the scheduler, or the scheduler could never
 /// be released and stop its thread.
 private final class RunLoopCore: Sendable {
+    /// A place in the queue: due time (uptime nanoseconds), then scheduling order.
+    private struct Due: Comparable {
+        let deadline: UInt64
+        let sequence: UInt64
+
+        static func < (a: Due, b: Due) -> Bool {
+            (a.deadline, a.sequence) < (b.deadline, b.sequence)
+        }
+    }
+
+    /// Scheduled work; removed (and its closure released) when it runs for the last time or is cancelled.
+    private struct Work {
+        let action: @Sendable () -> Void
+        /// Nanoseconds between runs of repeating work.
+        let interval: UInt64?
+    }
+
     private struct State {
-        var runLoop: RunLoopReference?
         var thread: ThreadIdentity?
-        var queue: [@Sendable () -> Void] = []
-        var timersBeforeStart: [TimerReference] = []
-        var keepAlive: TimerReference?
-        var drainPending = false
+        var wakeTimer: TimerReference?
+        /// The fire date the wake timer was last given (uptime nanoseconds), `nil` for none.
+        var armedFor: UInt64?
+        var queue = Heap<Due>()
+        var work: [UInt64: Work] = [:]
+        var sequence: UInt64 = 0
         var isStopped = false
     }
 
     private let state = Lock(State())
+    /// The most work run in one firing, so that work scheduling work cannot keep the run loop from
+    /// ever returning to its other sources.
+    private static let batchLimit = 10_000
 
     var isCurrentThread: Bool {
         state.withLock { $0.thread?.isCurrent ?? false }
@@ -106,84 +125,108 @@ private final class RunLoopCore: Sendable {
     /// The body of the scheduler's thread.
     func runLoopThread() {
         let runLoop = RunLoop.current
-        // The source that keeps the run loop alive: a timer that never fires.
-        let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
-        runLoop.add(keepAlive, forMode: .default)
-        let early = state.withLock { state -> [TimerReference] in
-            state.runLoop = RunLoopReference(runLoop: runLoop)
-            state.keepAlive = TimerReference(timer: keepAlive)
+        // The one source that keeps the run loop alive and runs the work. Repeating (with an interval
+        // it never reaches), because a timer that fired once without repeating cannot be re-armed.
+        let wakeTimer = Timer(fire: .distantFuture, interval: 1e9, repeats: true) { [self] _ in fire() }
+        runLoop.add(wakeTimer, forMode: .default)
+        state.withLock { state in
             state.thread = ThreadIdentity()
-            defer { state.timersBeforeStart = [] }
-            return state.timersBeforeStart
+            state.wakeTimer = TimerReference(timer: wakeTimer)
+            state.armedFor = nil
+            Self.armLocked(&state)
         }
-        early.forEach { runLoop.add($0.timer, forMode: .default) }
-        // `run` returns once no timer is left: after `stop()`, every timer invalidates itself (and
-        // the keep-alive timer) when it next fires.
+        // `run` returns once no source is left: when the scheduler stops, the wake timer invalidates itself.
         while runLoop.run(mode: .default, before: .distantFuture) {}
-        state.withLock { $0.runLoop = nil }
     }
 
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
-        let needsDrain = state.withLock { state -> Bool in
-            state.queue.append(work)
-            defer { state.drainPending = true }
-            return !state.drainPending
+    /// Queues `action` to run `delay` nanoseconds from now (then every `interval`, if given).
+    func add(after delay: UInt64, repeating interval: UInt64?, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let sequence = state.withLock { state -> UInt64? in
+            guard !state.isStopped else { return nil }
+            state.sequence += 1
+            let due = Due(deadline: now.addingClamped(delay), sequence: state.sequence)
+            state.queue.insert(due)
+            state.work[due.sequence] = Work(action: action, interval: interval)
+            Self.armLocked(&state)
+            return due.sequence
         }
-        if needsDrain {
-            addTimer(after: 0, repeating: nil, isCancelled: { false }) { [self] in drain() }
-        }
+        guard let sequence else { return ActionDisposable() }
+        return ActionDisposable { [weak self] in self?.cancel(sequence) }
     }
 
-    /// Runs the queued work in FIFO order, on the run-loop thread.
-    private func drain() {
-        while true {
-            let batch = state.withLock { state -> [@Sendable () -> Void] in
-                if state.queue.isEmpty { state.drainPending = false }
-                defer { state.queue = [] }
-                return state.queue
+    private func cancel(_ sequence: UInt64) {
+        state.withLock { state in
+            state.work[sequence] = nil
+            // Cancelled places stay in the heap until due; rebuild it when they are most of it.
+            if state.queue.count > 1_024 && state.queue.count > 2 * state.work.count {
+                state.queue = Heap(state.queue.unordered.filter { state.work[$0.sequence] != nil })
             }
-            if batch.isEmpty { return }
-            batch.forEach { $0() }
         }
     }
 
-    func addTimer(after delay: Double, repeating interval: Double?, isCancelled: @escaping @Sendable () -> Bool,
-                  _ action: @escaping @Sendable () -> Void) {
-        let timer = Timer(fire: Date(timeIntervalSinceNow: delay), interval: interval ?? 0,
-                          repeats: interval != nil) { [self] timer in
-            if let keepAlive = state.withLock({ $0.isStopped ? $0.keepAlive : nil }) {
-                keepAlive.timer.invalidate()
-                timer.invalidate()
-            } else if isCancelled() {
-                timer.invalidate()
+    /// Runs what is due, in order, on the run-loop thread (the wake timer's block).
+    private func fire() {
+        for _ in 0..<Self.batchLimit {
+            let next = state.withLock { state -> (@Sendable () -> Void)? in
+                guard !state.isStopped else { return nil }
+                let now = DispatchTime.now().uptimeNanoseconds
+                while let due = state.queue.min, due.deadline <= now {
+                    state.queue.removeMin()
+                    guard let work = state.work[due.sequence] else { continue }
+                    if let interval = work.interval {
+                        // The next run keeps the timer's phase, skipping runs that were missed.
+                        let missed = (now - due.deadline) / interval + 1
+                        state.queue.insert(Due(deadline: due.deadline.addingClamped(missed.multipliedClamped(by: interval)),
+                                               sequence: due.sequence))
+                    } else {
+                        state.work[due.sequence] = nil
+                    }
+                    return work.action
+                }
+                return nil
+            }
+            guard let next else { break }
+            next()
+        }
+        state.withLock { state in
+            if state.isStopped {
+                state.wakeTimer?.timer.invalidate()
+                state.wakeTimer = nil
             } else {
-                action()
+                state.armedFor = nil  // it just fired: whatever date it had is spent
+                Self.armLocked(&state)
             }
         }
-        let runLoop = state.withLock { state -> RunLoopReference? in
-            if state.runLoop == nil { state.timersBeforeStart.append(TimerReference(timer: timer)) }
-            return state.runLoop
-        }
-        runLoop?.add(timer)
+    }
+
+    /// Moves the wake timer's fire date to the earliest due work, unless it is already due by then.
+    private static func armLocked(_ state: inout State) {
+        guard let timer = state.wakeTimer else { return }  // the thread has not started yet
+        let deadline: UInt64? = state.isStopped ? 0 : state.queue.min?.deadline
+        guard let deadline else { return }
+        if let armed = state.armedFor, armed <= deadline { return }
+        state.armedFor = deadline
+        let now = DispatchTime.now().uptimeNanoseconds
+        let seconds = deadline > now ? Double(deadline - now) / 1e9 : 0
+        timer.timer.fireDate = Date(timeIntervalSinceNow: seconds)
     }
 
     func stop() {
-        state.withLock { $0.isStopped = true }
-        // Wake the loop so it sees the flag; its remaining timers invalidate themselves when they fire.
-        addTimer(after: 0, repeating: nil, isCancelled: { false }) {}
+        let dropped = state.withLock { state -> [UInt64: Work] in
+            state.isStopped = true
+            state.queue = Heap()
+            state.armedFor = nil
+            Self.armLocked(&state)  // wakes the loop, which then ends its wake timer and so its thread
+            defer { state.work = [:] }
+            return state.work
+        }
+        _ = dropped  // released here, outside the lock: a closure's captures may run deinits
     }
 }
 
-/// A run loop reference that crosses threads only to have timers added (see ``RunLoopScheduler``).
-private struct RunLoopReference: @unchecked Sendable {
-    let runLoop: RunLoop
-
-    func add(_ timer: Timer) {
-        runLoop.add(timer, forMode: .default)
-    }
-}
-
-/// A timer created on one thread and added to the run loop on its thread.
+/// The wake timer, created on the run-loop thread; other threads only set its fire date (see
+/// ``RunLoopScheduler``).
 private struct TimerReference: @unchecked Sendable {
     let timer: Timer
 }
@@ -193,4 +236,28 @@ private struct ThreadIdentity: Sendable {
     private let id = pthread_self()
 
     var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, 0 when negative, and clamped to `UInt64.max`.
+    var nanosecondsClamped: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole.addingClamped(UInt64(max(0, attoseconds) / 1_000_000_000))
+    }
+}
+
+extension UInt64 {
+    /// `self + other`, or `UInt64.max` when that overflows.
+    func addingClamped(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+
+    /// `self * other`, or `UInt64.max` when that overflows.
+    func multipliedClamped(by other: UInt64) -> UInt64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? .max : product
+    }
 }

@@ -86,6 +86,52 @@ struct RunLoopSchedulerTests {
         #expect(recorder.values == [true])
     }
 
+    /// Work's closures are released once it has run or been cancelled. (With one `Foundation.Timer`
+    /// per piece of work they never were on Linux, so every deleted playground session leaked.)
+    @Test func workIsReleasedOnceRunOrCancelled() async {
+        final class Token: Sendable {}
+        let scheduler = RunLoopScheduler()
+        let recorder = Recorder<Int, Never>()
+        weak var ran: Token?
+        weak var cancelled: Token?
+        weak var stoppedRepeating: Token?
+        do {
+            let first = Token(), second = Token(), third = Token()
+            ran = first
+            cancelled = second
+            stoppedRepeating = third
+            scheduler.schedule { _ = first; recorder.record(.next(1)) }
+            scheduler.schedule(after: .seconds(3_600)) { _ = second }.dispose()
+            let repeating = scheduler.schedule(after: .zero, repeatingEvery: .milliseconds(1)) {
+                _ = third
+                recorder.record(.next(2))
+            }
+            await waitFor(recorder, count: 3)
+            repeating.dispose()
+        }
+        // A fence: once later work has run, the work before it is done with.
+        let fence = Recorder<Int, Never>()
+        scheduler.schedule { fence.record(.next(0)) }
+        await waitFor(fence, count: 1)
+        #expect(ran == nil, "work that ran is released")
+        #expect(cancelled == nil, "cancelled work is released at once, not when it would have been due")
+        #expect(stoppedRepeating == nil, "disposed repeating work is released")
+    }
+
+    @Test func workDueAtTheSameTimeRunsInTheOrderItWasScheduled() async {
+        let scheduler = RunLoopScheduler()
+        let recorder = Recorder<Int, Never>()
+        for index in 0..<2_000 {
+            if index.isMultiple(of: 3) {
+                scheduler.schedule(after: .zero) { recorder.record(.next(index)) }
+            } else {
+                scheduler.schedule { recorder.record(.next(index)) }
+            }
+        }
+        await waitFor(recorder, count: 2_000)
+        #expect(recorder.values == Array(0..<2_000))
+    }
+
     /// Seed 000's lesson: a thread whose run loop has no source returns at once, so work handed to
     /// it never runs; the scheduler's kept-alive run loop does run it.
     @Test func aRunLoopWithoutASourceReturnsAtOnce() {
