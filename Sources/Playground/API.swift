@@ -54,11 +54,16 @@ struct API: Sendable {
         }
         router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in
             guard let session = session(request) else { return unknownSession(request) }
-            let frame = request.query["frame"].map { Double($0) } ?? MarblesView.defaultFrame
-            guard let frame, MarblesView.frameRange.contains(frame) else {
+            let frame = request.query["frame"].map(OutsideNumbers.frame)
+            if case .some(nil) = frame {
                 return .error(status: 400, code: "invalid_value", message: "frame takes milliseconds from 1 to 60000.")
             }
-            return .text(MarblesView.render(session, frame: frame))
+            switch MarblesView.render(session, frame: frame ?? nil) {
+            case .success(let text): return .text(text)
+            case .failure(let tooFine):
+                return .error(status: 400, code: "invalid_value",
+                              message: "At that frame a line would pass \(MarblesView.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more.")
+            }
         }
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
@@ -154,14 +159,7 @@ struct API: Sendable {
             return .error(status: 400, code: "not_virtual",
                           message: "advance moves a virtual clock; create the session with ?clock=virtual.")
         }
-        let milliseconds: Double?
-        switch raw {
-        case .json(.int(let value)): milliseconds = Double(value)
-        case .json(.double(let value)): milliseconds = value
-        case .text(let text): milliseconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        default: milliseconds = nil
-        }
-        guard let milliseconds, milliseconds.isFinite, milliseconds >= 0, milliseconds <= Session.maximumAdvance else {
+        guard let milliseconds = OutsideNumbers.advanceMilliseconds(raw) else {
             return .error(status: 400, code: "invalid_value",
                           message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance)).")
         }
@@ -173,6 +171,9 @@ struct API: Sendable {
         switch result {
         case .success: return accepted
         case .failure(.rateExceeded): return inputRateExceeded()
+        case .failure(.clockExhausted):
+            return .error(status: 409, code: "clock_exhausted",
+                          message: "This session's virtual clock has moved \(Int(Session.maximumVirtualTime / 60_000)) minutes, as far as a session's may; start a new session.")
         case .failure(.inputEnded):
             return .error(status: 409, code: "input_ended",
                           message: "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session.")

@@ -8,9 +8,23 @@ import Scenarios
 enum MarblesView {
     static let defaultFrame = 100.0
     static let frameRange = 1.0...60_000.0
+    /// The longest line drawn, in characters (frames): the answer's size is bounded by this and by
+    /// the session's event buffer, whatever the session's clock did.
+    static let maximumFrames = 10_000
 
-    static func render(_ session: Session, frame: Double) -> String {
+    /// The frame asked for is so fine that a line would pass ``maximumFrames``; `minimum` would do.
+    struct FrameTooFine: Error {
+        let minimum: Double
+    }
+
+    /// The diagram at `frame` milliseconds per character; without one, at ``defaultFrame`` or the
+    /// finest frame that keeps every line within ``maximumFrames``.
+    static func render(_ session: Session, frame requested: Double?) -> Result<String, FrameTooFine> {
         let events = session.recordedEvents()
+        let span = events.last?.t ?? 0
+        let minimum = max(frameRange.lowerBound, (span / Double(maximumFrames - 1)).rounded(.up))
+        let frame = requested ?? max(defaultFrame, minimum)
+        guard frame >= minimum else { return .failure(FrameTooFine(minimum: minimum)) }
         let description = session.scenario.description
         var text = "# \(description.id) session, \(session.clock.rawValue) clock, one character per \(format(frame)) ms\n"
         if let first = events.first, first.seq > 1 {
@@ -45,7 +59,7 @@ enum MarblesView {
             text += "\(stream.name): \(Marbles.render(entries))\n"
             for (symbol, json) in legend { text += "  \(symbol) = \(json)\n" }
         }
-        return text
+        return .success(text)
     }
 
     private static func format(_ value: Double) -> String {

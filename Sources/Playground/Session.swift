@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MicroHTTP
 import Reactive
 import Scenarios
@@ -23,8 +24,16 @@ final class Session: Sendable {
 
     /// The `advance` input of virtual-clock sessions: milliseconds to move the clock by.
     static let advanceInput = "advance"
-    /// The most one `advance` may move the clock: one hour.
-    static let maximumAdvance = 3_600_000.0
+    /// The most one `advance` may move the clock: one minute.
+    static let maximumAdvance = 60_000.0
+    /// The most a session's virtual clock may move in all: one hour. Past it, `advance` answers 409
+    /// `clock_exhausted`: virtual time is free for the client but not for the server, whose thread
+    /// runs every timer on the way.
+    static let maximumVirtualTime = 3_600_000.0
+    /// The most scheduled work one input or one `advance` may run on a virtual clock. Past it the
+    /// clock stops where the work reached (and the rest stays due), so that no request can keep the
+    /// session's thread — shared with other sessions — busy for long.
+    static let virtualStepBudget = 20_000
 
     let id: String
     let scenario: any Scenario.Type
@@ -63,6 +72,8 @@ final class Session: Sendable {
         /// Inputs that were completed or failed.
         var endedInputs: Set<String> = []
         var tokensUpdated = ContinuousClock.now
+        /// Milliseconds of virtual time asked for by accepted `advance` inputs.
+        var virtualTimeRequested = 0.0
     }
 
     private let state: Lock<State>
@@ -86,7 +97,7 @@ final class Session: Sendable {
             let instance = scenario.init(scheduler: clockScheduler, settings: settings) { [weak self] stream, event in
                 self?.record(stream, event)
             }
-            virtualClock?.advance()
+            runDueVirtualWork()
             let keep = state.withLock { state -> Bool in
                 guard !state.isClosed else { return false }
                 state.instance = instance
@@ -130,20 +141,19 @@ final class Session: Sendable {
     /// `Last-Event-ID`, the buffered events after it, or `reset` and the snapshot when some are
     /// gone), then live events.
     func watch(_ stream: EventStream) {
-        let lastEventID = stream.lastEventID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let lastEventID = stream.lastEventID.map(OutsideNumbers.eventID)
         let accepted = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
-            if let lastEventID {
-                let buffered = state.buffer[state.bufferStart...]
-                let oldest = buffered.first?.seq ?? state.nextSeq
-                if lastEventID + 1 >= oldest && lastEventID < state.nextSeq {
-                    for recorded in buffered where recorded.seq > lastEventID { stream.send(recorded.event) }
-                } else {
-                    stream.send(ServerSentEvent(data: #"{"reason":"events after Last-Event-ID are no longer buffered"}"#,
-                                                event: "reset"))
-                    sendSnapshot(state, to: stream)
-                }
-            } else {
+            let buffered = state.buffer[state.bufferStart...]
+            switch Self.resumption(after: lastEventID, oldestBuffered: buffered.first?.seq ?? state.nextSeq,
+                                   next: state.nextSeq) {
+            case .snapshot:
+                sendSnapshot(state, to: stream)
+            case .replay(let after):
+                for recorded in buffered where recorded.seq > after { stream.send(recorded.event) }
+            case .reset:
+                stream.send(ServerSentEvent(data: #"{"reason":"events after Last-Event-ID are no longer buffered"}"#,
+                                            event: "reset"))
                 sendSnapshot(state, to: stream)
             }
             state.watchers[ObjectIdentifier(stream)] = stream
@@ -161,6 +171,25 @@ final class Session: Sendable {
                 state.lastActivity = .now
             }
         }
+    }
+
+    /// How a new watcher starts.
+    enum Resumption: Equatable {
+        /// No `Last-Event-ID`: the latest value of every state stream.
+        case snapshot
+        /// Every buffered event after this number.
+        case replay(after: Int)
+        /// The events after the id are gone (or the id is not one of ours): `reset`, then the snapshot.
+        case reset
+    }
+
+    /// Decides how a watcher that sent `lastEventID` (`nil`: none; `.some(nil)`: one that is not a
+    /// valid event number) starts, given the oldest buffered event's number and the next one.
+    /// No arithmetic on the client's number: it is only compared.
+    static func resumption(after lastEventID: Int??, oldestBuffered oldest: Int, next: Int) -> Resumption {
+        guard let lastEventID else { return .snapshot }
+        guard let lastEventID, lastEventID >= oldest - 1, lastEventID < next else { return .reset }
+        return .replay(after: lastEventID)
     }
 
     private func sendSnapshot(_ state: State, to stream: EventStream) {
@@ -182,6 +211,8 @@ final class Session: Sendable {
         case rateExceeded
         /// The input was completed or failed before: its signal takes nothing more (409).
         case inputEnded
+        /// The virtual clock would pass ``Session/maximumVirtualTime`` (409).
+        case clockExhausted
     }
 
     /// Queues `event` for input `name`, unless the input has ended or the session's input rate
@@ -189,19 +220,39 @@ final class Session: Sendable {
     func send(_ event: InputEvent, to name: String) -> Result<Void, InputRefusal> {
         enqueue(input: name, ending: !event.isValue) { [self] instance in
             instance.apply(event, to: name)
-            virtualClock?.advance()  // work due now runs after each input
+            runDueVirtualWork()  // work due now runs after each input
         }
     }
 
-    /// Queues a move of the virtual clock by `milliseconds` (the `advance` input).
+    /// Queues a move of the virtual clock by `milliseconds` (the `advance` input), unless the
+    /// session's virtual time would pass ``maximumVirtualTime``.
     func advance(by milliseconds: Double) -> Result<Void, InputRefusal> {
-        enqueue(input: Self.advanceInput, ending: false) { [self] _ in
-            virtualClock?.advance(by: .microseconds(Int64((milliseconds * 1_000).rounded())))
+        enqueue(input: Self.advanceInput, ending: false, virtualMilliseconds: milliseconds) { [self] _ in
+            guard let virtualClock else { return }
+            let target = virtualClock.now + .microseconds(Int64((milliseconds * 1_000).rounded()))
+            if !virtualClock.advance(to: target, maximumSteps: Self.virtualStepBudget) {
+                budgetExhausted()
+            }
         }
     }
+
+    /// Runs the virtual clock's work that is due now, within the step budget.
+    private func runDueVirtualWork() {
+        guard let virtualClock else { return }
+        if !virtualClock.advance(to: virtualClock.now, maximumSteps: Self.virtualStepBudget) {
+            budgetExhausted()
+        }
+    }
+
+    private func budgetExhausted() {
+        Self.logger.warning("virtual clock stopped: one request's work passed the step budget",
+                            metadata: ["session": "\(id.prefix(8))…", "budget": "\(Self.virtualStepBudget)"])
+    }
+
+    private static let logger = Logger(label: "playground.sessions")
 
     private func enqueue(
-        input name: String, ending: Bool, _ work: @escaping @Sendable (any Scenario) -> Void
+        input name: String, ending: Bool, virtualMilliseconds: Double = 0, _ work: @escaping @Sendable (any Scenario) -> Void
     ) -> Result<Void, InputRefusal> {
         let verdict = state.withLock { state -> Result<Void, InputRefusal> in
             // Decided here, in arrival order, so the answer matches what the queue will do; before
@@ -212,6 +263,10 @@ final class Session: Sendable {
             state.inputTokens = min(limits.inputBurst, state.inputTokens + refill)
             state.tokensUpdated = now
             guard state.inputTokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
+            guard state.virtualTimeRequested + virtualMilliseconds <= Self.maximumVirtualTime else {
+                return .failure(.clockExhausted)
+            }
+            state.virtualTimeRequested += virtualMilliseconds
             if ending { state.endedInputs.insert(name) }
             state.inputTokens -= 1
             state.lastActivity = now

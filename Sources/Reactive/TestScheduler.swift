@@ -75,6 +75,28 @@ public final class TestScheduler: Scheduler {
         state.withLock { $0.now = max($0.now, time) }
     }
 
+    /// Moves the clock to `time`, running due work in order, but at most `maximumSteps` pieces of
+    /// it: a budget for clocks that outsiders move. Returns `false` when the budget ran out first;
+    /// the clock then stands at the due time of the last work that ran, and the rest stays scheduled.
+    @discardableResult
+    public func advance(to time: Duration, maximumSteps: Int) -> Bool {
+        var steps = 0
+        while steps < maximumSteps, let item = takeNext(dueBy: time) {
+            if !item.disposable.isDisposed {
+                item.action()
+                steps += 1
+            }
+        }
+        if steps == maximumSteps, let due = nextDueTime, due <= time { return false }
+        state.withLock { $0.now = max($0.now, time) }
+        return true
+    }
+
+    /// When the earliest scheduled work is due, or `nil` when none is scheduled.
+    public var nextDueTime: Duration? {
+        state.withLock { state in state.items.map(\.due).min() }
+    }
+
     /// Runs everything scheduled, moving the clock as far as needed. Repeating work never ends, so
     /// do not call this while any is scheduled.
     public func run() {
