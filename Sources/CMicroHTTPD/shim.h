@@ -15,9 +15,65 @@
 #include <netinet/in.h>
 #include <microhttpd.h>
 #include <malloc.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
 
 /// glibc's `malloc_trim`: returns freed heap memory to the system.
 static inline int rp_malloc_trim(void) { return malloc_trim(0); }
+
+/// Free bytes held by malloc in all its arenas (glibc's `mallinfo2().fordblks`): memory that
+/// `malloc_trim` may hand back to the system.
+static inline size_t rp_heap_free_bytes(void) { return mallinfo2().fordblks; }
+
+/// Makes the kernel find out about a peer that vanished without a word: TCP keep-alive probes after
+/// `idle_seconds` of silence, every `interval_seconds`, `count` of them; and data left unacknowledged
+/// for `user_timeout_ms` ends the connection. Returns 0, or -1 if any option failed.
+static inline int rp_set_tcp_liveness(int fd, int idle_seconds, int interval_seconds, int count,
+                                      unsigned int user_timeout_ms) {
+    int on = 1;
+    int failed = 0;
+    failed |= setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+    failed |= setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_seconds, sizeof idle_seconds);
+    failed |= setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval_seconds, sizeof interval_seconds);
+    failed |= setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+    failed |= setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
+    return failed ? -1 : 0;
+}
+
+/// Adds `fd` to the epoll set `epoll_fd`, reporting (edge-triggered) only the peer's hang-up and
+/// errors, with `token` as the event's data. Returns 0 or -1.
+static inline int rp_epoll_watch_hangup(int epoll_fd, int fd, uint64_t token) {
+    struct epoll_event event = { .events = EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLET, .data = { .u64 = token } };
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Waits up to `timeout_ms` for events on `epoll_fd`; writes at most `capacity` tokens of ready
+/// descriptors to `tokens`; returns their number, 0 on time-out, or -1.
+static inline int rp_epoll_wait_tokens(int epoll_fd, uint64_t *tokens, int capacity, int timeout_ms) {
+    struct epoll_event events[256];
+    int limit = capacity < 256 ? capacity : 256;
+    int count = epoll_wait(epoll_fd, events, limit, timeout_ms);
+    for (int i = 0; i < count; i++) tokens[i] = events[i].data.u64;
+    return count;
+}
+
+/// The connection's socket, or -1.
+static inline int rp_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The socket context set in the connection-notify callback, or NULL.
+static inline void *rp_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/// The size of the request head received (request line and header fields), or 0 if unknown.
+static inline size_t rp_connection_head_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
 
 /// `MHD_SIZE_UNKNOWN`: the total size of a callback response is not known (chunked encoding).
 static inline uint64_t rp_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

@@ -27,9 +27,11 @@ func requestCompletedCallback(
     requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     reason: MHD_RequestTerminationCode
 ) {
-    guard let cls, let pointer = requestState?.pointee else { return }
-    requestState?.pointee = nil
+    guard let cls else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if let connection { core.requestEnded(on: connection) }
+    guard let pointer = requestState?.pointee else { return }
+    requestState?.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
     core.completed(context)
 }
@@ -82,7 +84,12 @@ func connectionNotifyCallback(
     socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     code: MHD_ConnectionNotificationCode
 ) {
-    guard let cls else { return }
+    guard let cls, let socketContext else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    if code == .CONNECTION_NOTIFY_STARTED { core.connectionOpened() } else { core.connectionClosed() }
+    if code == .CONNECTION_NOTIFY_STARTED {
+        guard let connection else { return }
+        core.connectionOpened(connection, socketContext: socketContext)
+    } else {
+        core.connectionClosed(socketContext: socketContext)
+    }
 }

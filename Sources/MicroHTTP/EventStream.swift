@@ -22,6 +22,8 @@ public final class EventStream: Sendable {
         var isClosing = false
         var isFinished = false
         var overflowed = false
+        /// The client hung up (or its connection failed) while the stream waited.
+        var clientGone = false
         var onTermination: [@Sendable () -> Void] = []
     }
 
@@ -106,6 +108,19 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// The client closed or reset the connection, or the kernel gave up on it, while the stream
+    /// may be suspended (where libmicrohttpd would not notice): end the stream at once.
+    func clientHungUp() {
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            state.clientGone = true
+            state.isClosing = true
+            state.pending = []
+            state.readOffset = 0
+            Self.resumeLocked(&state)
+        }
+    }
+
     private enum EnqueueOutcome {
         case queued, dropped, overflowed
     }
@@ -122,7 +137,7 @@ public final class EventStream: Sendable {
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         state.withLock { state -> Int in
             let available = state.pending.count - state.readOffset
-            if available > 0 {
+            if available > 0 && !state.clientGone {
                 let count = min(available, capacity)
                 state.pending.withUnsafeBytes { bytes in
                     UnsafeMutableRawPointer(buffer).copyMemory(
@@ -136,7 +151,7 @@ public final class EventStream: Sendable {
                 }
                 return count
             }
-            if state.overflowed { return rp_reader_end_with_error() }
+            if state.overflowed || state.clientGone { return rp_reader_end_with_error() }
             if state.isClosing { return rp_reader_end_of_stream() }
             if let connection = state.connection {
                 state.isSuspended = true

@@ -95,6 +95,8 @@ final class ServerCore: Sendable {
     private let preflight: HTTPServer.HeadCheck?
     private let state = Mutex(State())
     private let keepAliveQueue = DispatchQueue(label: "microhttp.keep-alive")
+    /// Request deadlines, stream hang-ups and memory return (see ``ConnectionWatch``).
+    private let watch: ConnectionWatch
     /// How far past the body limit a chunked upload is read (and discarded) to answer it with 413.
     static let discardAllowance = 4 * 1024 * 1024
 
@@ -105,6 +107,8 @@ final class ServerCore: Sendable {
         self.metrics = metrics
         self.preflight = preflight
         self.handler = handler
+        watch = ConnectionWatch(requestTimeout: configuration.requestTimeout,
+                                trimThresholdBytes: configuration.heapTrimThresholdBytes, metrics: metrics)
     }
 
     var boundPort: UInt16 { state.withLock { $0.port } }
@@ -126,6 +130,7 @@ final class ServerCore: Sendable {
                 rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
                 rp_option_int(.CONNECTION_MEMORY_LIMIT, max(4_096, configuration.connectionMemoryBytes)),
                 rp_option_int(.THREAD_POOL_SIZE, max(1, configuration.pollingThreads)),
+                rp_option_int(.PER_IP_CONNECTION_LIMIT, perClientSocketLimit),
                 rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
                 rp_option_notify_connection(connectionNotifyCallback, retained.toOpaque()),
                 rp_option_unescape(keepEscapesCallback, nil),
@@ -137,6 +142,7 @@ final class ServerCore: Sendable {
         }
         guard let daemon else {
             retained.release()
+            watch.stop()
             throw HTTPServerError.startFailed(host: configuration.host, port: configuration.port)
         }
         let port = rp_daemon_bound_port(daemon)
@@ -165,6 +171,7 @@ final class ServerCore: Sendable {
         }
         let unfinished = openEventStreams
         MHD_stop_daemon(daemon)
+        watch.stop()
         if listenSocket >= 0 { close(listenSocket) }
         let retained = state.withLock { state -> Unmanaged<ServerCore>? in
             state.daemon = nil
@@ -173,6 +180,13 @@ final class ServerCore: Sendable {
         }
         logger.info("stopped", metadata: ["streams": "\(streams.count)", "unfinished": "\(unfinished)"])
         retained?.release()
+    }
+
+    /// libmicrohttpd's per-address socket limit: the per-client cap plus an allowance, unless the
+    /// clients' addresses come from a proxy (0: none).
+    private var perClientSocketLimit: Int {
+        guard let limit = configuration.maxConnectionsPerClient, !configuration.trustProxy else { return 0 }
+        return limit + ServerConfiguration.perClientConnectionAllowance
     }
 
     // MARK: Requests (polling thread)
@@ -202,6 +216,12 @@ final class ServerCore: Sendable {
             }
             if let refusal {
                 return respond(refusal, to: context, on: connection)
+            }
+            if rp_connection_head_size(connection) > configuration.maxRequestHeadBytes {
+                metrics.headsTooLarge.add(1, ordering: .relaxed)
+                return respond(.error(status: 431, code: "headers_too_large",
+                                      message: "The request head is larger than \(configuration.maxRequestHeadBytes) bytes."),
+                               to: context, on: connection)
             }
             if let length = head.header("Content-Length").flatMap(Int.init), length > configuration.maxBodyBytes {
                 return respond(tooLarge(), to: context, on: connection)
@@ -262,8 +282,32 @@ final class ServerCore: Sendable {
         return nil
     }
 
-    func connectionOpened() { metrics.openConnections.add(1, ordering: .relaxed) }
-    func connectionClosed() { metrics.openConnections.subtract(1, ordering: .relaxed) }
+    /// A connection opened: counted, given its request deadline and TCP liveness options; its
+    /// record becomes the connection's socket context.
+    func connectionOpened(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        metrics.openConnections.add(1, ordering: .relaxed)
+        let peer = rp_connection_client_address(connection).map(SocketAddress.describe) ?? ""
+        let record = watch.opened(socket: rp_connection_fd(connection), peer: peer)
+        socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+    }
+
+    /// libmicrohttpd is about to close the connection's socket.
+    func connectionClosed(socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        metrics.openConnections.subtract(1, ordering: .relaxed)
+        guard let pointer = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        watch.closed(Unmanaged<ConnectionWatch.Record>.fromOpaque(pointer).takeRetainedValue())
+    }
+
+    /// The connection's record (valid while the connection is open).
+    private static func record(of connection: OpaquePointer) -> ConnectionWatch.Record? {
+        rp_connection_socket_context(connection).map { Unmanaged<ConnectionWatch.Record>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The request on `connection` is over: the connection waits for its next request.
+    func requestEnded(on connection: OpaquePointer) {
+        if let record = Self.record(of: connection) { watch.waitingForRequest(record) }
+    }
 
     func completed(_ context: RequestContext) {
         metrics.countResponse(status: context.status)
@@ -288,6 +332,7 @@ final class ServerCore: Sendable {
 
     private func respond(_ response: HTTPResponse, to context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         context.responded = true
+        if let record = Self.record(of: connection) { watch.answering(record) }
         context.status = response.status
         let mhdResponse: OpaquePointer?
         switch response.body {
@@ -341,18 +386,11 @@ final class ServerCore: Sendable {
         }
         guard registered else { return nil }
         metrics.openEventStreams.add(1, ordering: .relaxed)
+        if let record = Self.record(of: connection) { watch.watchHangUp(of: record, for: stream) }
         stream.onTermination { [weak self, weak stream] in
             guard let self, let stream else { return }
             _ = self.state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
-            if self.metrics.openEventStreams.subtract(1, ordering: .relaxed).newValue == 0 {
-                // When the last stream is gone, hand the memory that thousands of streams used back
-                // to the system (glibc keeps freed memory otherwise) — a moment later, once
-                // libmicrohttpd has freed their connections too.
-                self.keepAliveQueue.asyncAfter(deadline: .now() + 1) { [weak self] in
-                    guard let self, self.metrics.openEventStreams.load(ordering: .relaxed) == 0 else { return }
-                    _ = rp_malloc_trim()
-                }
-            }
+            self.metrics.openEventStreams.subtract(1, ordering: .relaxed)
         }
         return stream
     }

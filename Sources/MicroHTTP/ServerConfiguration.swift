@@ -17,17 +17,37 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections = 10_000
     /// Requests (event streams included) in progress per client address at most, answered 429
     /// `rate_limited` beyond; `nil` (the default) for no limit — behind a reverse proxy every client
-    /// shares one address unless ``trustProxy`` is set.
+    /// shares one address unless ``trustProxy`` is set. Unless ``trustProxy`` is set, connections
+    /// count too, finished heads or not: libmicrohttpd refuses a client's socket beyond this many
+    /// plus ``perClientConnectionAllowance`` (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`), so a slow-head
+    /// flood from one address holds few sockets.
     public var maxConnectionsPerClient: Int?
+    /// Sockets a client may hold beyond ``maxConnectionsPerClient``: enough for it to be answered a
+    /// readable 429 rather than have its socket dropped.
+    public static let perClientConnectionAllowance = 8
     /// Whether the client address is the first address of `X-Forwarded-For` (set it only behind a
     /// proxy that sets that header; otherwise clients could claim any address).
     public var trustProxy = false
-    /// Seconds after which an idle connection is closed, and a slow request head with it
-    /// (`MHD_OPTION_CONNECTION_TIMEOUT`; slowloris). Event streams stay busy with keep-alives.
+    /// Seconds without any traffic after which a connection is closed
+    /// (`MHD_OPTION_CONNECTION_TIMEOUT`: it restarts with every byte). Event streams stay busy with
+    /// keep-alives.
     public var connectionTimeoutSeconds = 30
+    /// How long a connection may take to send a whole request, head and body, from the moment it is
+    /// ready for one (opened, or its previous response sent); past it the connection is closed,
+    /// however steadily it trickles (slowloris). Idle keep-alive connections end after it too.
+    public var requestTimeout: Duration = .seconds(10)
     /// Memory per connection, for its request head and its response buffer
-    /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`); it also bounds the request head's size.
-    public var connectionMemoryBytes = 8 * 1024
+    /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). libmicrohttpd reads a head in half of it at first and
+    /// grows into part of the rest, so 20 KiB takes heads of ``maxRequestHeadBytes`` with room to answer
+    /// bigger ones with a JSON 431.
+    public var connectionMemoryBytes = 20 * 1024
+    /// The largest request head (request line and header fields) accepted; bigger ones are answered
+    /// 431 `headers_too_large` — by the server while the head fits in ``connectionMemoryBytes``, by
+    /// libmicrohttpd's own HTML 431 beyond.
+    public var maxRequestHeadBytes = 8 * 1024
+    /// Free heap memory, grown by this much since the last trim, is handed back to the system
+    /// (`malloc_trim`), checked every second.
+    public var heapTrimThresholdBytes = 4 * 1024 * 1024
     /// libmicrohttpd polling threads, each with its own epoll set (`MHD_OPTION_THREAD_POOL_SIZE`);
     /// connections are spread over them. Never a thread per connection.
     public var pollingThreads = 1

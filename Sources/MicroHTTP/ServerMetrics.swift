@@ -15,6 +15,10 @@ public final class ServerMetrics: Sendable {
     let bytesSent = Atomic<Int>(0)
     let slowClientsClosed = Atomic<Int>(0)
     let refusedBusy = Atomic<Int>(0)
+    let requestDeadlinesExpired = Atomic<Int>(0)
+    let hangUpsNoticed = Atomic<Int>(0)
+    let heapTrims = Atomic<Int>(0)
+    let headsTooLarge = Atomic<Int>(0)
 
     /// Creates zeroed metrics; pass them to ``HTTPServer`` to have it update them.
     public init() {}
@@ -52,6 +56,15 @@ public final class ServerMetrics: Sendable {
                "Event streams closed because their queue overflowed.", [("", value(slowClientsClosed))])
         metric("microhttp_refused_busy_total", "counter",
                "Requests refused with 503 server_busy or 429 because of a connection cap.", [("", value(refusedBusy))])
+        metric("microhttp_request_deadlines_expired_total", "counter",
+               "Connections closed because a request (head and body) was not complete within the request timeout.",
+               [("", value(requestDeadlinesExpired))])
+        metric("microhttp_sse_hangups_total", "counter",
+               "Event-stream clients found gone (closed, reset or silent) while their stream waited.", [("", value(hangUpsNoticed))])
+        metric("microhttp_heap_trims_total", "counter", "Times freed heap memory was handed back to the system.",
+               [("", value(heapTrims))])
+        metric("microhttp_request_heads_too_large_total", "counter", "Requests answered 431 by the server itself.",
+               [("", value(headsTooLarge))])
         return text
     }
 }

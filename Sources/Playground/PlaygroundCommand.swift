@@ -64,11 +64,14 @@ struct PlaygroundCommand: ParsableCommand {
     @Flag(help: "Take the client address from X-Forwarded-For (only behind a proxy that sets it).")
     var trustProxy = false
 
-    @Option(help: "Seconds after which an idle connection or a slow request head is closed.")
+    @Option(help: "Seconds without any traffic after which a connection is closed.")
     var connectionTimeout = 30
 
-    @Option(help: "Memory per connection for its request head and response buffer, in KiB.")
-    var connectionMemoryKib = 8
+    @Option(help: "Seconds a connection has to send a whole request (head and body) once it is ready for one; slower ones are closed (slowloris), and so are keep-alive connections idle that long.")
+    var requestTimeout = 10
+
+    @Option(help: "Memory per connection for its request head and response buffer, in KiB (heads over 8 KiB answer 431).")
+    var connectionMemoryKib = 20
 
     @Option(help: "Bytes queued for one event-stream client before it is disconnected as too slow.")
     var sseQueueBytes = 256 * 1024
@@ -93,7 +96,8 @@ struct PlaygroundCommand: ParsableCommand {
         try Self.require(maxConnections, in: 1...1_000_000, "--max-connections")
         try Self.require(maxConnectionsPerClient, in: 0...1_000_000, "--max-connections-per-client")
         try Self.require(connectionTimeout, in: 1...3_600, "--connection-timeout")
-        try Self.require(connectionMemoryKib, in: 4...1_024, "--connection-memory-kib")
+        try Self.require(requestTimeout, in: 1...3_600, "--request-timeout")
+        try Self.require(connectionMemoryKib, in: 12...1_024, "--connection-memory-kib")
         try Self.require(sseQueueBytes, in: 1_024...(256 * 1024 * 1024), "--sse-queue-bytes")
         try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
     }
@@ -137,6 +141,7 @@ struct PlaygroundCommand: ParsableCommand {
         configuration.maxConnectionsPerClient = maxConnectionsPerClient == 0 ? nil : maxConnectionsPerClient
         configuration.trustProxy = trustProxy
         configuration.connectionTimeoutSeconds = connectionTimeout
+        configuration.requestTimeout = .seconds(requestTimeout)
         configuration.connectionMemoryBytes = connectionMemoryKib * 1024
         configuration.eventStreamQueueLimit = sseQueueBytes
         configuration.keepAliveInterval = .seconds(keepAliveSeconds)

@@ -24,6 +24,12 @@ final class RawHTTPClient {
 
     deinit { close(fd) }
 
+    /// Makes closing send a reset (RST) instead of a FIN, as a killed process's socket may.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     enum ClientError: Error { case connectFailed, closed, timedOut }
 
     func send(_ text: String) {
