@@ -4,6 +4,9 @@ import Synchronization
 /// One open Server-Sent-Events response. The application pushes frames into it from any thread;
 /// libmicrohttpd pulls them out on its polling thread.
 ///
+/// Its state is behind a pthread mutex (``PthreadLocked``): the polling thread, the application's
+/// threads and the connection watch all take it.
+///
 /// When the queue is empty the connection is *suspended* inside the content reader (a reader that
 /// returns 0 would make libmicrohttpd spin) and resumed by the next push. Resumption happens only
 /// under the stream's lock and only while the stream is marked suspended; libmicrohttpd never
@@ -27,14 +30,14 @@ public final class EventStream: Sendable {
         var onTermination: [@Sendable () -> Void] = []
     }
 
-    private let state: Mutex<State>
+    private let state: PthreadLocked<State>
     private let queueLimit: Int
     private let metrics: ServerMetrics
     /// The `Last-Event-ID` the client sent when reconnecting, if any.
     public let lastEventID: String?
 
     init(connection: OpaquePointer, queueLimit: Int, lastEventID: String?, metrics: ServerMetrics) {
-        state = Mutex(State(connection: ConnectionHandle(pointer: connection)))
+        state = PthreadLocked(State(connection: ConnectionHandle(pointer: connection)))
         self.queueLimit = queueLimit
         self.lastEventID = lastEventID
         self.metrics = metrics

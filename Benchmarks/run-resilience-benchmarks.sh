@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The resilience goals (issue "Resilience"), measured with Benchmarks/load/resilience.py against
+# release builds with default flags, on loopback: slowloris, vanished clients (close and reset),
+# session churn and a stream flood, on `playground` and (streams only) `microhttp-echo`.
+# Prints one JSON line per measurement; docs/PERFORMANCE.md has the goals and the figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product playground >/dev/null
+swift build -c release --product microhttp-echo >/dev/null
+ulimit -n "$(ulimit -Hn)"
+free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+tool=Benchmarks/load/resilience.py
+
+start() { # server name; sets port and pid
+  port=$(free_port)
+  if [ "$1" = playground ]; then
+    .build/release/playground --port "$port" --log-level warning &
+  else
+    .build/release/microhttp-echo --port "$port" --log-level warning --public Benchmarks/load/static >/dev/null &
+  fi
+  pid=$!
+  for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+}
+stop() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
+trap stop EXIT
+
+for server in playground microhttp-echo; do
+  start "$server"
+  path=/events
+  if [ "$server" = playground ]; then
+    sid=$(curl -s -X POST "127.0.0.1:$port/api/scenarios/search/sessions" | sed -E 's/.*"session":"([^"]+)".*/\1/')
+    path=/api/sessions/$sid/events
+  fi
+  echo "== $server" >&2
+  python3 "$tool" slowloris --port "$port" --server-pid "$pid" --sockets 2000 --seconds 20 | sed "s/^/$server /"
+  python3 "$tool" vanish --port "$port" --server-pid "$pid" --path "$path" --streams 10000 | sed "s/^/$server /"
+  python3 "$tool" vanish --port "$port" --server-pid "$pid" --path "$path" --streams 10000 --reset | sed "s/^/$server /"
+  python3 "$tool" flood --port "$port" --server-pid "$pid" --path "$path" --streams 10000 --keep 20 | sed "s/^/$server /"
+  if [ "$server" = playground ]; then
+    python3 "$tool" churn --port "$port" --server-pid "$pid" --scenario ticker --cycles 10000 --rounds 4 | sed "s/^/$server /"
+    python3 "$tool" churn --port "$port" --server-pid "$pid" --scenario search --cycles 10000 --rounds 4 | sed "s/^/$server /"
+  fi
+  stop
+done
