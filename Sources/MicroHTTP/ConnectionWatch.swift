@@ -143,9 +143,8 @@ final class ConnectionWatch: Sendable {
 
     private func hangUps(_ tokens: [UInt64]) {
         let streams = state.withLock { state in tokens.compactMap { state.records[$0]?.stream } }
-        for stream in streams {
+        for stream in streams where stream.clientHungUp() {
             metrics.hangUpsNoticed.add(1, ordering: .relaxed)
-            stream.clientHungUp()
         }
     }
 

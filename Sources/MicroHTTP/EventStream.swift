@@ -112,15 +112,18 @@ public final class EventStream: Sendable {
     }
 
     /// The client closed or reset the connection, or the kernel gave up on it, while the stream
-    /// may be suspended (where libmicrohttpd would not notice): end the stream at once.
-    func clientHungUp() {
+    /// may be suspended (where libmicrohttpd would not notice): end the stream at once. Returns
+    /// whether this was news (a reset can be reported more than once).
+    @discardableResult
+    func clientHungUp() -> Bool {
         state.withLock { state in
-            guard !state.isFinished else { return }
+            guard !state.isFinished, !state.clientGone else { return false }
             state.clientGone = true
             state.isClosing = true
             state.pending = []
             state.readOffset = 0
             Self.resumeLocked(&state)
+            return true
         }
     }
 
