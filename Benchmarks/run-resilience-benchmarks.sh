@@ -19,12 +19,14 @@ start() { # server name; sets port and pid
     .build/release/microhttp-echo --port "$port" --log-level warning --public Benchmarks/load/static >/dev/null &
   fi
   pid=$!
-  for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+  for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/$probe" >/dev/null && break; sleep 0.1; done
 }
-stop() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
+stop() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
 trap stop EXIT
 
-for server in playground microhttp-echo; do
+for server in ${SERVERS:-playground microhttp-echo}; do
+  probe=healthz
+  [ "$server" = playground ] || probe=index.html
   start "$server"
   path=/events
   if [ "$server" = playground ]; then
@@ -32,7 +34,7 @@ for server in playground microhttp-echo; do
     path=/api/sessions/$sid/events
   fi
   echo "== $server" >&2
-  python3 "$tool" slowloris --port "$port" --server-pid "$pid" --sockets 2000 --seconds 20 | sed "s/^/$server /"
+  python3 "$tool" slowloris --port "$port" --server-pid "$pid" --sockets 2000 --seconds 20 --probe "/$probe" | sed "s/^/$server /"
   python3 "$tool" vanish --port "$port" --server-pid "$pid" --path "$path" --streams 10000 | sed "s/^/$server /"
   python3 "$tool" vanish --port "$port" --server-pid "$pid" --path "$path" --streams 10000 --reset | sed "s/^/$server /"
   python3 "$tool" flood --port "$port" --server-pid "$pid" --path "$path" --streams 10000 --keep 20 | sed "s/^/$server /"

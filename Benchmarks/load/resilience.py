@@ -88,7 +88,7 @@ async def slowloris(args):
         times = []
         while not stop.is_set():
             t0 = time.monotonic()
-            status, _ = await request(args.port, "GET", "/healthz")
+            status, _ = await request(args.port, "GET", args.probe)
             times.append((time.monotonic() - t0) * 1000)
             assert status == 200
             await asyncio.sleep(0.1)
@@ -187,6 +187,7 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--server-pid", type=int, required=True)
     parser.add_argument("--path", default="/events", help="an event stream's path (vanish, flood)")
+    parser.add_argument("--probe", default="/healthz", help="the path timed during slowloris")
     parser.add_argument("--sockets", type=int, default=2000)
     parser.add_argument("--trickle", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=30.0)

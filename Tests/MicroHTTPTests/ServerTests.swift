@@ -174,7 +174,7 @@ struct ServerTests {
             client.read { $0.contains("second line") }
             #expect(server.server.openEventStreams == 1)
         }
-        // The keep-alive write is how a suspended stream notices its client has gone.
+        // The connection watch sees the hang-up of the suspended stream (and the keep-alive write would).
         let deadline = ContinuousClock.now + .seconds(5)
         while server.server.openEventStreams > 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
