@@ -248,3 +248,17 @@ def test_virtual_clock_search_session_driven_by_curl(make_playground):
     watcher.wait_for(lambda events: watcher.values("results"))
     assert watcher.values("searching") == [True, False]
     watcher.close()
+
+
+def test_a_huge_or_malformed_last_event_id_resets_and_the_server_lives_on(playground):
+    """`Last-Event-ID: 9223372036854775807` once trapped on `id + 1` and ended every session."""
+    session = playground.new_session("ticker")
+    for value in ["9223372036854775807", "-9223372036854775808", "99999999999999999999", "0x10", "1e3", "abc"]:
+        for path in [f"/api/sessions/{session}/events", "/api/scenarios/ticker/events"]:
+            watcher = playground.watch(path, last_event_id=value)
+            events = watcher.wait_for(lambda events: any(e.get("event") == "reset" for e in events))
+            assert any(e.get("event") == "reset" for e in events)
+            watcher.close()
+    status, body = playground.get("/healthz")[:2]
+    assert status == 200
+    assert playground.json("GET", f"/api/sessions/{session}")[0] == 200
