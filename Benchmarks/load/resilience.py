@@ -12,14 +12,24 @@ Modes (traffic goes to 127.0.0.1 only; every loop is bounded in count and time):
              Reports RSS after each round and the change from the second round on.
   flood      N event streams opened and closed while --keep watchers stay connected. Reports RSS
              before, at the peak, and 3 s after.
+  expire     --cycles sessions created (--scenario) and left to expire while --keep watchers stay
+             connected to --path; needs a server started with room for them and a short
+             --session-idle-timeout. Reports RSS before, at the peak, and 3 s after the sessions
+             gauge is back to its baseline.
+
+RSS "before" is read after a settling second, so that memory the previous mode freed is counted
+as the server returns it, not as the new baseline.
 
 Standard library only. Needs the server's pid for RSS (/proc/PID/status) and /metrics.
 """
 import argparse
 import asyncio
 import json
+import multiprocessing
 import resource
+import socket
 import statistics
+import struct
 import time
 
 
@@ -56,6 +66,22 @@ async def open_stream(port, path):
     return reader, writer
 
 
+def probe(port, path, stop, results):
+    """Times GET `path` every 100 ms on a fresh connection until `stop` is set; puts the list."""
+    times = []
+    while not stop.is_set():
+        t0 = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+            connection.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            answer = b""
+            while chunk := connection.recv(65536):
+                answer += chunk
+        times.append((time.monotonic() - t0) * 1000)
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:80]
+        time.sleep(0.1)
+    results.put(times)
+
+
 async def slowloris(args):
     closed_after = []
     started = time.monotonic()
@@ -84,23 +110,21 @@ async def slowloris(args):
                 return
         writer.close()
 
-    async def probe():
-        times = []
-        while not stop.is_set():
-            t0 = time.monotonic()
-            status, _ = await request(args.port, "GET", args.probe)
-            times.append((time.monotonic() - t0) * 1000)
-            assert status == 200
-            await asyncio.sleep(0.1)
-        return times
+    # The probe runs in a process of its own, with blocking sockets, so that what it times is the
+    # server and not this event loop, busy with thousands of slow sockets.
+    probe_stop = multiprocessing.Event()
+    probe_times = multiprocessing.Queue()
+    prober = multiprocessing.Process(target=probe, args=(args.port, args.probe, probe_stop, probe_times))
+    prober.start()
 
     sockets = [asyncio.create_task(slow_socket()) for _ in range(args.sockets)]
-    probing = asyncio.create_task(probe())
     deadline = started + args.seconds
     while time.monotonic() < deadline and len(closed_after) < args.sockets:
         await asyncio.sleep(0.1)
     stop.set()
-    times = await probing
+    probe_stop.set()
+    times = probe_times.get(timeout=30)
+    prober.join()
     await asyncio.gather(*sockets, return_exceptions=True)
     times.sort()
     return {"mode": "slowloris", "sockets": args.sockets, "closed": len(closed_after),
@@ -110,9 +134,15 @@ async def slowloris(args):
             "healthz_ms_max": round(times[-1], 2) if times else None, "healthz_probes": len(times)}
 
 
+async def settled_rss(pid):
+    """RSS after a second and a half, time enough for the server's periodic trim of freed memory."""
+    await asyncio.sleep(1.5)
+    return rss_kib(pid)
+
+
 async def vanish(args):
     baseline_streams = await gauge(args.port, "microhttp_open_sse_streams")
-    before = rss_kib(args.server_pid)
+    before = await settled_rss(args.server_pid)
     streams = []
     for start in range(0, args.streams, 500):
         streams += await asyncio.gather(*[open_stream(args.port, args.path) for _ in range(start, min(args.streams, start + 500))])
@@ -121,7 +151,6 @@ async def vanish(args):
     t0 = time.monotonic()
     for _, writer in streams:
         if args.reset:
-            import socket, struct
             writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         writer.transport.abort() if args.reset else writer.close()
     released = None
@@ -165,7 +194,7 @@ async def churn(args):
 
 
 async def flood(args):
-    before = rss_kib(args.server_pid)
+    before = await settled_rss(args.server_pid)
     keep = [await open_stream(args.port, args.path) for _ in range(args.keep)]
     peak = 0
     for start in range(0, args.streams, 1000):
@@ -181,9 +210,40 @@ async def flood(args):
             "rss_kib_peak": peak, "rss_kib_3s_after": after, "after_vs_before": round(after / before, 3)}
 
 
+async def expire(args):
+    keep = [await open_stream(args.port, args.path) for _ in range(args.keep)]
+    baseline = await gauge(args.port, "playground_sessions")
+    before = await settled_rss(args.server_pid)
+    reader, writer = await asyncio.open_connection("127.0.0.1", args.port)
+    for _ in range(args.cycles):
+        writer.write(f"POST /api/scenarios/{args.scenario}/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".encode())
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 201"), head[:60]
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+        await reader.readexactly(length)
+    writer.close()
+    peak = rss_kib(args.server_pid)
+    t0 = time.monotonic()
+    expired = None
+    while time.monotonic() - t0 < 120:
+        peak = max(peak, rss_kib(args.server_pid))
+        if await gauge(args.port, "playground_sessions") <= baseline:
+            expired = time.monotonic() - t0
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(3)
+    after = rss_kib(args.server_pid)
+    for _, keeper in keep:
+        keeper.close()
+    return {"mode": "expire", "scenario": args.scenario, "sessions": args.cycles, "kept": args.keep,
+            "expired_s": round(expired, 2) if expired is not None else None, "rss_kib_before": before,
+            "rss_kib_peak": peak, "rss_kib_3s_after": after, "after_vs_before": round(after / before, 3)}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["slowloris", "vanish", "churn", "flood"])
+    parser.add_argument("mode", choices=["slowloris", "vanish", "churn", "flood", "expire"])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--server-pid", type=int, required=True)
     parser.add_argument("--path", default="/events", help="an event stream's path (vanish, flood)")
@@ -200,7 +260,7 @@ def main():
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    run = {"slowloris": slowloris, "vanish": vanish, "churn": churn, "flood": flood}[args.mode]
+    run = {"slowloris": slowloris, "vanish": vanish, "churn": churn, "flood": flood, "expire": expire}[args.mode]
     print(json.dumps(asyncio.run(run(args))))
 
 

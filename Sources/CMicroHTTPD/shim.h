@@ -21,6 +21,9 @@
 /// glibc's `malloc_trim`: returns freed heap memory to the system.
 static inline int rp_malloc_trim(void) { return malloc_trim(0); }
 
+/// glibc's `mallopt(M_ARENA_MAX, count)`: at most `count` malloc arenas. Returns 1 on success.
+static inline int rp_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
+
 /// Free bytes held by malloc in all its arenas (glibc's `mallinfo2().fordblks`): memory that
 /// `malloc_trim` may hand back to the system.
 static inline size_t rp_heap_free_bytes(void) { return mallinfo2().fordblks; }
@@ -75,6 +78,14 @@ static inline size_t rp_connection_head_size(struct MHD_Connection *connection) 
     return info == NULL ? 0 : info->header_size;
 }
 
+/// Gives `connection` a timeout of its own, `seconds` from its last activity. libmicrohttpd frees a
+/// closed connection only in a later turn of its loop, and with no timeout pending it may sleep
+/// until the next request: a short timeout on a connection about to close bounds that wait.
+/// Call on libmicrohttpd's thread (from a callback). Returns MHD_YES or MHD_NO.
+static inline enum MHD_Result rp_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
 /// `MHD_SIZE_UNKNOWN`: the total size of a callback response is not known (chunked encoding).
 static inline uint64_t rp_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
 
@@ -111,6 +122,22 @@ static inline struct MHD_OptionItem rp_option_notify_connection(MHD_NotifyConnec
 /// `MHD_OPTION_UNESCAPE_CALLBACK` with its callback and closure.
 static inline struct MHD_OptionItem rp_option_unescape(size_t (*callback)(void *cls, struct MHD_Connection *c, char *s), void *cls) {
     struct MHD_OptionItem item = { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) callback, cls };
+    return item;
+}
+
+/// One message from libmicrohttpd, implemented in Swift (MicroHTTP, `@_cdecl`).
+void rp_microhttpd_log(void *cls, const char *message);
+
+/// libmicrohttpd's external logger: formats its message and hands it to `rp_microhttpd_log`.
+static inline void rp_format_microhttpd_log(void *cls, const char *format, va_list arguments) {
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    rp_microhttpd_log(cls, message);
+}
+
+/// `MHD_OPTION_EXTERNAL_LOGGER`: libmicrohttpd's own error messages go to `rp_microhttpd_log`.
+static inline struct MHD_OptionItem rp_option_logger(void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) rp_format_microhttpd_log, cls };
     return item;
 }
 

@@ -29,7 +29,14 @@ func requestCompletedCallback(
 ) {
     guard let cls else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    if let connection { core.requestEnded(on: connection) }
+    if let connection {
+        core.requestEnded(on: connection)
+        // Anything but a completed request means the connection is closing. libmicrohttpd frees a
+        // closed connection only in a later turn of its loop, which may not come before the next
+        // request; a short timeout of its own wakes the loop for it (a vanished crowd of event
+        // streams would otherwise keep its memory until someone calls).
+        if reason != .REQUEST_TERMINATED_COMPLETED_OK { _ = rp_connection_set_timeout(connection, 1) }
+    }
     guard let pointer = requestState?.pointee else { return }
     requestState?.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
@@ -92,4 +99,13 @@ func connectionNotifyCallback(
     } else {
         core.connectionClosed(socketContext: socketContext)
     }
+}
+
+/// libmicrohttpd's own messages (malformed requests, failed allocations, closed sockets), at debug
+/// level: most are caused by clients, and a warning per bad request would let anyone flood the log.
+@_cdecl("rp_microhttpd_log")
+func microhttpdLogCallback(cls: UnsafeMutableRawPointer?, message: UnsafePointer<CChar>?) {
+    guard let cls, let message else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    core.logLibraryMessage(String(cString: message))
 }

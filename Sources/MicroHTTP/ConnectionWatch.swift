@@ -51,6 +51,8 @@ final class ConnectionWatch: Sendable {
         var isStopped = false
         /// The heap's free bytes just after the last trim, lowered as memory is reused.
         var freeBytesBaseline = 0
+        /// When the heap was last trimmed (uptime nanoseconds).
+        var lastTrim: UInt64 = 0
     }
 
     private let state = PthreadLocked(State())
@@ -122,7 +124,6 @@ final class ConnectionWatch: Sendable {
     private func run() {
         var tokens = [UInt64](repeating: 0, count: 256)
         var lastSweep = Self.now
-        var lastTrimCheck = Self.now
         while !state.withLock({ $0.isStopped }) {
             let count = tokens.withUnsafeMutableBufferPointer {
                 rp_epoll_wait_tokens(epoll, $0.baseAddress, Int32($0.count), sweepInterval)
@@ -132,10 +133,9 @@ final class ConnectionWatch: Sendable {
             if now - lastSweep >= UInt64(sweepInterval) * 1_000_000 {
                 lastSweep = now
                 sweepDeadlines(now: now)
-            }
-            if now - lastTrimCheck >= 1_000_000_000 {
-                lastTrimCheck = now
-                returnFreeMemory()
+                // Every sweep: a trim that ran while a flood was still being freed is followed by
+                // another within a quarter second.
+                returnFreeMemory(now: now)
             }
         }
         close(epoll)
@@ -163,18 +163,25 @@ final class ConnectionWatch: Sendable {
         if expired > 0 { metrics.requestDeadlinesExpired.add(expired, ordering: .relaxed) }
     }
 
-    /// `malloc_trim` when the heap's free memory grew by the threshold since the last trim.
-    private func returnFreeMemory() {
+    /// `malloc_trim` when the heap's free memory grew by the threshold since the last trim, or grew
+    /// at all (by 64 KiB) and the last trim was a second ago or more: a few small frees can empty
+    /// many pages that the bigger frees before them left pinned (a closed connection's state, freed
+    /// after its buffers, sits between them).
+    private func returnFreeMemory(now: UInt64) {
         let free = Int(rp_heap_free_bytes())
         let trim = state.withLock { state -> Bool in
             state.freeBytesBaseline = min(state.freeBytesBaseline, free)
-            return free - state.freeBytesBaseline >= trimThreshold
+            let grown = free - state.freeBytesBaseline
+            return grown >= trimThreshold || (grown >= 64 * 1024 && now - state.lastTrim >= 1_000_000_000)
         }
         guard trim else { return }
         _ = rp_malloc_trim()
         metrics.heapTrims.add(1, ordering: .relaxed)
         // Trimmed pages still count as free in malloc's books: start counting from here.
-        state.withLock { $0.freeBytesBaseline = Int(rp_heap_free_bytes()) }
+        state.withLock {
+            $0.freeBytesBaseline = Int(rp_heap_free_bytes())
+            $0.lastTrim = now
+        }
     }
 
     /// The heap's free bytes as glibc counts them (0 under an allocator that does not, such as

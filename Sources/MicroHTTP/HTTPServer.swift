@@ -118,11 +118,12 @@ final class ServerCore: Sendable {
         raiseOpenFileLimit()
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let retained = Unmanaged.passRetained(self)
         let daemon = address.withSockaddr { sockaddr -> OpaquePointer? in
             var options: [MHD_OptionItem] = [
+                rp_option_logger(retained.toOpaque()),  // first, or earlier options log to stderr
                 rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
                 // A little above the application's cap, so that the cap answers 503 instead of
                 // libmicrohttpd silently dropping sockets.
@@ -302,6 +303,11 @@ final class ServerCore: Sendable {
     /// The connection's record (valid while the connection is open).
     private static func record(of connection: OpaquePointer) -> ConnectionWatch.Record? {
         rp_connection_socket_context(connection).map { Unmanaged<ConnectionWatch.Record>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// A message from libmicrohttpd itself (see `microhttpdLogCallback`).
+    func logLibraryMessage(_ message: String) {
+        logger.debug("libmicrohttpd: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
 
     /// The request on `connection` is over: the connection waits for its next request.

@@ -46,7 +46,7 @@ public struct ServerConfiguration: Sendable {
     /// libmicrohttpd's own HTML 431 beyond.
     public var maxRequestHeadBytes = 8 * 1024
     /// Free heap memory, grown by this much since the last trim, is handed back to the system
-    /// (`malloc_trim`), checked every second.
+    /// (`malloc_trim`), checked four times a second.
     public var heapTrimThresholdBytes = 4 * 1024 * 1024
     /// libmicrohttpd polling threads, each with its own epoll set (`MHD_OPTION_THREAD_POOL_SIZE`);
     /// connections are spread over them. Never a thread per connection.

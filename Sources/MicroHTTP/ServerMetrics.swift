@@ -63,6 +63,9 @@ public final class ServerMetrics: Sendable {
                "Event-stream clients found gone (closed, reset or silent) while their stream waited.", [("", value(hangUpsNoticed))])
         metric("microhttp_heap_trims_total", "counter", "Times freed heap memory was handed back to the system.",
                [("", value(heapTrims))])
+        metric("microhttp_heap_free_bytes", "gauge",
+               "Heap memory freed but kept by the allocator (glibc's mallinfo2 fordblks; 0 under other allocators).",
+               [("", ConnectionWatch.heapFreeBytes)])
         metric("microhttp_request_heads_too_large_total", "counter", "Requests answered 431 by the server itself.",
                [("", value(headsTooLarge))])
         return text

@@ -36,7 +36,20 @@ struct EchoCommand: ParsableCommand {
     @Option(help: "Memory per connection, in KiB (its benchmark clients send request heads well under 1 KiB).")
     var connectionMemoryKib = 4
 
+    @Option(help: "glibc malloc arenas at most (1 lets freed memory go back to the system).")
+    var mallocArenas = 1
+
+    func validate() throws {
+        for (value, range, flag) in [(keepAliveSeconds, 1...3_600, "--keep-alive-seconds"),
+                                     (pollingThreads, 1...256, "--polling-threads"),
+                                     (connectionMemoryKib, 4...1_024, "--connection-memory-kib"),
+                                     (mallocArenas, 1...64, "--malloc-arenas")] where !range.contains(value) {
+            throw ValidationError("\(flag) must be between \(range.lowerBound) and \(range.upperBound).")
+        }
+    }
+
     func run() throws {
+        ProcessMemory.limitAllocatorArenas(to: mallocArenas)
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -58,9 +71,9 @@ struct EchoCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.maxConnections = 60_000
-        configuration.keepAliveInterval = .seconds(max(1, keepAliveSeconds))
-        configuration.pollingThreads = max(1, pollingThreads)
-        configuration.connectionMemoryBytes = max(4, connectionMemoryKib) * 1024
+        configuration.keepAliveInterval = .seconds(keepAliveSeconds)
+        configuration.pollingThreads = pollingThreads
+        configuration.connectionMemoryBytes = connectionMemoryKib * 1024
         let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp-echo"), metrics: metrics,
                                 router: router)
         try server.start()

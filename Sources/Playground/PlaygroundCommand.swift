@@ -79,6 +79,9 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "Seconds between keep-alive comments on idle event streams.")
     var keepAliveSeconds = 15
 
+    @Option(help: "glibc malloc arenas at most; 1 lets the server hand freed memory back after a flood.")
+    var mallocArenas = 1
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
@@ -100,6 +103,7 @@ struct PlaygroundCommand: ParsableCommand {
         try Self.require(connectionMemoryKib, in: 12...1_024, "--connection-memory-kib")
         try Self.require(sseQueueBytes, in: 1_024...(256 * 1024 * 1024), "--sse-queue-bytes")
         try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
+        try Self.require(mallocArenas, in: 1...64, "--malloc-arenas")
     }
 
     private static func require(_ value: Int, in range: ClosedRange<Int>, _ flag: String) throws {
@@ -112,6 +116,7 @@ struct PlaygroundCommand: ParsableCommand {
         if healthcheck {
             throw ExitCode(HealthProbe.check(host: host, port: port) ? 0 : 1)
         }
+        ProcessMemory.limitAllocatorArenas(to: mallocArenas)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel

@@ -80,6 +80,8 @@ final class SessionStore: Sendable {
             guard let session = state.sessions.removeValue(forKey: id) else { return nil }
             state.perClient[session.clientAddress, default: 1] -= 1
             if state.perClient[session.clientAddress] == 0 { state.perClient[session.clientAddress] = nil }
+            state.sessions.shrinkIfSparse()
+            state.perClient.shrinkIfSparse()
             return session
         }
         removed?.close()

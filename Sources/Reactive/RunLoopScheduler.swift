@@ -158,6 +158,7 @@ private final class RunLoopCore: Sendable {
     private func cancel(_ sequence: UInt64) {
         state.withLock { state in
             state.work[sequence] = nil
+            state.work.shrinkIfSparse()
             // Cancelled places stay in the heap until due; rebuild it when they are most of it.
             if state.queue.count > 1_024 && state.queue.count > 2 * state.work.count {
                 state.queue = Heap(state.queue.unordered.filter { state.work[$0.sequence] != nil })
@@ -181,6 +182,7 @@ private final class RunLoopCore: Sendable {
                                                sequence: due.sequence))
                     } else {
                         state.work[due.sequence] = nil
+                        state.work.shrinkIfSparse()
                     }
                     return work.action
                 }

@@ -103,7 +103,7 @@ struct OutsideNumbersTests {
     @Test func flagsOutOfRangeAreRefusedNotTrapped() {
         let flags = ["--port", "--ticker-interval-ms", "--throttle-ms", "--max-sessions", "--session-idle-timeout",
                      "--inputs-per-second", "--event-buffer", "--session-threads", "--max-body-bytes", "--max-connections",
-                     "--connection-timeout", "--connection-memory-kib", "--sse-queue-bytes", "--keep-alive-seconds",
+                     "--connection-timeout", "--connection-memory-kib", "--sse-queue-bytes", "--keep-alive-seconds", "--malloc-arenas",
                      "--request-timeout", "--max-connections-per-client"]
         for text in Self.generatedStrings(count: 60, seed: 5) {
             for flag in flags {
