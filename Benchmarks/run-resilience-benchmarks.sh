@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The resilience goals (issue "Resilience"), measured with Benchmarks/load/resilience.py against
-# release builds with default flags, on loopback: slowloris, vanished clients (close and reset),
-# session churn and a stream flood, on `playground` and (streams only) `microhttp-echo`.
+# release builds with default flags, on loopback: slowloris, vanished clients (close, reset and —
+# as root, from a network namespace — silent), session churn, a stream flood and 50,000 expired
+# sessions, on `playground` and (streams only) `microhttp-echo`.
 # Prints one JSON line per measurement; docs/PERFORMANCE.md has the goals and the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,12 +12,13 @@ ulimit -n "$(ulimit -Hn)"
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
 tool=Benchmarks/load/resilience.py
 
-start() { # server name; sets port and pid
+start() { # server name, extra flags...; sets port and pid
   port=$(free_port)
-  if [ "$1" = playground ]; then
-    .build/release/playground --port "$port" --log-level warning &
+  local name=$1; shift
+  if [ "$name" = playground ]; then
+    .build/release/playground --port "$port" --log-level warning "$@" &
   else
-    .build/release/microhttp-echo --port "$port" --log-level warning --public Benchmarks/load/static >/dev/null &
+    .build/release/microhttp-echo --port "$port" --log-level warning --public Benchmarks/load/static "$@" >/dev/null &
   fi
   pid=$!
   for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/$probe" >/dev/null && break; sleep 0.1; done
@@ -43,4 +45,26 @@ for server in ${SERVERS:-playground microhttp-echo}; do
     python3 "$tool" churn --port "$port" --server-pid "$pid" --scenario search --cycles 10000 --rounds 4 | sed "s/^/$server /"
   fi
   stop
+  if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
+    start "$server" --host 0.0.0.0
+    if [ "$server" = playground ]; then
+      sid=$(curl -s -X POST "127.0.0.1:$port/api/scenarios/search/sessions" | sed -E 's/.*"session":"([^"]+)".*/\1/')
+      path=/api/sessions/$sid/events
+    fi
+    python3 "$tool" silent --port "$port" --server-pid "$pid" --path "$path" --streams 1000 --seconds 120 | sed "s/^/$server /"
+    stop
+  else
+    echo "$server silent: skipped (needs root and iproute2 for a network namespace)" >&2
+  fi
 done
+
+# 50,000 sessions left to expire: room for them, and a short idle timeout so that the run is short.
+server=playground
+probe=healthz
+start playground --max-sessions 50000 --max-sessions-per-client 50000 --session-idle-timeout 5
+sid=$(curl -s -X POST "127.0.0.1:$port/api/scenarios/search/sessions" | sed -E 's/.*"session":"([^"]+)".*/\1/')
+for scenario in ticker search; do
+  python3 "$tool" expire --port "$port" --server-pid "$pid" --path "/api/sessions/$sid/events" --scenario "$scenario" \
+    --cycles 50000 --keep 20 | sed "s/^/playground /"
+done
+stop

@@ -16,6 +16,11 @@ Modes (traffic goes to 127.0.0.1 only; every loop is bounded in count and time):
              connected to --path; needs a server started with room for them and a short
              --session-idle-timeout. Reports RSS before, at the peak, and 3 s after the sessions
              gauge is back to its baseline.
+  silent     (root only) N idle event streams from a network namespace whose link is then taken
+             down: the clients vanish without a packet (no FIN, no RST). Reports how long the
+             server took to release them (TCP keep-alive and TCP_USER_TIMEOUT). The server must
+             listen on --silent-server-address (e.g. --host 0.0.0.0).
+  hold       (used by silent, inside the namespace) opens N streams to --host and waits.
 
 RSS "before" is read after a settling second, so that memory the previous mode freed is counted
 as the server returns it, not as the new baseline.
@@ -58,8 +63,8 @@ async def gauge(port, name):
     return -1
 
 
-async def open_stream(port, path):
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def open_stream(port, path, host="127.0.0.1"):
+    reader, writer = await asyncio.open_connection(host, port)
     writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     await writer.drain()
     await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 20)
@@ -241,10 +246,66 @@ async def expire(args):
             "rss_kib_peak": peak, "rss_kib_3s_after": after, "after_vs_before": round(after / before, 3)}
 
 
+NAMESPACE = "rp-silent"
+
+
+async def hold(args):
+    """Inside the namespace: opens the streams, says so on stdout, then waits to be cut off."""
+    streams = []
+    for start in range(0, args.streams, 250):
+        streams += await asyncio.gather(*[open_stream(args.port, args.path, host=args.host)
+                                          for _ in range(start, min(args.streams, start + 250))])
+    print("held", flush=True)
+    await asyncio.sleep(3600)
+
+
+async def silent(args):
+    import subprocess
+
+    def ip(*words, check=True):
+        return subprocess.run(["ip", *words], check=check, capture_output=True)
+
+    ip("netns", "del", NAMESPACE, check=False)
+    ip("link", "del", "rp-host", check=False)
+    ip("netns", "add", NAMESPACE)
+    holder = None
+    try:
+        ip("link", "add", "rp-host", "type", "veth", "peer", "name", "rp-client")
+        ip("link", "set", "rp-client", "netns", NAMESPACE)
+        ip("addr", "add", "10.231.0.1/30", "dev", "rp-host")
+        ip("link", "set", "rp-host", "up")
+        ip("netns", "exec", NAMESPACE, "ip", "addr", "add", "10.231.0.2/30", "dev", "rp-client")
+        ip("netns", "exec", NAMESPACE, "ip", "link", "set", "rp-client", "up")
+        ip("netns", "exec", NAMESPACE, "ip", "link", "set", "lo", "up")
+        baseline = await gauge(args.port, "microhttp_open_sse_streams")
+        holder = subprocess.Popen(["ip", "netns", "exec", NAMESPACE, "python3", __file__, "hold", "--host", "10.231.0.1",
+                                   "--port", str(args.port), "--server-pid", "0", "--path", args.path,
+                                   "--streams", str(args.streams)], stdout=subprocess.PIPE, text=True)
+        assert holder.stdout.readline().strip() == "held"
+        held = await gauge(args.port, "microhttp_open_sse_streams")
+        # The clients' link goes down: from now on nothing they were sent is answered.
+        ip("netns", "exec", NAMESPACE, "ip", "link", "set", "rp-client", "down")
+        t0 = time.monotonic()
+        released = None
+        while time.monotonic() - t0 < args.seconds:
+            if await gauge(args.port, "microhttp_open_sse_streams") <= baseline:
+                released = time.monotonic() - t0
+                break
+            await asyncio.sleep(0.5)
+        return {"mode": "silent", "streams": args.streams, "held": held - baseline,
+                "released_s": round(released, 1) if released is not None else None}
+    finally:
+        if holder:
+            holder.kill()
+        ip("netns", "del", NAMESPACE, check=False)
+        ip("link", "del", "rp-host", check=False)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["slowloris", "vanish", "churn", "flood", "expire"])
+    parser.add_argument("mode", choices=["slowloris", "vanish", "churn", "flood", "expire", "silent", "hold"])
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1", help="where hold connects (inside the namespace)")
     parser.add_argument("--server-pid", type=int, required=True)
     parser.add_argument("--path", default="/events", help="an event stream's path (vanish, flood)")
     parser.add_argument("--probe", default="/healthz", help="the path timed during slowloris")
@@ -260,7 +321,7 @@ def main():
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    run = {"slowloris": slowloris, "vanish": vanish, "churn": churn, "flood": flood, "expire": expire}[args.mode]
+    run = {"slowloris": slowloris, "vanish": vanish, "churn": churn, "flood": flood, "expire": expire, "silent": silent, "hold": hold}[args.mode]
     print(json.dumps(asyncio.run(run(args))))
 
 

@@ -82,7 +82,11 @@ final class ConnectionWatch: Sendable {
 
     /// A connection opened: sets its TCP liveness options and starts its request deadline.
     func opened(socket: Int32, peer: String) -> Record {
-        if socket >= 0 { _ = rp_set_tcp_liveness(socket, 15, 5, 3, 30_000) }
+        // Keep-alive probes after 15 s of silence, 3 of them 5 s apart; and data unacknowledged for
+        // 20 s ends the connection. Not 30 s: retransmissions back off exponentially and the
+        // timeout is only checked at one, so 30 s became 51 s after the first unanswered
+        // keep-alive comment (up to 15 s after the client vanished): over a minute in all.
+        if socket >= 0 { _ = rp_set_tcp_liveness(socket, 15, 5, 3, 20_000) }
         let deadline = Self.now.addingClamped(requestTimeout)
         return state.withLock { state in
             defer { state.nextToken += 1 }
