@@ -3,7 +3,7 @@ import MicroHTTP
 import Reactive
 import Scenarios
 
-/// The playground's HTTP contract (DESIGN.md §3): the catalogue, sessions, inputs, event streams
+/// The playground's HTTP contract (docs/API.md, Public/openapi.json): the catalogue, sessions, inputs, event streams
 /// and the page. Error precedence: 404 (route, scenario, session, input), 405, 415, 413, 400 — the
 /// first four are decided from the request head (preflight), before any body is read.
 struct API: Sendable {

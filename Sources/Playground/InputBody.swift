@@ -2,7 +2,7 @@ import Foundation
 import MicroHTTP
 import Scenarios
 
-/// Reading an input's body per DESIGN.md §3.
+/// Reading an input's body, as docs/API.md describes it.
 enum InputBody {
     /// The media types an input body may have; a missing Content-Type means raw text.
     static let acceptedMediaTypes: Set<String> = ["application/json", "text/plain", "application/x-www-form-urlencoded"]

@@ -28,7 +28,7 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "The ticker scenario's period, in milliseconds.")
     var tickerIntervalMs = 1_000
 
-    @Option(help: "The search scenario's RAC throttle interval, in milliseconds (seed 000: 500).")
+    @Option(help: "The search scenario's RAC throttle interval, in milliseconds (the instant-search example's 500).")
     var throttleMs = 500
 
     @Option(help: "How long each simulated service (sign-in, search, subscribe) takes, in milliseconds.")

@@ -13,7 +13,7 @@ import Scenarios
 /// watcher — all under the session's lock, so a watcher that connects sees its snapshot and then
 /// exactly the live events after it, none lost, none twice.
 ///
-/// A virtual-clock session (DESIGN.md §3) builds its scenario on a `TestScheduler` instead: work due
+/// A virtual-clock session (docs/API.md) builds its scenario on a `TestScheduler` instead: work due
 /// at the current virtual time runs right after each input, and time moves only through the
 /// `advance` input. Its work still runs on the session's thread, one item at a time.
 final class Session: Sendable {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-// Seed 004: one API for notifications, callbacks and the rest. These bridges turn Foundation's
+// RAC's callback unification: one API for notifications, callbacks and the rest. These bridges turn Foundation's
 // callback styles into cold signals.
 
 extension Signal {

@@ -1,6 +1,6 @@
 import Reactive
 
-/// Seeds 001 and 003: two text fields bound two ways to one model property through channels
+/// RACChannel two-way binding: two text fields bound two ways to one model property through channels
 /// (`RACChannelTo(field, text) = RACChannelTo(model, name)`), and a label bound one way
 /// (`RAC(label, text) = RACObserve(model, name)`).
 public final class Binding: Scenario {
@@ -9,7 +9,7 @@ public final class Binding: Scenario {
         id: "binding",
         title: "Two-way binding",
         sourceFile: "Binding.swift",
-        description: "Seeds 001 and 003: two fields bound two ways to one model property. The model's name is bound "
+        description: "Two-way binding with RACChannel: two fields bound two ways to one model property. The model's name is bound "
             + "to field A and to field B, each through a channel (RACChannelTo(field, text) = RACChannelTo(model, name)), and one way to a label "
             + "(RAC(label, text) = RACObserve(model, name)). Typing into A sets the model, which updates B and the "
             + "label; a channel terminal never hears its own values, so nothing echoes back into A. At binding "

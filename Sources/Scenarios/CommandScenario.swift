@@ -1,6 +1,6 @@
 import Reactive
 
-/// Seed 000's subscribe view model with seed 002's RACCommand: enabled, executing, execution
+/// ReactiveCocoa's classic subscribe form on RACCommand: enabled, executing, execution
 /// signals and errors, with concurrent execution switchable.
 public final class CommandScenario: Scenario {
     /// The catalogue entry: inputs, and streams in pipeline order.
@@ -8,7 +8,7 @@ public final class CommandScenario: Scenario {
         id: "command",
         title: "Command enablement",
         sourceFile: "CommandScenario.swift",
-        description: "Seed 000's subscribe form on seed 002's RACCommand. The command is enabled while the e-mail "
+        description: "ReactiveCocoa's classic subscribe form, driven by a RACCommand. The command is enabled while the e-mail "
             + "is valid AND (not executing OR concurrent execution allowed). Each execution posts the address to a "
             + "simulated service that takes about a second and fails for addresses at fail.example. errors merges "
             + "the command's errors (hot: a failure reaches every watcher present when it happens) with the "

@@ -1,13 +1,13 @@
 import Reactive
 
-/// Seed 000's sign-in form: two validated fields enable a sign-in Command.
+/// ReactiveCocoa's classic sign-in form: two validated fields enable a sign-in Command.
 public final class Login: Scenario {
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "login",
         title: "Login validation",
         sourceFile: "Login.swift",
-        description: "Seed 000's sign-in form. Each field is validated with map; combineLatest + and enables a "
+        description: "ReactiveCocoa's classic sign-in form. Each field is validated with map; combineLatest + and enables a "
             + "sign-in Command (RACCommand) that allows no concurrent execution. The simulated service accepts "
             + "only user / password, after about a second. Submitting while disabled reports the command's "
             + "not-enabled error instead of signing in.",

@@ -1,6 +1,6 @@
 import Reactive
 
-/// Seed 004: one simulated network request shared by two subscribers — cold (a request per
+/// RACMulticastConnection: one simulated network request shared by two subscribers — cold (a request per
 /// subscriber), published through a `Subject` and autoconnected, or replayed lazily.
 public final class Multicast: Scenario {
     /// The sharing modes, as the `mode` input names them.
@@ -18,7 +18,7 @@ public final class Multicast: Scenario {
         id: "multicast",
         title: "Multicast a request",
         sourceFile: "Multicast.swift",
-        description: "Seed 004: one network request, shared by two subscribers. A cold signal runs its work once "
+        description: "One network request, shared by two subscribers (RACMulticastConnection). A cold signal runs its work once "
             + "per subscriber, so two subscribers to a request make two requests. publish + autoconnect (RACMulticastConnection) shares one subscription "
             + "through a RACSubject: one request, but a subscriber that comes after the response gets only its completion. "
             + "replayLazily shares it through a RACReplaySubject: one request, and a late subscriber still gets "

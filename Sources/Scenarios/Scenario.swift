@@ -37,13 +37,13 @@ public enum InputValue: Sendable, Equatable {
     case action
 }
 
-/// Tunable timings. Defaults are the seeds'; tests and flags may shorten them, never by default.
+/// Tunable timings. Defaults are those of the original ReactiveCocoa examples; tests and flags may shorten them, never by default.
 public struct ScenarioSettings: Sendable {
     /// The ticker's period.
     public var tickInterval: Duration = .seconds(1)
-    /// RAC throttle interval of the search box (seed 000: 0.5 s).
+    /// RAC throttle interval of the search box (the instant-search example's 0.5 s).
     public var throttleInterval: Duration = .milliseconds(500)
-    /// How long a simulated service (sign-in, search, subscribe) takes (seed 000: about a second).
+    /// How long a simulated service (sign-in, search, subscribe) takes (about a second, as in the examples).
     public var serviceLatency: Duration = .seconds(1)
 
     /// The default settings.

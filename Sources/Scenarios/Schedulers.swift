@@ -1,9 +1,9 @@
 import Foundation
 import Reactive
 
-/// Seed 000's threads and run loops: one pipeline delivered on other schedulers with RAC's
+/// Threads and run loops (RACScheduler, NSThread and NSRunLoop): one pipeline delivered on other schedulers with RAC's
 /// `deliverOn:` and `subscribeOn:`, every event labelled with the thread that delivered it; and the
-/// seed's lesson, made visible — work handed to a thread whose run loop has no source never runs,
+/// classic run-loop lesson, made visible — work handed to a thread whose run loop has no source never runs,
 /// while the same work on a kept-alive run loop (AFNetworking's network thread) does.
 ///
 /// The other schedulers run real threads, whatever the session's clock; only the "still not run"
@@ -15,9 +15,9 @@ public final class Schedulers: Scenario {
         id: "schedulers",
         title: "Schedulers and run loops",
         sourceFile: "Schedulers.swift",
-        description: "Seed 000's threads and run loops. Each tap goes down one pipeline and is delivered with "
+        description: "Threads and run loops, as RACScheduler uses them. Each tap goes down one pipeline and is delivered with "
             + "deliverOn: on a background queue scheduler and on a run-loop thread, and subscribed with subscribeOn: "
-            + "on the queue; each event says which thread delivered it. The seed's lesson: a thread's run loop "
+            + "on the queue; each event says which thread delivered it. The classic lesson: a thread's run loop "
             + "returns at once when it has no input source, so work scheduled on that thread never runs; "
             + "AFNetworking keeps its network thread's run loop alive with a port, and the same work then runs.",
         inputs: [
@@ -146,7 +146,7 @@ enum ThreadLabel {
 }
 
 /// A thread whose run loop ran with no input source: `run` returned at once and the thread ended
-/// (seed 000's lesson). Work handed to its run loop afterwards waits forever.
+/// (the classic run-loop lesson). Work handed to its run loop afterwards waits forever.
 private final class BareThread: Sendable {
     private let runLoop: RunLoopBox
 

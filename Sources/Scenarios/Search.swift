@@ -1,6 +1,6 @@
 import Reactive
 
-/// Seed 000's Twitter search (RWTwitterInstant): validate, throttle, search — switching to the
+/// ReactiveCocoa's instant-search example (RWTwitterInstant): validate, throttle, search — switching to the
 /// latest query.
 public final class Search: Scenario {
     /// The catalogue entry: inputs, and streams in pipeline order.
@@ -8,9 +8,9 @@ public final class Search: Scenario {
         id: "search",
         title: "Throttled search",
         sourceFile: "Search.swift",
-        description: "Seed 000's instant search. Queries longer than 2 characters pass the filter, RAC's throttle "
+        description: "ReactiveCocoa's instant-search example (RWTwitterInstant). Queries longer than 2 characters pass the filter, RAC's throttle "
             + "(a debounce: only the latest value once 0.5 s pass without a newer one) waits for typing to pause, "
-            + "and each throttled query searches the ISO 639-3 language names. The seed flattens with flattenMap; "
+            + "and each throttled query searches the ISO 639-3 language names. The original flattens with flattenMap; "
             + "we switch to the latest instead, so a newer query cancels the search in flight and a stale "
             + "response can never overwrite a newer one. A query containing !fail makes its search fail; the "
             + "failure is caught inside the flattening, so the next query still works.",

@@ -1,15 +1,15 @@
 import Foundation
 import Reactive
 
-/// The seeds' network services, simulated on the scenario's scheduler so that tests run them in
+/// The examples' network services, simulated on the scenario's scheduler so that tests run them in
 /// virtual time. Each is a cold signal: subscribing starts a "request", disposing cancels it.
 enum SimulatedServices {
-    /// Seed 000's sign-in service: `true` only for `user` / `password`, after `latency`.
+    /// The sign-in form's service: `true` only for `user` / `password`, after `latency`.
     static func signIn(username: String, password: String, latency: Duration, on scheduler: any Scheduler) -> Signal<Bool, Never> {
         respond(after: latency, on: scheduler, with: .success(username == "user" && password == "password"))
     }
 
-    /// Seed 000's subscribe service (`postEmail`): `{"subscribed": email}` after `latency`; fails
+    /// The subscribe form's service (`postEmail`): `{"subscribed": email}` after `latency`; fails
     /// for addresses at `fail.example`.
     static func postEmail(_ email: String, latency: Duration, on scheduler: any Scheduler) -> Signal<JSONValue, ServiceError> {
         let domain = email.split(separator: "@").last.map { $0.lowercased() } ?? ""
@@ -19,7 +19,7 @@ enum SimulatedServices {
         return respond(after: latency, on: scheduler, with: result)
     }
 
-    /// Seed 000's search (RWTwitterInstant): the top matches of `query` in the data set, after
+    /// The instant search's service (RWTwitterInstant): the top matches of `query` in the data set, after
     /// `latency`; a query containing `!fail` fails.
     static func search(_ query: String, in dataSet: SearchDataSet, latency: Duration, on scheduler: any Scheduler) -> Signal<[String], ServiceError> {
         let result: Result<[String], ServiceError> = query.contains("!fail")

@@ -7,7 +7,7 @@ import ReactiveTesting
 import Testing
 
 /// The API's routes, answered by the router directly (no sockets): status codes, bodies and the
-/// error precedence of DESIGN.md §3. Streaming flows are covered end to end in Tests/e2e.
+/// error precedence of docs/API.md. Streaming flows are covered end to end in Tests/e2e.
 @Suite("Playground API routes")
 struct APITests {
     let router: Router

@@ -77,9 +77,9 @@ struct BindingTests {
         #expect(observed.events == [.next(0), .next(1), .completed])
     }
 
-    /// Seed 001: a text field bound both ways to a model property, a label bound one way; typing
+    /// RACChannel's classic example: a text field bound both ways to a model property, a label bound one way; typing
     /// updates the model and the label, the model's changes reach the field, nothing echoes back.
-    @Test func seedTextFieldModelLabel() {
+    @Test func textFieldModelAndLabelExample() {
         let field = MutableProperty("")
         let model = MutableProperty("initial")
         let label = MutableProperty("")

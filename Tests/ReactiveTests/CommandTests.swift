@@ -3,9 +3,9 @@ import Testing
 
 @Suite("Command (RACCommand)")
 struct CommandTests {
-    /// Seed 002: `[[command.executing skip:1] subscribeNext:]` prints YES then NO, and the
+    /// RACCommand's classic example: `[[command.executing skip:1] subscribeNext:]` prints YES then NO, and the
     /// execution's value arrives through `executionSignals` switched to latest.
-    @Test func seedExampleExecutingAndExecutionSignals() {
+    @Test func classicExampleExecutingAndExecutionSignals() {
         let scheduler = TestScheduler()
         let command = Command<String, String, Never> { input in
             scheduler.cold([(100, .next("done \(input)")), (100, .completed)])

@@ -44,7 +44,7 @@ struct MulticastTests {
         #expect(b.values == ["response"])
     }
 
-    /// Seed 004: publish + autoconnect shares one underlying subscription between two subscribers
+    /// RACMulticastConnection: publish + autoconnect shares one underlying subscription between two subscribers
     /// and disposes it when both leave — and, like RAC, never reconnects.
     @Test func autoconnectSharesAndDisposesWhenTheLastLeaves() {
         let request = Request()

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("ReplaySubject and CurrentValueSubject")
 struct ReplaySubjectTests {
-    /// Seed 002: send first, then subscribe — the replay subject still delivers.
+    /// RACReplaySubject: send first, then subscribe — the replay subject still delivers.
     @Test func lateSubscriberReceivesEverythingSent() {
         let subject = ReplaySubject<String, Never>()
         subject.sendNext("1")

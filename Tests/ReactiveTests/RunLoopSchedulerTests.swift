@@ -132,7 +132,7 @@ struct RunLoopSchedulerTests {
         #expect(recorder.values == Array(0..<2_000))
     }
 
-    /// Seed 000's lesson: a thread whose run loop has no source returns at once, so work handed to
+    /// The classic run-loop lesson: a thread whose run loop has no source returns at once, so work handed to
     /// it never runs; the scheduler's kept-alive run loop does run it.
     @Test func aRunLoopWithoutASourceReturnsAtOnce() {
         let returned = Mutex<Bool?>(nil)

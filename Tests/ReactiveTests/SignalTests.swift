@@ -22,7 +22,7 @@ struct SignalTests {
         #expect(second.events == [.next(1), .next(2), .completed])
     }
 
-    /// Seed 002: the disposable returned by createSignal's block runs when the signal completes.
+    /// RACSignal: the disposable returned by createSignal's block runs when the signal completes.
     @Test func returnedDisposableRunsOnCompletion() {
         let disposed = Mutex(false)
         let signal = Signal<String, Never> { subscriber in

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Subject: hot, hand-fed")
 struct SubjectTests {
-    /// Seed 002: subscribe, then send.
+    /// RACSubject: subscribe, then send.
     @Test func deliversToSubscribersPresentAtSendTime() {
         let subject = Subject<String, Never>()
         let early = Recorder<String, Never>()

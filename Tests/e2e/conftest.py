@@ -162,7 +162,7 @@ class SSEClient:
         self.socket.close()
 
 
-# Short, real-time intervals for end-to-end runs (the defaults are the seeds': 0.5 s and 1 s).
+# Short, real-time intervals for end-to-end runs (the defaults are the original examples': 0.5 s and 1 s).
 FAST = ["--ticker-interval-ms", "100", "--throttle-ms", "150", "--service-latency-ms", "200"]
 
 

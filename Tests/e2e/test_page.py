@@ -148,7 +148,7 @@ def test_accessibility_audit(browser, playground, scenario):
 
 
 def test_stepping_through_search_on_a_virtual_clock(browser, make_playground):
-    playground = make_playground(fast=False)  # the seed's timings: a 0.5 s throttle, a 1 s search
+    playground = make_playground(fast=False)  # the default timings: a 0.5 s throttle, a 1 s search
     browser.set_window_size(*DESKTOP)
     browser.get("about:blank")
     browser.get_log("browser")

@@ -230,7 +230,7 @@ def test_oversized_chunked_input_is_413(playground):
 
 def test_virtual_clock_search_session_driven_by_curl(make_playground):
     """Five queries, then advance 400 shows no throttled value; advance 100 more shows exactly one
-    (the seed's 0.5 s throttle: a virtual clock needs no shortened timings)."""
+    (the default 0.5 s throttle: a virtual clock needs no shortened timings)."""
     playground = make_playground(fast=False)
     base = playground.url
     run = lambda command: subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=10).stdout
