@@ -371,7 +371,10 @@ final class ServerCore: Sendable {
             }
         }
         guard let mhdResponse else { return .NO }
-        for (name, value) in configuration.defaultHeaders + response.headers {
+        // A 431's head left little of the connection's memory: without the default headers the
+        // answer still fits where with them libmicrohttpd would close the connection unanswered.
+        let defaultHeaders = response.status == 431 ? [] : configuration.defaultHeaders
+        for (name, value) in defaultHeaders + response.headers {
             MHD_add_response_header(mhdResponse, name, value)
         }
         let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)

@@ -53,10 +53,12 @@ struct ServiceError: Error, Equatable {
     var info: ErrorInfo { ErrorInfo(code: code, message: message) }
 }
 
-/// The search scenario's data set: the ISO 639-3 language names (see LanguageNames.swift).
+/// The search scenario's data set: the ISO 639-3 language names (`SearchData/language-names.txt`,
+/// embedded; LGPL-2.1+, see `SearchData/README.md`).
 struct SearchDataSet: Sendable {
     /// The bundled data set, parsed once.
-    static let languages = SearchDataSet(names: languageNamesText.split(separator: "\n").map(String.init))
+    static let languages = SearchDataSet(
+        names: String(decoding: PackageResources.language_names_txt, as: UTF8.self).split(separator: "\n").map(String.init))
 
     let names: [String]
     private let folded: [String]
