@@ -16,10 +16,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
+        // The one lock type (a pthread mutex with its state), shared by Reactive and MicroHTTP,
+        // which must not depend on each other.
+        .target(name: "Locking"),
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(
             name: "Reactive",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+            dependencies: ["Locking", .product(name: "HeapModule", package: "swift-collections")]
         ),
         // Marble diagrams (RxJS notation) for tests and the session marbles view.
         .target(name: "ReactiveTesting"),
@@ -34,13 +37,14 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
+                "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The demo pipelines, built only from Reactive. Knows nothing of HTTP.
         .target(
             name: "Scenarios",
-            dependencies: ["Reactive"],
+            dependencies: ["Locking", "Reactive"],
             exclude: ["SearchData/README.md", "SearchData/LICENSE-LGPL-2.1"],
             // Each scenario's own file, embedded as text so the page can show the pipeline's source.
             // The .txt names are symlinks to the compiled files: one file, compiled and shown.
@@ -53,6 +57,7 @@ let package = Package(
         .executableTarget(
             name: "Playground",
             dependencies: [
+                "Locking",
                 "MicroHTTP",
                 "Scenarios",
                 "ReactiveTesting",
@@ -65,14 +70,16 @@ let package = Package(
             name: "MicroHTTPEcho",
             dependencies: [
                 "MicroHTTP",
+                "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "ReactiveTests", dependencies: ["Locking", "Reactive"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios"]),
-        .testTarget(name: "PlaygroundTests", dependencies: ["Playground", "ReactiveTesting"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
+        .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Playground", "ReactiveTesting"]),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["ReactiveTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import Locking
 
 /// What libmicrohttpd does not do for a server on the open internet, done on one thread of its own:
 ///
@@ -55,7 +56,7 @@ final class ConnectionWatch: Sendable {
         var lastTrim: UInt64 = 0
     }
 
-    private let state = PthreadLocked(State())
+    private let state = Lock(State())
     private let epoll: Int32
     private let requestTimeout: UInt64
     private let trimThreshold: Int
@@ -213,19 +214,3 @@ extension UInt64 {
     }
 }
 
-/// State behind a pthread mutex (`NSLock`). Not `Synchronization.Mutex`: under contention it hands
-/// over through a priority-inheritance futex that ThreadSanitizer cannot see, which made
-/// `swift test --sanitize=thread` report races on state always accessed under the lock (see
-/// `Reactive.Lock`). The rest of MicroHTTP still uses `Mutex`.
-final class PthreadLocked<State>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) { self.state = state }
-
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
-}

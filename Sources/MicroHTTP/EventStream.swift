@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import Locking
 
 /// One open Server-Sent-Events response. The application pushes frames into it from any thread;
 /// libmicrohttpd pulls them out on its polling thread.
@@ -30,14 +30,14 @@ public final class EventStream: Sendable {
         var onTermination: [@Sendable () -> Void] = []
     }
 
-    private let state: PthreadLocked<State>
+    private let state: Lock<State>
     private let queueLimit: Int
     private let metrics: ServerMetrics
     /// The `Last-Event-ID` the client sent when reconnecting, if any.
     public let lastEventID: String?
 
     init(connection: OpaquePointer, queueLimit: Int, lastEventID: String?, metrics: ServerMetrics) {
-        state = PthreadLocked(State(connection: ConnectionHandle(pointer: connection)))
+        state = Lock(State(connection: ConnectionHandle(pointer: connection)))
         self.queueLimit = queueLimit
         self.lastEventID = lastEventID
         self.metrics = metrics

@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import Locking
 
 /// What the application answers to a request.
 public struct HTTPResponse: Sendable {
@@ -73,7 +73,7 @@ public final class PreparedResponse: Sendable {
     public let headers: [(name: String, value: String)]
     /// The body.
     public let body: [UInt8]
-    private let native = Mutex<ResponseHandle?>(nil)
+    private let native = Lock<ResponseHandle?>(nil)
 
     /// Prepares a response.
     public init(status: Int = 200, headers: [(name: String, value: String)], body: [UInt8]) {

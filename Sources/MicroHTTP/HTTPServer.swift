@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 server on GNU libmicrohttpd.
 ///
@@ -93,7 +93,7 @@ final class ServerCore: Sendable {
     let metrics: ServerMetrics
     private let handler: Router.Handler
     private let preflight: HTTPServer.HeadCheck?
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let keepAliveQueue = DispatchQueue(label: "microhttp.keep-alive")
     /// Request deadlines, stream hang-ups and memory return (see ``ConnectionWatch``).
     private let watch: ConnectionWatch
@@ -201,14 +201,15 @@ final class ServerCore: Sendable {
         requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let pointer = requestState.pointee else {
+            let query = query(of: connection)
             var head = HTTPRequest(
                 method: HTTPMethod(rawValue: String(cString: method)),
                 rawPath: String(cString: url),
-                query: query(of: connection),
+                query: query ?? [:],
                 headerFields: headerFields(of: connection),
                 clientAddress: effectiveClientAddress(of: connection)
             )
-            let refusal = preflight?(&head)
+            let refusal = query == nil ? Self.invalidQuery : preflight?(&head)
             let context = RequestContext(head: head)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             if let busy = admit(context) {
@@ -426,15 +427,21 @@ final class ServerCore: Sendable {
         pairs(of: connection, kind: .HEADER_KIND).map { (name: $0.0, value: $0.1) }
     }
 
-    private func query(of connection: OpaquePointer) -> [String: String] {
+    /// The query's parameters, decoded; `nil` when any name or value is not valid percent-encoded
+    /// UTF-8 (answered 400: skipping it would quietly change the request's meaning, as
+    /// `?clock=%ff` once made a real-time session).
+    private func query(of connection: OpaquePointer) -> [String: String]? {
         var query: [String: String] = [:]
         for (name, value) in pairs(of: connection, kind: .GET_ARGUMENT_KIND) {
             guard let key = PathDecoding.decodeQueryComponent(name),
-                  let decoded = PathDecoding.decodeQueryComponent(value) else { continue }
+                  let decoded = PathDecoding.decodeQueryComponent(value) else { return nil }
             query[key] = decoded
         }
         return query
     }
+
+    private static let invalidQuery = HTTPResponse.error(
+        status: 400, code: "invalid_query", message: "The query is not valid percent-encoded UTF-8.")
 
     private func pairs(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
         // Counting first (no callback) spares the collector for the usual request without a query.

@@ -1,5 +1,6 @@
-/// Maps a method and a path to a handler; answers unknown paths with 404 and known paths with the
-/// wrong method with 405 (and an `Allow` header), both as JSON errors.
+/// Maps a method and a path to a handler; answers unknown paths with 404, known paths with the
+/// wrong method with 405 (and an `Allow` header; for what the fallback serves, `GET, HEAD`), and
+/// methods that are not standard HTTP methods with 501, all as JSON errors.
 ///
 /// Patterns are matched segment by segment against the *decoded* path; a segment written `{name}`
 /// matches any one non-empty segment and is handed to the handler in `request.parameters`.
@@ -100,6 +101,10 @@ public struct Router: Sendable {
             return .failure(ErrorResponse(.error(status: 400, code: "invalid_path",
                                                  message: "The request path is not valid percent-encoded UTF-8.")))
         }
+        guard Self.standardMethods.contains(request.method.rawValue) else {
+            return .failure(ErrorResponse(.error(
+                status: 501, code: "not_implemented", message: "\(request.method) is not a method this server implements.")))
+        }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
         var allowed: [HTTPMethod] = []
@@ -120,11 +125,19 @@ public struct Router: Sendable {
             response.addHeader("Allow", list)
             return .failure(ErrorResponse(response))
         }
-        if fallback != nil, lookupMethod == .get {
-            return .success((nil, request))
+        if fallback != nil {
+            if lookupMethod == .get { return .success((nil, request)) }
+            // What the fallback serves (static files) is read-only.
+            var response = HTTPResponse.error(
+                status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed here; use GET, HEAD.")
+            response.addHeader("Allow", "GET, HEAD")
+            return .failure(ErrorResponse(response))
         }
         return .failure(ErrorResponse(Self.notFound(path)))
     }
+
+    /// The methods of RFC 9110 (and PATCH): any other is answered 501, whatever the path.
+    private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
     private static func notFound(_ path: String) -> HTTPResponse {
         .error(status: 404, code: "not_found", message: "Nothing is at \(path).")

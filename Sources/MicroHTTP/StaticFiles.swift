@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Serves files from one root folder, and never anything outside it.
 ///
@@ -144,7 +144,7 @@ private final class FileCache: Sendable {
         var resolved: [String: String] = [:]  // raw request path -> real path, each checked once
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private static let maxResolvedPaths = 1_024
 
     /// The file a request path resolved to before, if it is still there and unchanged.

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import MicroHTTP
-import Synchronization
+import Locking
 
 /// `microhttp-echo`: the server core alone, for the load benchmark. `GET /events` is an event
 /// stream; `POST /publish` sends its body to every open stream as one event; other paths are
@@ -91,7 +91,7 @@ struct EchoCommand: ParsableCommand {
 
 /// The open event streams.
 final class Streams: Sendable {
-    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private let streams = Lock<[ObjectIdentifier: EventStream]>([:])
 
     func add(_ stream: EventStream) {
         streams.withLock { $0[ObjectIdentifier(stream)] = stream }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import Logging
 import Reactive
 import Scenarios
@@ -30,6 +31,8 @@ final class SessionStore: Sendable {
     private struct State {
         var sessions: [String: Session] = [:]
         var perClient: [String: Int] = [:]
+        /// Places taken by sessions being built (counted against `maxSessions`).
+        var reserved = 0
         var nextScheduler = 0
     }
 
@@ -51,19 +54,26 @@ final class SessionStore: Sendable {
     /// Creates a session of `scenario` for the client at `clientAddress`.
     func create(_ scenario: any Scenario.Type, clientAddress: String, clock: Session.Clock = .real) throws(CreationError) -> Session {
         let id = Self.makeID()
+        // The caps are checked and the place taken in one critical section: the session is built
+        // outside the lock, so it counts as reserved until it is stored (two polling threads once
+        // both passed the check before either stored its session).
         let result = state.withLock { state -> Result<RunLoopScheduler, CreationError> in
-            guard state.sessions.count < limits.maxSessions else { return .failure(.tooManySessions) }
+            guard state.sessions.count + state.reserved < limits.maxSessions else { return .failure(.tooManySessions) }
             guard state.perClient[clientAddress, default: 0] < limits.maxSessionsPerClient else {
                 return .failure(.tooManyForClient)
             }
             state.perClient[clientAddress, default: 0] += 1
+            state.reserved += 1
             defer { state.nextScheduler = (state.nextScheduler + 1) % schedulers.count }
             return .success(schedulers[state.nextScheduler])
         }
         let scheduler = try result.get()
         let session = Session(id: id, scenario: scenario, clientAddress: clientAddress, scheduler: scheduler,
                               clock: clock, settings: settings, limits: limits.session)
-        state.withLock { $0.sessions[id] = session }
+        state.withLock { state in
+            state.reserved -= 1
+            state.sessions[id] = session
+        }
         logger.debug("session created", metadata: ["session": "\(id.prefix(8))…", "scenario": "\(scenario.description.id)"])
         return session
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import Logging
 
 /// Turns SIGINT and SIGTERM into a graceful shutdown followed by exit status 0.
@@ -25,15 +26,12 @@ enum ShutdownSignals {
     private static let retainedSources = SignalSourceBox()
 }
 
-/// Holds the signal sources; a class so it can be a `static let` without a global Mutex, which trips
-/// ThreadSanitizer's access-race check on this toolchain.
+/// Holds the signal sources, for the life of the process. `DispatchSourceSignal` is not marked
+/// `Sendable`; the sources are only stored here (under the lock), never used again.
 private final class SignalSourceBox: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
-    private let lock = NSLock()
+    private let sources = Lock<[any DispatchSourceSignal]>([])
 
     func withLock(_ body: (inout [any DispatchSourceSignal]) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body(&sources)
+        sources.withLock(body)
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 
 // RAC's callback unification: one API for notifications, callbacks and the rest. These bridges turn Foundation's
 // callback styles into cold signals.

@@ -1,3 +1,5 @@
+import Locking
+
 /// A subject that always has a current value and gives it to each new subscriber first: RAC's
 /// `RACBehaviorSubject`, the storage behind properties.
 public final class CurrentValueSubject<Value: Sendable, Failure: Error>: SubjectProtocol {
@@ -15,6 +17,9 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
 
     /// The current value, then every later event.
     public var signal: Signal<Value, Failure> { subject.signal }
+
+    /// The number of current subscribers (for tests and diagnostics).
+    public var subscriberCount: Int { subject.subscriberCount }
 
     /// Makes `value` current and sends it.
     public func sendNext(_ value: Value) {

@@ -1,3 +1,5 @@
+import Locking
+
 /// Something that can be cancelled or cleaned up: RAC's `RACDisposable`.
 ///
 /// Disposal is idempotent and thread-safe: the first call does the work, later calls do nothing.

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Shares one subscription to a source signal among many subscribers: RAC's

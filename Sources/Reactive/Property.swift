@@ -1,3 +1,5 @@
+import Locking
+
 /// A read-only value that changes over time: ReactiveSwift's `Property`, RAC's `RACObserve`
 /// target. On Linux there is no KVO; properties are observed through their ``signal``.
 public protocol PropertyProtocol<Value>: AnyObject, Sendable {
@@ -38,14 +40,26 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
     /// The current value, then every change; completes when the property is released.
     public var signal: Signal<Value, Never> { subject.signal }
 
+    /// The number of current subscriptions to ``signal`` (bindings included).
+    var observerCount: Int { subject.subscriberCount }
+
     /// Binds `source` one way into this property (RAC `RAC(object, keyPath) = signal`): each value
     /// it sends becomes the property's value. The binding ends when `source` ends or the property
     /// is released; the returned disposable ends it sooner.
     @discardableResult
     public func bind<Failure: Error>(from source: Signal<Value, Failure>) -> any Disposable {
-        let subscription = source.subscribe(next: { [weak self] value in self?.value = value })
-        lifetime.add(subscription)
-        return subscription
+        let binding = Subscriber<Value, Failure>(next: { [weak self] value in self?.value = value })
+        keepWhileActive(binding)
+        return source.subscribe(binding)
+    }
+
+    /// Keeps `binding` until the property is released, or forgets it as soon as it ends (its
+    /// source ended, or it was disposed), so finished bindings and what they captured are freed.
+    private func keepWhileActive(_ binding: Subscription) {
+        lifetime.add(binding)
+        binding.add(ActionDisposable { [weak lifetime, weak binding] in
+            if let lifetime, let binding { lifetime.remove(binding) }
+        })
     }
 
     /// A new channel terminal bound to this property (RAC `RACChannelTo(object, keyPath)`):
@@ -55,7 +69,7 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
     public func makeTerminal() -> ChannelTerminal<Value, Never> {
         let channel = Channel<Value, Never>()
         let echo = Lock<Int>(0)  // values being applied from this terminal, not to be sent back
-        let fromProperty = signal.subscribe(next: { value in
+        let fromProperty = Subscriber<Value, Never>(next: { value in
             let isEcho = echo.withLock { pending -> Bool in
                 guard pending > 0 else { return false }
                 pending -= 1
@@ -63,13 +77,19 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
             }
             if !isEcho { channel.leading.sendNext(value) }
         })
-        let toProperty = channel.leading.signal.subscribe(next: { [weak self] value in
-            guard let self else { return }
-            echo.withLock { $0 += 1 }
-            self.value = value
-        })
-        lifetime.add(fromProperty)
-        lifetime.add(toProperty)
+        // When the terminal's side ends (completion reaches both ends of a channel), the binding
+        // is over in both directions and is forgotten.
+        let toProperty = Subscriber<Value, Never>(
+            next: { [weak self] value in
+                guard let self else { return }
+                echo.withLock { $0 += 1 }
+                self.value = value
+            },
+            completed: { fromProperty.dispose() })
+        keepWhileActive(fromProperty)
+        keepWhileActive(toProperty)
+        signal.subscribe(fromProperty)
+        channel.leading.signal.subscribe(toProperty)
         return channel.following
     }
 }

@@ -1,3 +1,5 @@
+import Locking
+
 /// A subject that replays past events to new subscribers: RAC's `RACReplaySubject`.
 ///
 /// It keeps up to `capacity` of the latest values (`nil` for all of them) and its terminal event;
@@ -15,6 +17,9 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
 
     /// The most values replayed, or `nil` for no limit.
     public var capacity: Int? { core.capacity }
+
+    /// The number of current subscribers (for tests and diagnostics).
+    public var subscriberCount: Int { core.count }
 
     /// Creates a replay subject keeping the latest `capacity` values (RAC `+replaySubjectWithCapacity:`);
     /// `nil` keeps all (RAC `RACReplaySubjectUnlimitedCapacity`).

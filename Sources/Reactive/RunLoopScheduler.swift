@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeapModule
+import Locking
 
 /// A scheduler that owns one long-lived thread running a Foundation run loop: the AFNetworking
 /// network-thread lesson of ReactiveCocoa's era, as a scheduler.
@@ -156,14 +157,18 @@ private final class RunLoopCore: Sendable {
     }
 
     private func cancel(_ sequence: UInt64) {
-        state.withLock { state in
-            state.work[sequence] = nil
+        let cancelled = state.withLock { state -> Work? in
+            let work = state.work.removeValue(forKey: sequence)
             state.work.shrinkIfSparse()
             // Cancelled places stay in the heap until due; rebuild it when they are most of it.
             if state.queue.count > 1_024 && state.queue.count > 2 * state.work.count {
                 state.queue = Heap(state.queue.unordered.filter { state.work[$0.sequence] != nil })
             }
+            return work
         }
+        // Released here, outside the lock: the closure may hold the last reference to something
+        // whose deinit takes this lock again (the scheduler itself, whose deinit stops it).
+        _ = cancelled
     }
 
     /// Runs what is due, in order, on the run-loop thread (the wake timer's block).

@@ -1,3 +1,5 @@
+import Locking
+
 /// Serializes the events of an operator with several inputs (combineLatest, merge, zip, the
 /// flattening operators, throttle...) into one subscriber, without holding a lock while calling out.
 ///

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Locking
 
 /// The subscriptions of a hot signal, in subscription order.
 ///
@@ -76,21 +77,19 @@ class SubscriberList: @unchecked Sendable {
 
     @usableFromInline init() {
         mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        PthreadMutex.initialize(mutex)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
+        PthreadMutex.destroy(mutex)
         mutex.deallocate()
     }
 
     /// Runs `body` with the members, under the lock (which must not be held while calling out).
     @inlinable
     final func withLock<Result>(_ body: (inout SubscriberBag) -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        PthreadMutex.lock(mutex)
+        defer { PthreadMutex.unlock(mutex) }
         return body(&bag)
     }
 

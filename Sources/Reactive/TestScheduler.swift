@@ -1,3 +1,5 @@
+import Locking
+
 /// A scheduler with virtual time, for deterministic tests of time-based behaviour
 /// (ReactiveSwift's `TestScheduler`; RAC 2.x's `RACTestScheduler`).
 ///

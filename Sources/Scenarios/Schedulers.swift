@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Reactive
 
 /// Threads and run loops (RACScheduler, NSThread and NSRunLoop): one pipeline delivered on other schedulers with RAC's

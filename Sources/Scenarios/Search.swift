@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 
 /// ReactiveCocoa's instant-search example (RWTwitterInstant): validate, throttle, search — switching to the

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Logging
 import MicroHTTP
 @testable import Playground

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Reactive
+import Locking
 import Testing
 
 @Suite("Bridges: async/await, callbacks, files, notifications, first")

@@ -1,4 +1,4 @@
-import Reactive
+@testable import Reactive
 import Testing
 
 /// Nothing in the core outlives the subscriptions that needed it.
@@ -91,5 +91,49 @@ struct LifetimeTests {
             scheduler.schedule {}
         }
         #expect(weakScheduler == nil)
+    }
+
+    /// A property kept every binding it was ever given until it was released: a long-lived model
+    /// bound again and again grew without bound. A finished binding is forgotten now.
+    @Test func aPropertyForgetsItsFinishedBindings() {
+        let property = MutableProperty(0)
+        weak var weakBinding: AnyObject?
+        weak var weakSource: Subject<Int, Never>?
+        do {
+            let source = Subject<Int, Never>()
+            weakSource = source
+            weakBinding = property.bind(from: source.signal) as AnyObject
+            source.sendNext(1)
+            source.sendCompleted()
+        }
+        #expect(property.value == 1)
+        #expect(weakBinding == nil, "the ended binding is released")
+        #expect(weakSource == nil)
+        do {
+            let disposed = property.bind(from: Subject<Int, Never>().signal)
+            weakBinding = disposed as AnyObject
+            disposed.dispose()
+        }
+        #expect(weakBinding == nil, "a disposed binding is released")
+    }
+
+    /// The same for channel terminals: once a terminal's side ends, both directions of its binding
+    /// to the property are released.
+    @Test func aPropertyForgetsTheBindingsOfEndedTerminals() {
+        let property = MutableProperty("")
+        let observed = property.signal.subscribe(next: { _ in })
+        let subscriptionsBefore = property.observerCount
+        weak var weakTerminal: ChannelTerminal<String, Never>?
+        do {
+            let terminal = property.makeTerminal()
+            weakTerminal = terminal
+            terminal.sendNext("typed")
+            #expect(property.value == "typed")
+            #expect(property.observerCount == subscriptionsBefore + 1)
+            terminal.sendCompleted()
+        }
+        #expect(property.observerCount == subscriptionsBefore, "its subscription to the property ended")
+        #expect(weakTerminal == nil)
+        observed.dispose()
     }
 }

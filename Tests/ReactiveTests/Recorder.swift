@@ -1,9 +1,9 @@
 import Reactive
-import Synchronization
+import Locking
 
 /// Records the events a subscriber receives, for assertions.
 final class Recorder<Value: Sendable, Failure: Error>: Sendable {
-    private let storage = Mutex<[Event<Value, Failure>]>([])
+    private let storage = Lock<[Event<Value, Failure>]>([])
 
     var events: [Event<Value, Failure>] { storage.withLock { $0 } }
     var values: [Value] { events.compactMap(\.value) }

@@ -1,6 +1,6 @@
 import Foundation
 @testable import Reactive
-import Synchronization
+import Locking
 import Testing
 
 @Suite("RunLoopScheduler: a kept-alive run loop on its own thread")
@@ -44,7 +44,7 @@ struct RunLoopSchedulerTests {
     @Test func repeatingWorkStopsWhenDisposed() async {
         let scheduler = RunLoopScheduler()
         let recorder = Recorder<Int, Never>()
-        let ticks = Mutex(0)
+        let ticks = Lock(0)
         let repeating = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(5)) {
             let tick = ticks.withLock { $0 += 1; return $0 }
             recorder.record(.next(tick))
@@ -118,6 +118,22 @@ struct RunLoopSchedulerTests {
         #expect(stoppedRepeating == nil, "disposed repeating work is released")
     }
 
+    /// Cancelling work that holds the last reference to its scheduler: the work is released, the
+    /// scheduler's deinit stops it, which takes the scheduler's lock — once while cancel still held
+    /// it (a deadlock in release builds; the debug build's error-checking mutex caught it).
+    @Test func cancellingWorkThatHoldsTheLastReferenceToItsSchedulerDoesNotDeadlock() {
+        weak var weakScheduler: RunLoopScheduler?
+        let pending: any Disposable
+        do {
+            let scheduler = RunLoopScheduler()
+            weakScheduler = scheduler
+            pending = scheduler.schedule(after: .seconds(3_600)) { _ = scheduler }
+        }
+        #expect(weakScheduler != nil, "the pending work keeps its scheduler")
+        pending.dispose()
+        #expect(weakScheduler == nil)
+    }
+
     @Test func workDueAtTheSameTimeRunsInTheOrderItWasScheduled() async {
         let scheduler = RunLoopScheduler()
         let recorder = Recorder<Int, Never>()
@@ -135,7 +151,7 @@ struct RunLoopSchedulerTests {
     /// The classic run-loop lesson: a thread whose run loop has no source returns at once, so work handed to
     /// it never runs; the scheduler's kept-alive run loop does run it.
     @Test func aRunLoopWithoutASourceReturnsAtOnce() {
-        let returned = Mutex<Bool?>(nil)
+        let returned = Lock<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             let result = RunLoop.current.run(mode: .default, before: .distantFuture)

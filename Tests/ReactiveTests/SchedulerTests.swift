@@ -1,4 +1,5 @@
 @testable import Reactive
+import Locking
 import Synchronization
 import Testing
 

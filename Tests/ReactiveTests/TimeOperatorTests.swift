@@ -1,4 +1,5 @@
 @testable import Reactive
+import Locking
 import Testing
 
 @Suite("Operators: time, in virtual time")

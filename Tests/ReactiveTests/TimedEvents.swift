@@ -1,4 +1,5 @@
 @testable import Reactive
+import Locking
 
 extension TestScheduler {
     /// A hot signal that sends each event at its virtual time in milliseconds (a marble diagram as

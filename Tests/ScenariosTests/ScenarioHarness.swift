@@ -1,7 +1,7 @@
 import Foundation
 import Reactive
 @testable import Scenarios
-import Synchronization
+import Locking
 
 /// Runs a scenario in virtual time and records every named stream's events with their time.
 final class ScenarioHarness<S: Scenario>: Sendable {
@@ -12,10 +12,10 @@ final class ScenarioHarness<S: Scenario>: Sendable {
     }
 
     let scheduler = TestScheduler()
-    private let records = Mutex<[Record]>([])
+    private let records = Lock<[Record]>([])
     /// Signalled after each record, for events that other threads deliver.
     private let recorded = NSCondition()
-    private let scenarioBox = Mutex<S?>(nil)
+    private let scenarioBox = Lock<S?>(nil)
 
     init(settings: ScenarioSettings = ScenarioSettings()) {
         let scheduler = self.scheduler

@@ -1,3 +1,5 @@
+import Locking
+
 extension Signal {
     /// On an error, switches to the signal `handler` makes from it (RAC `catch:`).
     public func `catch`<NewFailure: Error>(

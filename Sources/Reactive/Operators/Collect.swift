@@ -1,3 +1,5 @@
+import Locking
+
 extension Signal {
     /// Sends one array of every value when this signal completes (RAC `collect`).
     public func collect() -> Signal<[Value], Failure> {

@@ -1,3 +1,5 @@
+import Locking
+
 extension Signal {
     /// Drops each value that `isEquivalent` says equals the one before it; the first value always
     /// passes (RAC `distinctUntilChanged`, with a comparer).

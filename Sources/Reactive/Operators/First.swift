@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 
 /// Why ``Signal/first(timeout:)`` returned no value.
 public enum FirstError<Failure: Error>: Error {

@@ -1,3 +1,5 @@
+import Locking
+
 extension Signal {
     /// Sends each running total: `combine` applied to the previous total (starting with `initial`)
     /// and each value (RAC `scanWithStart:reduce:`).

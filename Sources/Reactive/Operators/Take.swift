@@ -1,3 +1,5 @@
+import Locking
+
 extension Signal {
     /// Sends the first `count` values, then completes (RAC `take:`). `take(0)` completes at once.
     public func take(_ count: Int) -> Signal {

@@ -1,0 +1,32 @@
+import Dispatch
+import Locking
+import Logging
+@testable import Playground
+import Scenarios
+import Testing
+
+@Suite("Session store")
+struct SessionStoreTests {
+    /// Several polling threads creating sessions at once: the cap holds exactly. (The cap was once
+    /// checked in one critical section and the session stored in another, so threads could pass
+    /// the check together.)
+    @Test func theSessionCapHoldsUnderConcurrentCreation() {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var limits = SessionStore.Limits()
+        limits.maxSessions = 50
+        limits.maxSessionsPerClient = 10_000
+        let store = SessionStore(settings: ScenarioSettings(), limits: limits, threads: 2, logger: logger)
+        let created = Lock(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for _ in 0..<40 {
+                if (try? store.create(Ticker.self, clientAddress: "client-\(thread)")) != nil {
+                    created.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(created.withLock { $0 } == 50)
+        #expect(store.count == 50)
+        store.closeAll()
+    }
+}
