@@ -1,5 +1,6 @@
 import Dispatch
 import Reactive
+import Locking
 import Synchronization
 import Testing
 
@@ -36,7 +37,7 @@ struct ConcurrencyTests {
                 subject.sendCompleted()
             } else {
                 for _ in 0..<50 {
-                    let last = Mutex(-1)
+                    let last = Lock(-1)
                     subject.signal.subscribe(next: { value in
                         let inOrder = last.withLock { last -> Bool in
                             defer { last = value }

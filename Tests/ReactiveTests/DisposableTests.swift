@@ -1,11 +1,11 @@
 import Reactive
-import Synchronization
+import Locking
 import Testing
 
 @Suite("Disposables")
 struct DisposableTests {
     @Test func actionRunsOnce() {
-        let runs = Mutex(0)
+        let runs = Lock(0)
         let disposable = ActionDisposable { runs.withLock { $0 += 1 } }
         #expect(!disposable.isDisposed)
         disposable.dispose()

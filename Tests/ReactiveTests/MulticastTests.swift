@@ -1,13 +1,13 @@
 import Reactive
-import Synchronization
+import Locking
 import Testing
 
 @Suite("MulticastConnection: publish, multicast, autoconnect, replay")
 struct MulticastTests {
     /// A cold "network request" that counts how often it is subscribed and disposed.
     final class Request: Sendable {
-        let subscriptions = Mutex(0)
-        let disposals = Mutex(0)
+        let subscriptions = Lock(0)
+        let disposals = Lock(0)
         let responder = Subject<String, Never>()
 
         var signal: Signal<String, Never> {

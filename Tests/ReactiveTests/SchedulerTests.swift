@@ -1,6 +1,5 @@
 @testable import Reactive
 import Locking
-import Synchronization
 import Testing
 
 @Suite("Schedulers")
@@ -21,7 +20,7 @@ struct SchedulerTests {
 
     @Test func disposedWorkNeverRuns() {
         let scheduler = TestScheduler()
-        let ran = Mutex(false)
+        let ran = Lock(false)
         let disposable = scheduler.schedule(after: .seconds(1)) { ran.withLock { $0 = true } }
         disposable.dispose()
         scheduler.advance(by: .seconds(2))

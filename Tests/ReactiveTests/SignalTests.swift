@@ -1,11 +1,11 @@
 import Reactive
-import Synchronization
+import Locking
 import Testing
 
 @Suite("Signal: cold, created with a subscribe closure")
 struct SignalTests {
     @Test func subscribeClosureRunsOncePerSubscription() {
-        let runs = Mutex(0)
+        let runs = Lock(0)
         let signal = Signal<Int, Never> { subscriber in
             runs.withLock { $0 += 1 }
             subscriber.sendNext(1)
@@ -24,7 +24,7 @@ struct SignalTests {
 
     /// RACSignal: the disposable returned by createSignal's block runs when the signal completes.
     @Test func returnedDisposableRunsOnCompletion() {
-        let disposed = Mutex(false)
+        let disposed = Lock(false)
         let signal = Signal<String, Never> { subscriber in
             subscriber.sendNext("1")
             subscriber.sendCompleted()
@@ -51,7 +51,7 @@ struct SignalTests {
 
     @Test func disposingStopsDeliveryAndReleasesResources() {
         let subject = Subject<Int, Never>()
-        let cleanedUp = Mutex(false)
+        let cleanedUp = Lock(false)
         let signal = Signal<Int, Never> { subscriber in
             let inner = subject.signal.subscribe(next: { subscriber.sendNext($0) })
             return ActionDisposable {
@@ -92,7 +92,7 @@ struct SignalTests {
     }
 
     @Test func deferredMakesASignalPerSubscription() {
-        let made = Mutex(0)
+        let made = Lock(0)
         let signal = Signal<Int, Never>.deferred {
             let count = made.withLock { $0 += 1; return $0 }
             return .just(count)
