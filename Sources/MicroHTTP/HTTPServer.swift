@@ -209,7 +209,8 @@ final class ServerCore: Sendable {
                 headerFields: headerFields(of: connection),
                 clientAddress: effectiveClientAddress(of: connection)
             )
-            let refusal = query == nil ? Self.invalidQuery : preflight?(&head)
+            let refusal = StrictHTTP.refusal(of: head.headerFields)
+                ?? (query == nil ? Self.invalidQuery : preflight?(&head))
             let context = RequestContext(head: head)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             if let busy = admit(context) {

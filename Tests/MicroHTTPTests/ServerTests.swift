@@ -137,6 +137,38 @@ struct ServerTests {
         #expect(try RawHTTPClient.request(server.port, "GET", "/hello/x?clock=virtual").status == 200)
     }
 
+    /// Ambiguous heads are refused and the connection closed, so a body cannot carry a second
+    /// request: once `Content-Length: 0` + `Content-Length: 44` ran the body as a request.
+    @Test(arguments: [
+        ("Content-Length: 5\r\nTransfer-Encoding: chunked", 400, "malformed_request"),
+        ("Content-Length: 0\r\nContent-Length: 39", 400, "malformed_request"),
+        ("Transfer-Encoding : chunked", 400, "malformed_request"),
+        ("X Bad: 1", 400, "malformed_request"),
+        ("Transfer-Encoding: gzip", 501, "not_implemented"),
+        ("Transfer-Encoding: gzip, chunked", 501, "not_implemented"),
+    ])
+    func ambiguousHeadsAreRefusedAndTheConnectionClosed(fields: String, status: Int, code: String) throws {
+        let server = try TestServer()
+        let client = try RawHTTPClient(port: server.port)
+        let smuggled = "GET /hello/smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\n\(fields)\r\n\r\n" + smuggled)
+        let answer = client.readToEnd()
+        #expect(RawResponse(answer).status == status)
+        #expect(answer.contains(#""code":"\#(code)""#))
+        #expect(answer.contains("Connection: close"))
+        #expect(!answer.contains("hello smuggled"), "nothing after the refused head is served")
+        #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "one response")
+    }
+
+    @Test func aChunkedBodyAloneIsStillRead() throws {
+        let server = try TestServer()
+        let client = try RawHTTPClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+        let response = RawResponse(client.readToEnd())
+        #expect(response.status == 200)
+        #expect(response.body == "abc")
+    }
+
     @Test func bodyIsDelivered() throws {
         let server = try TestServer()
         let response = try RawHTTPClient.request(server.port, "POST", "/echo", body: "abc")
