@@ -1,6 +1,6 @@
-/// Maps a method and a path to a handler; answers unknown paths with 404, known paths with the
-/// wrong method with 405 (and an `Allow` header; for what the fallback serves, `GET, HEAD`), and
-/// methods that are not standard HTTP methods with 501, all as JSON errors.
+/// Maps a method and a path to a handler; answers unknown paths with 404 and known paths with any
+/// other method — a standard one or not — with 405 and an `Allow` header (for what the fallback
+/// serves, `GET, HEAD`), both as JSON errors.
 ///
 /// Patterns are matched segment by segment against the *decoded* path; a segment written `{name}`
 /// matches any one non-empty segment and is handed to the handler in `request.parameters`.
@@ -101,10 +101,6 @@ public struct Router: Sendable {
             return .failure(ErrorResponse(.error(status: 400, code: "invalid_path",
                                                  message: "The request path is not valid percent-encoded UTF-8.")))
         }
-        guard Self.standardMethods.contains(request.method.rawValue) else {
-            return .failure(ErrorResponse(.error(
-                status: 501, code: "not_implemented", message: "\(request.method) is not a method this server implements.")))
-        }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
         var allowed: [HTTPMethod] = []
@@ -135,9 +131,6 @@ public struct Router: Sendable {
         }
         return .failure(ErrorResponse(Self.notFound(path)))
     }
-
-    /// The methods of RFC 9110 (and PATCH): any other is answered 501, whatever the path.
-    private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
     private static func notFound(_ path: String) -> HTTPResponse {
         .error(status: 404, code: "not_found", message: "Nothing is at \(path).")

@@ -148,6 +148,8 @@ class SSEClient:
     def wait_for(self, predicate, timeout=5.0):
         """Reads until `predicate(events)` holds; returns the events. Fails on timeout."""
         deadline = time.monotonic() + timeout
+        # Parse first: what arrived with the response head (or an earlier read) may already do.
+        self._parse()
         while not predicate(self.events):
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out; events so far: {[(e.get('id'), e.get('event'), e.get('data')) for e in self.events]}")
