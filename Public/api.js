@@ -46,8 +46,13 @@ export class InputSender {
     this.onError = onError;
   }
 
+  /** Sends `value` after the values queued before it. Resolves to whether the server accepted it. */
   send(value) {
-    this.queue = this.queue.then(() => call("POST", this.path, value)).catch((error) => this.onError(error));
+    const result = this.queue.then(() => call("POST", this.path, value)).then(() => true);
+    this.queue = result.catch((error) => {
+      this.onError(error);
+      return false;
+    });
     return this.queue;
   }
 

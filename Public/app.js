@@ -315,10 +315,18 @@ function renderClock(scenario, sessionID, clock) {
   page.latestT = 0;
   setVirtualTime(0);
   const sender = new InputSender(sessionID, "advance", (error) => notice(explain(error)));
-  page.advance = (milliseconds) => sender.send(milliseconds).then(() => {
-    page.advanced += milliseconds;
-    setVirtualTime(Math.max(page.advanced, page.latestT));
-  });
+  let pending = 0; // steps sent and not yet answered: the clock is busy until they are
+  page.advance = (milliseconds) => {
+    pending += 1;
+    $("clock").setAttribute("aria-busy", "true");
+    return sender.send(milliseconds).then((accepted) => {
+      pending -= 1;
+      $("clock").setAttribute("aria-busy", String(pending > 0));
+      if (!accepted) return; // refused (429, 400, 409): the clock did not move
+      page.advanced += milliseconds;
+      setVirtualTime(Math.max(page.advanced, page.latestT));
+    });
+  };
 }
 
 function animate() {

@@ -1,6 +1,7 @@
 """The page in a real browser (headless Chromium): each scenario driven as a person would, the
 layout at desktop and phone widths, and an accessibility audit."""
 import itertools
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -135,11 +136,29 @@ def test_ended_session_is_explained(browser, playground):
     wait(browser, lambda: "ended" in browser.find_element(By.ID, "notice").text)
 
 
+def fill_with_events(browser, playground, scenario_id, rounds=250):
+    """Drives the page's session over the API until the page has shown a few hundred events."""
+    session = browser.current_url.split("session=")[1].split("&")[0]
+    scenario = next(s for s in playground.json("GET", "/api/scenarios")[1]["scenarios"] if s["id"] == scenario_id)
+    for round_index in range(rounds):
+        for source in scenario["inputs"]:
+            options = source.get("options") or ["a"]
+            value = {"text": f"value {round_index}", "action": "", "bool": str(round_index % 2 == 0).lower(),
+                     "number": str(round_index)}.get(source["kind"], options[round_index % len(options)])
+            playground.request("POST", f"/api/sessions/{session}/inputs/{source['name']}", value,
+                               {"Content-Type": "text/plain"})
+    wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#log > li")) >= 200, timeout=20)
+
+
 @pytest.mark.parametrize("scenario", ["login", "search", "command", "binding", "multicast", "schedulers"])
-def test_accessibility_audit(browser, playground, scenario):
+def test_accessibility_audit(browser, make_playground, scenario):
+    """After a few hundred events, not only on a fresh page: a full, scrolling event log must still
+    be reachable by keyboard (axe's scrollable-region-focusable)."""
     from selenium_axe_python import Axe
 
+    playground = make_playground("--inputs-per-second", "100000")
     open_scenario(browser, playground, scenario)
+    fill_with_events(browser, playground, scenario)
     axe = Axe(browser)
     axe.inject()
     results = axe.run()
@@ -170,6 +189,33 @@ def test_stepping_through_search_on_a_virtual_clock(browser, make_playground):
     wait(browser, lambda: browser.find_element(By.ID, "virtual-time").text == "1600 ms")
     check_console(browser)
     check_layout(browser, "search-virtual", DESKTOP)
+
+
+def test_a_refused_step_leaves_the_page_clock_where_the_server_has_it(browser, make_playground):
+    """Steps refused by the rate limit (429) once moved the page's clock anyway."""
+    playground = make_playground("--inputs-per-second", "50")
+    browser.set_window_size(*DESKTOP)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/#step=search")
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    session = browser.current_url.split("session=")[1].split("&")[0]
+    # 120 steps at once: the first 50 fit the limit's burst, most of the rest are refused.
+    browser.execute_script("for (let i = 0; i < 120; i++) document.getElementById('advance-100').click()")
+    wait(browser, lambda: browser.find_element(By.ID, "notice").text.startswith("Slow down"), timeout=20)
+    # Every step answered (the page sends them one after another; the clock is busy meanwhile).
+    wait(browser, lambda: browser.find_element(By.ID, "clock").get_attribute("aria-busy") == "false", timeout=20)
+    watcher = playground.watch(f"/api/sessions/{session}/events")
+    # The query tells the server's clock: its event is stamped with it. Retried while the limit refills.
+    deadline = time.monotonic() + 5
+    while playground.request("POST", f"/api/sessions/{session}/inputs/query", "abc",
+                             {"Content-Type": "text/plain"})[0] == 429:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    server_time = watcher.wait_for(lambda events: events)[-1]["json"]["t"]
+    watcher.close()
+    assert 5_000 <= server_time < 12_000, "some steps were accepted, some refused"
+    wait(browser, lambda: browser.find_element(By.ID, "virtual-time").text == f"{server_time:.0f} ms")
 
 
 def test_binding_across_two_browser_windows(browser, playground):
