@@ -181,9 +181,6 @@ public final class EventStream: Sendable {
         actions.forEach { $0() }
     }
 
-    /// Whether the stream was closed because its client fell behind.
-    var didOverflow: Bool { state.withLock { $0.overflowed } }
-
     static func singleLine(_ text: String) -> String {
         text.contains(where: \.isNewline) ? text.filter { !$0.isNewline } : text
     }

@@ -51,11 +51,6 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         subscribe(Subscriber(next: next, error: error, completed: completed))
     }
 
-    /// Subscribes with one closure that receives every event.
-    @discardableResult
-    public func observe(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) -> any Disposable {
-        subscribe(Subscriber(observer))
-    }
 }
 
 extension Signal {

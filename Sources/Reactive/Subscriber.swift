@@ -239,3 +239,12 @@ enum Resources: Sendable {
     /// Stopped: resources are disposed, and any added later at once.
     case stopped
 }
+
+extension Subscriber {
+    /// A new subscriber that forwards every event to this one: what an operator subscribes
+    /// upstream with when it only adds behaviour around the subscription — disposing the new one
+    /// cancels the upstream subscription without stopping this one.
+    public var forwarder: Subscriber {
+        Subscriber { [self] event in send(event) }
+    }
+}

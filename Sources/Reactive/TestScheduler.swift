@@ -107,9 +107,6 @@ public final class TestScheduler: Scheduler {
         }
     }
 
-    /// Whether any work (cancelled or not) is still waiting.
-    public var hasPendingWork: Bool { state.withLock { !$0.items.isEmpty } }
-
     private func takeNext(dueBy limit: Duration?) -> Item? {
         state.withLock { state in
             guard let index = state.items.indices.min(by: { a, b in

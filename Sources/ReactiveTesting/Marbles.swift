@@ -20,11 +20,6 @@ public enum Marbles {
             self.frame = frame
             self.symbol = symbol
         }
-
-        /// Whether the entry is a completion.
-        public var isCompletion: Bool { symbol == "|" }
-        /// Whether the entry is an error.
-        public var isError: Bool { symbol == "#" }
     }
 
     /// Why a diagram could not be read.

@@ -98,7 +98,7 @@ public final class Multicast: Scenario {
     private static func reporting(_ source: Signal<String, Never>, to connection: CurrentValueSubject<String, Never>) -> Signal<String, Never> {
         Signal { subscriber in
             connection.sendNext("connected")
-            let subscription = source.subscribe(subscriber.forwarding)
+            let subscription = source.subscribe(subscriber.forwarder)
             return ActionDisposable {
                 subscription.dispose()
                 connection.sendNext("disposed")

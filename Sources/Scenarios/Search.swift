@@ -82,7 +82,7 @@ public final class Search: Scenario {
         Signal { subscriber in
             // Marked before the completion is passed on: completing also disposes this subscription.
             let finished = Lock(false)
-            let subscription = search.doCompleted { finished.withLock { $0 = true } }.subscribe(subscriber.forwarding)
+            let subscription = search.doCompleted { finished.withLock { $0 = true } }.subscribe(subscriber.forwarder)
             return ActionDisposable {
                 subscription.dispose()
                 if !finished.withLock({ $0 }) { cancelled.sendNext(query) }
@@ -97,9 +97,4 @@ public final class Search: Scenario {
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }
-}
-
-extension Subscriber {
-    /// A subscriber that forwards every event to this one.
-    var forwarding: Subscriber { Subscriber { [self] in send($0) } }
 }

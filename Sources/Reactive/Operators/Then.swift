@@ -1,0 +1,20 @@
+extension Signal {
+    /// Ignores this signal's values and, once it completes, subscribes to the signal `next` makes
+    /// (RAC `then:`).
+    public func then<NewValue: Sendable>(_ next: @escaping @Sendable () -> Signal<NewValue, Failure>) -> Signal<NewValue, Failure> {
+        Signal<NewValue, Failure> { subscriber in
+            let current = SerialDisposable()
+            let first = Subscriber<Value, Failure> { event in
+                switch event {
+                case .next: break
+                case .error(let error): subscriber.sendError(error)
+                case .completed:
+                    if !subscriber.isStopped { current.inner = next().subscribe(subscriber.forwarder) }
+                }
+            }
+            current.inner = first
+            subscribe(first)
+            return current
+        }
+    }
+}
