@@ -38,6 +38,9 @@ public struct HTTPRequest: Sendable {
     public var clientAddress: String
     /// Path parameters filled in by the router (`{id}` in a route's pattern).
     public var parameters: [String: String] = [:]
+    /// What the route's preflight found (a session, say), handed to its handler so that it is not
+    /// looked up twice (and cannot have gone in between).
+    public var found: (any Sendable)?
     /// The route the router's preflight found (-1: its fallback), so it is not looked up twice.
     var resolvedRoute: Int?
 

@@ -15,8 +15,9 @@ public struct Router: Sendable {
     }
 
     /// Checks a request from its head alone, before any body is read; returns an error response to
-    /// refuse it at once (so a 404 or 415 is answered before a body could be judged too large).
-    public typealias Preflight = @Sendable (HTTPRequest) -> HTTPResponse?
+    /// refuse it at once (so a 404 or 415 is answered before a body could be judged too large), or
+    /// `nil` to go on — after noting in ``HTTPRequest/found`` what it found, for the handler.
+    public typealias Preflight = @Sendable (inout HTTPRequest) -> HTTPResponse?
 
     private struct Route: Sendable {
         let index: Int
@@ -69,7 +70,8 @@ public struct Router: Sendable {
         case .failure(let error): return error.response
         case .success(let (route, routed)):
             if let route {
-                return route.preflight?(routed) ?? route.handler(routed)
+                var routed = routed
+                return route.preflight?(&routed) ?? route.handler(routed)
             }
             return fallback?(routed) ?? Self.notFound(routed.rawPath)
         }
@@ -89,9 +91,12 @@ public struct Router: Sendable {
         case .failure(let error):
             return error.response
         case .success(let (route, routed)):
+            var routed = routed
+            let refusal = route?.preflight?(&routed)
             request.parameters = routed.parameters
+            request.found = routed.found
             request.resolvedRoute = route.map(\.index) ?? -1
-            return route?.preflight?(routed)
+            return refusal
         }
     }
 

@@ -45,15 +45,16 @@ struct API: Sendable {
             sessionInfo(request)
         }
         router.add(.delete, "/api/sessions/{sid}", preflight: requireSession) { request in
-            sessions.delete(request.parameters["sid"] ?? "")
+            guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+            sessions.delete(session.id)
             return HTTPResponse(status: 204)
         }
         router.add(.get, "/api/sessions/{sid}/events", preflight: requireSession) { request in
-            guard let session = session(request) else { return unknownSession(request) }
+            guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
             return .eventStream { stream in session.watch(stream) }
         }
         router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in
-            guard let session = session(request) else { return unknownSession(request) }
+            guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
             let frame = request.query["frame"].map(OutsideNumbers.frame)
             if case .some(nil) = frame {
                 return .error(status: 400, code: "invalid_value", message: "frame takes milliseconds from 1 to 60000.")
@@ -75,7 +76,7 @@ struct API: Sendable {
     // MARK: Handlers
 
     private func createSession(_ request: HTTPRequest) -> HTTPResponse {
-        guard let scenario = scenario(request) else { return unknownScenario(request) }
+        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
         guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
             return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
         }
@@ -92,7 +93,7 @@ struct API: Sendable {
     /// `GET /api/scenarios/{id}/events`: a new session, streamed at once, announced by a first
     /// `session` event (no `id:`). `HEAD` creates nothing.
     private func curlShortcut(_ request: HTTPRequest) -> HTTPResponse {
-        guard let scenario = scenario(request) else { return unknownScenario(request) }
+        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
         if request.method == .head { return .eventStream { _ in } }
         switch create(scenario, for: request) {
         case .failure(let error):
@@ -112,12 +113,12 @@ struct API: Sendable {
     }
 
     private func sessionInfo(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = session(request) else { return unknownSession(request) }
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
         return .json(SessionInfo(session))
     }
 
     private func sendInput(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = session(request) else { return unknownSession(request) }
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
         let name = request.parameters["name"] ?? ""
         let raw: RawInput
         switch InputBody.parse(request) {
@@ -215,22 +216,39 @@ struct API: Sendable {
 
     // MARK: Preflight checks (request head only)
 
-    private func requireScenario(_ request: HTTPRequest) -> HTTPResponse? {
-        scenario(request) == nil ? unknownScenario(request) : nil
+    // Each preflight notes what it found in `request.found`; its handler takes it from there
+    // (`found(_:)`) rather than looking it up again.
+
+    private func requireScenario(_ request: inout HTTPRequest) -> HTTPResponse? {
+        guard let scenario = scenario(request) else { return unknownScenario(request) }
+        request.found = FoundScenario(type: scenario)
+        return nil
     }
 
-    private func requireSession(_ request: HTTPRequest) -> HTTPResponse? {
-        session(request) == nil ? unknownSession(request) : nil
+    private func requireSession(_ request: inout HTTPRequest) -> HTTPResponse? {
+        guard let session = session(request) else { return unknownSession(request) }
+        request.found = session
+        return nil
     }
 
-    private func checkInputHead(_ request: HTTPRequest) -> HTTPResponse? {
+    private func checkInputHead(_ request: inout HTTPRequest) -> HTTPResponse? {
         guard let session = session(request) else { return unknownSession(request) }
         let name = request.parameters["name"] ?? ""
         guard name == Session.advanceInput || session.scenario.description.input(named: name) != nil else {
             return unknownInput(session, name)
         }
+        request.found = session
         return InputBody.checkMediaType(of: request)
     }
+
+    /// What the route's preflight found. The router runs a route's preflight before its handler,
+    /// so `nil` means a route was added without its preflight: answered 500, never a trap.
+    private func found<Found>(_ request: HTTPRequest, as _: Found.Type = Found.self) -> Found? {
+        request.found as? Found
+    }
+
+    private static let preflightMissing = HTTPResponse.error(
+        status: 500, code: "internal_error", message: "This route's preflight did not run; please report it.")
 
     // MARK: Lookups and their errors
 
@@ -295,4 +313,9 @@ private struct SessionInfo: Encodable {
         events = session.eventsPath
         inputs = session.inputsPath
     }
+}
+
+/// A scenario type a preflight found (a metatype is not `Sendable` by itself as `any Sendable`).
+private struct FoundScenario: Sendable {
+    let type: any Scenario.Type
 }

@@ -66,6 +66,19 @@ struct APITests {
         return json(response)["session"] as? String ?? ""
     }
 
+    /// The handler uses what its route's preflight found: a session deleted while the body was
+    /// being read is still the one the request was checked against, not a second lookup's 404.
+    @Test func theHandlerUsesTheSessionItsPreflightFound() {
+        let id = newSession()
+        var request = HTTPRequest(method: .get, rawPath: "/api/sessions/\(id)")
+        #expect(router.preflight(resolving: &request) == nil)
+        #expect((request.found as? Session)?.id == id)
+        sessions.delete(id)
+        let response = router.respond(to: request)
+        #expect(response.status == 200)
+        #expect(json(response)["session"] as? String == id)
+    }
+
     @Test func healthzAndPage() {
         #expect(call(.get, "/healthz").status == 200)
         let page = call(.get, "/")
