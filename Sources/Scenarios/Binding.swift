@@ -4,6 +4,12 @@ import Reactive
 /// (`RACChannelTo(field, text) = RACChannelTo(model, name)`), and a label bound one way
 /// (`RAC(label, text) = RACObserve(model, name)`).
 public final class Binding: Scenario {
+    /// The inputs, each with the object that receives it.
+    public static let inputs: [InputDeclaration<Binding>] = [
+        .text("fieldA", "What is typed into field A.", \.typedIntoA),
+        .text("fieldB", "What is typed into field B.", \.typedIntoB),
+    ]
+
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "binding",
@@ -14,10 +20,7 @@ public final class Binding: Scenario {
             + "(RAC(label, text) = RACObserve(model, name)). Typing into A sets the model, which updates B and the "
             + "label; a channel terminal never hears its own values, so nothing echoes back into A. At binding "
             + "the model's value wins, so both fields start with it. Two people can each take a field.",
-        inputs: [
-            InputDescription(name: "fieldA", kind: .text, description: "What is typed into field A."),
-            InputDescription(name: "fieldB", kind: .text, description: "What is typed into field B."),
-        ],
+        inputs: inputs.map(\.description),
         streams: [
             StreamDescription(name: "fieldA", description: "Field A's text: what is typed into it and what the model sends it.",
                               operator: "RACChannelTo", from: ["fieldA", "name"], state: true),
@@ -65,11 +68,6 @@ public final class Binding: Scenario {
         pipeline.add(fieldB.makeTerminal().bind(to: name.makeTerminal()))
     }
 
-    /// Sends an input event, on the scenario's scheduler.
-    public func apply(_ event: InputEvent, to name: String) {
-        let inputs: [String: any ScenarioInput] = ["fieldA": typedIntoA, "fieldB": typedIntoB]
-        inputs[name]?.send(event)
-    }
 
     /// Disposes every binding and stream.
     public func stop() { pipeline.stop() }

@@ -3,6 +3,13 @@ import Reactive
 /// ReactiveCocoa's classic subscribe form on RACCommand: enabled, executing, execution
 /// signals and errors, with concurrent execution switchable.
 public final class CommandScenario: Scenario {
+    /// The inputs, each with the object that receives it.
+    public static let inputs: [InputDeclaration<CommandScenario>] = [
+        .text("email", "The e-mail field.", \.email),
+        .action("execute", "The subscribe button.", \.execute),
+        .bool("allowsConcurrentExecution", "Whether an execution may start while another runs.", \.allowsConcurrentExecution),
+    ]
+
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "command",
@@ -13,12 +20,7 @@ public final class CommandScenario: Scenario {
             + "simulated service that takes about a second and fails for addresses at fail.example. errors merges "
             + "the command's errors (hot: a failure reaches every watcher present when it happens) with the "
             + "not-enabled failures of execute.",
-        inputs: [
-            InputDescription(name: "email", kind: .text, description: "The e-mail field."),
-            InputDescription(name: "execute", kind: .action, description: "The subscribe button."),
-            InputDescription(name: "allowsConcurrentExecution", kind: .bool,
-                             description: "Whether an execution may start while another runs."),
-        ],
+        inputs: inputs.map(\.description),
         streams: [
             StreamDescription(name: "emailValid", description: "Whether the e-mail matches ^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$.",
                               operator: "map", from: ["email"], state: true),
@@ -61,13 +63,6 @@ public final class CommandScenario: Scenario {
         pipeline.stream("errors", Signal.merge([command.errors.map(\.info).promoteError(ErrorInfo.self).ending(with: execute.signal), refused]))
     }
 
-    /// Sends an input event, on the scenario's scheduler.
-    public func apply(_ event: InputEvent, to name: String) {
-        let inputs: [String: any ScenarioInput] = [
-            "email": email, "execute": execute, "allowsConcurrentExecution": allowsConcurrentExecution,
-        ]
-        inputs[name]?.send(event)
-    }
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

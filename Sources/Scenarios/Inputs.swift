@@ -51,19 +51,27 @@ final class ValueInput<Value: Sendable>: ScenarioInput {
 typealias TextInput = ValueInput<String>
 /// A switch: starts `false`.
 typealias BoolInput = ValueInput<Bool>
-/// A choice among options: starts with the first.
-typealias ChoiceInput = ValueInput<String>
 
 extension ValueInput where Value == String {
     /// A text field, starting empty.
     convenience init() {
         self.init("") { if case .text(let text) = $0 { text } else { nil } }
     }
+}
 
-    /// A choice, starting with `initial`.
-    convenience init(choice initial: String) {
-        self.init(initial) { if case .choice(let option) = $0 { option } else { nil } }
+/// A choice among options, starting with `initial`: a type of its own (not another text field),
+/// so that an input declared as a choice can only be given a choice (``InputDeclaration``).
+final class ChoiceInput: ScenarioInput {
+    private let input: ValueInput<String>
+
+    init(choice initial: String) {
+        input = ValueInput(initial) { if case .choice(let option) = $0 { option } else { nil } }
     }
+
+    var signal: Signal<String, ErrorInfo> { input.signal }
+    var value: String { input.value }
+
+    func send(_ event: InputEvent) { input.send(event) }
 }
 
 extension ValueInput where Value == Bool {

@@ -2,6 +2,13 @@ import Reactive
 
 /// ReactiveCocoa's classic sign-in form: two validated fields enable a sign-in Command.
 public final class Login: Scenario {
+    /// The inputs, each with the object that receives it.
+    public static let inputs: [InputDeclaration<Login>] = [
+        .text("username", "The user name field.", \.username),
+        .text("password", "The password field.", \.password),
+        .action("submit", "The sign-in button.", \.submit),
+    ]
+
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "login",
@@ -11,11 +18,7 @@ public final class Login: Scenario {
             + "sign-in Command (RACCommand) that allows no concurrent execution. The simulated service accepts "
             + "only user / password, after about a second. Submitting while disabled reports the command's "
             + "not-enabled error instead of signing in.",
-        inputs: [
-            InputDescription(name: "username", kind: .text, description: "The user name field."),
-            InputDescription(name: "password", kind: .text, description: "The password field."),
-            InputDescription(name: "submit", kind: .action, description: "The sign-in button."),
-        ],
+        inputs: inputs.map(\.description),
         streams: [
             StreamDescription(name: "usernameValid", description: "Whether the user name is longer than 3 characters.",
                               operator: "map", from: ["username"], state: true),
@@ -62,11 +65,6 @@ public final class Login: Scenario {
         pipeline.stream("errors", refused)
     }
 
-    /// Sends an input event, on the scenario's scheduler.
-    public func apply(_ event: InputEvent, to name: String) {
-        let inputs: [String: any ScenarioInput] = ["username": username, "password": password, "submit": submit]
-        inputs[name]?.send(event)
-    }
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

@@ -13,6 +13,15 @@ public final class Multicast: Scenario {
         case replay
     }
 
+    /// The inputs, each with the object that receives it.
+    public static let inputs: [InputDeclaration<Multicast>] = [
+        .choice("mode", "How the request signal is shared.", options: Mode.allCases.map(\.rawValue), \.mode),
+        .action("subscribeA", "Subscriber A subscribes (again, if it was).", \.subscribeA),
+        .action("subscribeB", "Subscriber B subscribes (again, if it was).", \.subscribeB),
+        .action("unsubscribeA", "Subscriber A disposes its subscription.", \.unsubscribeA),
+        .action("unsubscribeB", "Subscriber B disposes its subscription.", \.unsubscribeB),
+    ]
+
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "multicast",
@@ -23,14 +32,7 @@ public final class Multicast: Scenario {
             + "through a RACSubject: one request, but a subscriber that comes after the response gets only its completion. "
             + "replayLazily shares it through a RACReplaySubject: one request, and a late subscriber still gets "
             + "the response. Changing the mode starts over with a fresh request signal.",
-        inputs: [
-            InputDescription(name: "mode", kind: .choice, description: "How the request signal is shared.",
-                             options: Mode.allCases.map(\.rawValue)),
-            InputDescription(name: "subscribeA", kind: .action, description: "Subscriber A subscribes (again, if it was)."),
-            InputDescription(name: "subscribeB", kind: .action, description: "Subscriber B subscribes (again, if it was)."),
-            InputDescription(name: "unsubscribeA", kind: .action, description: "Subscriber A disposes its subscription."),
-            InputDescription(name: "unsubscribeB", kind: .action, description: "Subscriber B disposes its subscription."),
-        ],
+        inputs: inputs.map(\.description),
         streams: [
             StreamDescription(name: "subscriberA", description: "What subscriber A sees: subscribed, the response, completed, unsubscribed.",
                               operator: "switchToLatest + materialize", from: ["mode", "subscribeA", "unsubscribeA"], state: true),
@@ -128,14 +130,6 @@ public final class Multicast: Scenario {
         }
     }
 
-    /// Sends an input event, on the scenario's scheduler.
-    public func apply(_ event: InputEvent, to name: String) {
-        let inputs: [String: any ScenarioInput] = [
-            "mode": mode, "subscribeA": subscribeA, "subscribeB": subscribeB,
-            "unsubscribeA": unsubscribeA, "unsubscribeB": unsubscribeB,
-        ]
-        inputs[name]?.send(event)
-    }
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

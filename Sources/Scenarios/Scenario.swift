@@ -57,6 +57,10 @@ public protocol Scenario: AnyObject, Sendable {
     /// The catalogue entry: inputs and streams.
     static var description: ScenarioDescription { get }
 
+    /// The inputs, each declared once with the object that receives it (the catalogue entry's
+    /// inputs are made from these).
+    static var inputs: [InputDeclaration<Self>] { get }
+
     /// Builds the pipeline and starts it: from now on every named stream's events go to `sink`.
     init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink)
 
@@ -66,6 +70,14 @@ public protocol Scenario: AnyObject, Sendable {
 
     /// Stops the pipeline: every subscription is disposed and no more events are sent.
     func stop()
+}
+
+extension Scenario {
+    /// Sends `event` to the object declared for the input `name` in ``inputs``; an unknown name is
+    /// ignored (the API refuses it before).
+    public func apply(_ event: InputEvent, to name: String) {
+        Self.inputs.first { $0.description.name == name }?.receiver(self).send(event)
+    }
 }
 
 /// An error with a code and a message: carried as a value by an `errors` stream

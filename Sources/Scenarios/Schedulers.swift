@@ -11,6 +11,13 @@ import Reactive
 /// check is timed on the scenario's scheduler, so it runs in virtual time too. Their streams are
 /// sent to the sink from those threads (they end the pipeline: no later stage reads them).
 public final class Schedulers: Scenario {
+    /// The inputs, each with the object that receives it.
+    public static let inputs: [InputDeclaration<Schedulers>] = [
+        .action("tap", "Sends the next value into the pipeline.", \.tap),
+        .action("scheduleOnBareThread", "Schedules work on a new thread whose run loop has no source.", \.scheduleOnBareThread),
+        .action("scheduleOnRunLoop", "Schedules the same work on the run-loop scheduler's kept-alive thread.", \.scheduleOnRunLoop),
+    ]
+
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "schedulers",
@@ -21,13 +28,7 @@ public final class Schedulers: Scenario {
             + "on the queue; each event says which thread delivered it. The classic lesson: a thread's run loop "
             + "returns at once when it has no input source, so work scheduled on that thread never runs; "
             + "AFNetworking keeps its network thread's run loop alive with a port, and the same work then runs.",
-        inputs: [
-            InputDescription(name: "tap", kind: .action, description: "Sends the next value into the pipeline."),
-            InputDescription(name: "scheduleOnBareThread", kind: .action,
-                             description: "Schedules work on a new thread whose run loop has no source."),
-            InputDescription(name: "scheduleOnRunLoop", kind: .action,
-                             description: "Schedules the same work on the run-loop scheduler's kept-alive thread."),
-        ],
+        inputs: inputs.map(\.description),
         streams: [
             StreamDescription(name: "source", description: "Each tap, numbered, on the session's own thread.",
                               operator: "scan", from: ["tap"], state: true),
@@ -118,13 +119,6 @@ public final class Schedulers: Scenario {
         }
     }
 
-    /// Sends an input event, on the scenario's scheduler.
-    public func apply(_ event: InputEvent, to name: String) {
-        let inputs: [String: any ScenarioInput] = [
-            "tap": tap, "scheduleOnBareThread": scheduleOnBareThread, "scheduleOnRunLoop": scheduleOnRunLoop,
-        ]
-        inputs[name]?.send(event)
-    }
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

@@ -4,6 +4,11 @@ import Reactive
 /// ReactiveCocoa's instant-search example (RWTwitterInstant): validate, throttle, search — switching to the
 /// latest query.
 public final class Search: Scenario {
+    /// The inputs, each with the object that receives it.
+    public static let inputs: [InputDeclaration<Search>] = [
+        .text("query", "The search box.", \.query),
+    ]
+
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "search",
@@ -15,9 +20,7 @@ public final class Search: Scenario {
             + "we switch to the latest instead, so a newer query cancels the search in flight and a stale "
             + "response can never overwrite a newer one. A query containing !fail makes its search fail; the "
             + "failure is caught inside the flattening, so the next query still works.",
-        inputs: [
-            InputDescription(name: "query", kind: .text, description: "The search box."),
-        ],
+        inputs: inputs.map(\.description),
         streams: [
             StreamDescription(name: "validQuery", description: "Queries longer than 2 characters.",
                               operator: "filter", from: ["query"], state: true),
@@ -90,10 +93,6 @@ public final class Search: Scenario {
         }
     }
 
-    /// Sends an input event, on the scenario's scheduler.
-    public func apply(_ event: InputEvent, to name: String) {
-        if name == "query" { query.send(event) }
-    }
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

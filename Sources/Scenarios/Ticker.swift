@@ -2,13 +2,16 @@ import Reactive
 
 /// The "hello, signals" demo: a timer, counted with `scan` and described with `map`.
 public final class Ticker: Scenario {
+    /// The inputs, each with the object that receives it.
+    public static let inputs: [InputDeclaration<Ticker>] = []
+
     /// The catalogue entry: inputs, and streams in pipeline order.
     public static let description = ScenarioDescription(
         id: "ticker",
         title: "Ticker",
         sourceFile: "Ticker.swift",
         description: "A timer signal (RAC interval:onScheduler:) counted with scan and labelled with map. No inputs: just watch values flow.",
-        inputs: [],
+        inputs: inputs.map(\.description),
         streams: [
             StreamDescription(name: "timer", description: "Milliseconds since the session started, once per tick.",
                               operator: "interval", from: [], state: false),
@@ -31,8 +34,6 @@ public final class Ticker: Scenario {
         pipeline.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
     }
 
-    /// The ticker has no inputs.
-    public func apply(_ event: InputEvent, to name: String) {}
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }
