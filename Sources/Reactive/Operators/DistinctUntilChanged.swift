@@ -8,10 +8,9 @@ extension Signal {
             let previous = Lock<Value?>(nil)
             return subscribe(Subscriber { event in
                 if case .next(let value) = event {
-                    let isRepeat = previous.withLock { previous -> Bool in
-                        defer { previous = value }
-                        return previous.map { isEquivalent($0, value) } ?? false
-                    }
+                    // The comparer runs outside the lock (it may send into this signal's source).
+                    let isRepeat = previous.withLock { $0 }.map { isEquivalent($0, value) } ?? false
+                    previous.withLock { $0 = value }
                     if isRepeat { return }
                 }
                 subscriber.send(event)

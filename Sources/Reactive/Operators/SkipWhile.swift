@@ -6,12 +6,10 @@ extension Signal {
         Signal { subscriber in
             let skipping = Lock(true)
             return subscribe(Subscriber { event in
-                if case .next(let value) = event {
-                    let drop = skipping.withLock { skipping -> Bool in
-                        if skipping && !predicate(value) { skipping = false }
-                        return skipping
-                    }
-                    if drop { return }
+                if case .next(let value) = event, skipping.withLock({ $0 }) {
+                    // The predicate runs outside the lock (it may send into this signal's source).
+                    if predicate(value) { return }
+                    skipping.withLock { $0 = false }
                 }
                 subscriber.send(event)
             })
