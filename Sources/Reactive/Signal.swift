@@ -39,6 +39,20 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         return subscriber
     }
 
+    /// Subscribes `upstream` on behalf of `downstream`, an operator's own subscriber: `downstream`
+    /// holds it before this signal starts, so when `downstream` stops — even while this signal is
+    /// still sending synchronously inside `subscribe`, as `Signal.from(0...)` does — `upstream` is
+    /// disposed and the source sees it stop (RAC sets the subscriber's disposable before the source
+    /// runs). Returns `nil`: there is nothing left for the operator's handler to hand back.
+    @inlinable
+    public func subscribe<DownstreamValue, DownstreamFailure>(
+        _ upstream: Subscriber<Value, Failure>, for downstream: Subscriber<DownstreamValue, DownstreamFailure>
+    ) -> (any Disposable)? {
+        downstream.add(upstream)
+        subscribe(upstream)
+        return nil
+    }
+
     /// Subscribes with a closure per kind of event (RAC `subscribeNext:error:completed:`) and returns
     /// the disposable that cancels the subscription.
     @inlinable

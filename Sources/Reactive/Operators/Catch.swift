@@ -10,12 +10,17 @@ extension Signal {
                 case .next(let value): subscriber.sendNext(value)
                 case .completed: subscriber.sendCompleted()
                 case .error(let error):
-                    if !subscriber.isStopped { current.inner = handler(error).subscribe(subscriber.forwarder) }
+                    if !subscriber.isStopped {
+                        let follower = subscriber.forwarder
+                        current.inner = follower  // held before it runs: a synchronous signal sees the stop
+                        handler(error).subscribe(follower)
+                    }
                 }
             }
             current.inner = first
+            subscriber.add(current)  // before the source runs: a synchronous one sees the stop
             subscribe(first)
-            return current
+            return nil
         }
     }
 

@@ -13,7 +13,7 @@ extension Signal {
                     subscriber.sendNext(values.withLock { $0 })
                     subscriber.sendCompleted()
                 }
-            })
+            }, for: subscriber)
         }
     }
 }

@@ -47,7 +47,8 @@ extension Signal {
                 }
             }
             let subscriptions = CompoundDisposable()
-            subscriptions.add(a.subscribe(Subscriber { event in
+            subscriber.add(subscriptions)  // before the inputs run: a synchronous one sees the stop
+            let inputA = Subscriber<A, Failure> { event in
                 switch event {
                 case .next(let value):
                     serializer.update { state, outbox in
@@ -57,9 +58,11 @@ extension Signal {
                 case .error(let error): end(error)
                 case .completed: end(nil)
                 }
-            }))
-            if subscriber.isStopped { return subscriptions }
-            subscriptions.add(b.subscribe(Subscriber { event in
+            }
+            subscriptions.add(inputA)
+            a.subscribe(inputA)
+            if subscriber.isStopped { return nil }
+            let inputB = Subscriber<B, Failure> { event in
                 switch event {
                 case .next(let value):
                     serializer.update { state, outbox in
@@ -69,8 +72,10 @@ extension Signal {
                 case .error(let error): end(error)
                 case .completed: end(nil)
                 }
-            }))
-            return subscriptions
+            }
+            subscriptions.add(inputB)
+            b.subscribe(inputB)
+            return nil
         }
     }
 

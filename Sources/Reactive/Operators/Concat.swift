@@ -7,14 +7,19 @@ extension Signal {
             let current = SerialDisposable()
             let first = Subscriber<Value, Failure> { event in
                 if case .completed = event {
-                    if !subscriber.isStopped { current.inner = other.subscribe(subscriber.forwarder) }
+                    if !subscriber.isStopped {
+                        let follower = subscriber.forwarder
+                        current.inner = follower  // held before it runs: a synchronous signal sees the stop
+                        other.subscribe(follower)
+                    }
                 } else {
                     subscriber.send(event)
                 }
             }
             current.inner = first
+            subscriber.add(current)  // before the source runs: a synchronous one sees the stop
             subscribe(first)
-            return current
+            return nil
         }
     }
 

@@ -19,7 +19,7 @@ extension Signal {
                     serializer.send(event)
                 }
             }
-            return subscribe(upstream)
+            return subscribe(upstream, for: subscriber)
         }
     }
 }

@@ -5,7 +5,7 @@ extension Signal {
         Signal { subscriber in
             subscribe(Subscriber { event in
                 scheduler.schedule { subscriber.send(event) }
-            })
+            }, for: subscriber)
         }
     }
 }

@@ -14,7 +14,7 @@ extension Signal {
                     if isRepeat { return }
                 }
                 subscriber.send(event)
-            })
+            }, for: subscriber)
         }
     }
 }

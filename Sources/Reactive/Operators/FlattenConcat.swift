@@ -44,7 +44,7 @@ extension Signal {
                     }
                 }
             }
-            return subscribe(outer)
+            return subscribe(outer, for: subscriber)
         }
     }
 }

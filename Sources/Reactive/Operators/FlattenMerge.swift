@@ -31,7 +31,7 @@ extension Signal {
                     serializer.update { active, outbox in finishOne(&active, &outbox) }
                 }
             }
-            return subscribe(outer)
+            return subscribe(outer, for: subscriber)
         }
     }
 }

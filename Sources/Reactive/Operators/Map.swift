@@ -11,7 +11,7 @@ extension Signal {
                 case .error(let error): subscriber.sendError(error)
                 case .completed: subscriber.sendCompleted()
                 }
-            })
+            }, for: subscriber)
         }
     }
 }

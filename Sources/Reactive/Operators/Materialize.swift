@@ -20,7 +20,7 @@ extension Signal {
             subscribe(Subscriber { event in
                 subscriber.sendNext(event)
                 if event.isTerminating { subscriber.sendCompleted() }
-            })
+            }, for: subscriber)
         }
     }
 }
@@ -34,7 +34,7 @@ extension Signal where Value: EventProtocol, Failure == Never {
                 case .next(let wrapped): subscriber.send(wrapped.event)
                 case .completed: subscriber.sendCompleted()
                 }
-            })
+            }, for: subscriber)
         }
     }
 }

@@ -41,7 +41,7 @@ extension Signal {
                     }
                 }
             }
-            return subscribe(upstream)
+            return subscribe(upstream, for: subscriber)
         }
     }
 }

@@ -48,8 +48,9 @@ extension Signal {
                     return state.again
                 })
             }
+            subscriber.add(current)  // before the source runs: a synchronous one sees the stop
             attempt()
-            return current
+            return nil
         }
     }
 }

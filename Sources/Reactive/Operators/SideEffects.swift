@@ -20,7 +20,7 @@ extension Signal {
             subscribe(Subscriber { event in
                 subscriber.send(event)
                 if event.isTerminating { action() }
-            })
+            }, for: subscriber)
         }
     }
 
@@ -30,7 +30,7 @@ extension Signal {
             subscribe(Subscriber { event in
                 action(event)
                 subscriber.send(event)
-            })
+            }, for: subscriber)
         }
     }
 }

@@ -17,7 +17,7 @@ extension Signal {
                     if drop { return }
                 }
                 subscriber.send(event)
-            })
+            }, for: subscriber)
         }
     }
 }

@@ -12,7 +12,7 @@ extension Signal {
                     skipping.withLock { $0 = false }
                 }
                 subscriber.send(event)
-            })
+            }, for: subscriber)
         }
     }
 }

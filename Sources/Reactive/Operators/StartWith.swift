@@ -4,7 +4,7 @@ extension Signal {
         Signal { subscriber in
             subscriber.sendNext(value)
             if subscriber.isStopped { return nil }
-            return subscribe(subscriber.forwarder)
+            return subscribe(subscriber.forwarder, for: subscriber)
         }
     }
 }

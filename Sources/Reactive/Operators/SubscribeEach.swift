@@ -8,9 +8,14 @@ extension Signal {
         _ handle: @escaping @Sendable (Int, Event<Value, Failure>) -> Void
     ) -> CompoundDisposable {
         let subscriptions = CompoundDisposable()
+        // Held by `downstream` before any input runs, and each input's subscriber added before it
+        // is subscribed: when `downstream` stops, even a synchronous input sees it stop at once.
+        downstream.add(subscriptions)
         for (index, signal) in signals.enumerated() {
             if downstream.isStopped { break }
-            subscriptions.add(signal.subscribe(Subscriber { event in handle(index, event) }))
+            let input = Subscriber<Value, Failure> { event in handle(index, event) }
+            subscriptions.add(input)
+            signal.subscribe(input)
         }
         return subscriptions
     }

@@ -36,7 +36,7 @@ extension Signal {
                     }
                 }
             }
-            return subscribe(outer)
+            return subscribe(outer, for: subscriber)
         }
     }
 }

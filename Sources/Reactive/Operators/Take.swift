@@ -20,7 +20,7 @@ extension Signal {
                 default:
                     subscriber.send(event)
                 }
-            })
+            }, for: subscriber)
         }
     }
 }

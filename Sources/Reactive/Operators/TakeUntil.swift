@@ -8,7 +8,7 @@ extension Signal {
                 completed: { subscriber.sendCompleted() })
             subscriber.add(triggerSubscription)
             if subscriber.isStopped { return nil }
-            return subscribe(subscriber.forwarder)
+            return subscribe(subscriber.forwarder, for: subscriber)
         }
     }
 }

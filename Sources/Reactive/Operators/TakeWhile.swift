@@ -9,7 +9,7 @@ extension Signal {
                 } else {
                     subscriber.send(event)
                 }
-            })
+            }, for: subscriber)
         }
     }
 }

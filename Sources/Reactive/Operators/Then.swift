@@ -9,12 +9,17 @@ extension Signal {
                 case .next: break
                 case .error(let error): subscriber.sendError(error)
                 case .completed:
-                    if !subscriber.isStopped { current.inner = next().subscribe(subscriber.forwarder) }
+                    if !subscriber.isStopped {
+                        let follower = subscriber.forwarder
+                        current.inner = follower  // held before it runs: a synchronous signal sees the stop
+                        next().subscribe(follower)
+                    }
                 }
             }
             current.inner = first
+            subscriber.add(current)  // before the source runs: a synchronous one sees the stop
             subscribe(first)
-            return current
+            return nil
         }
     }
 }

@@ -58,7 +58,7 @@ extension Signal {
                     }
                 }
             }
-            return subscribe(upstream)
+            return subscribe(upstream, for: subscriber)
         }
     }
 }

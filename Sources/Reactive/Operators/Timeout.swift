@@ -20,7 +20,7 @@ extension Signal {
             let timer = scheduler.schedule(after: interval) { subscriber.sendError(error) }
             subscriber.add(timer)
             if subscriber.isStopped { return nil }
-            return subscribe(subscriber.forwarder)
+            return subscribe(subscriber.forwarder, for: subscriber)
         }
     }
 }

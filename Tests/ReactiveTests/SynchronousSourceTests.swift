@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+import Locking
+import Reactive
+import Synchronization
+import Testing
+
+/// A synchronous source stops as soon as nothing downstream wants more (RAC's sequence signals
+/// stop when their subscriber's disposable is disposed): `Signal.from(0...).take(1)` once never
+/// returned, and `Signal.from(range).take(1)` pulled every element.
+@Suite("Synchronous sources stop when downstream stops")
+struct SynchronousSourceTests {
+    /// Runs `body` on a worker thread and waits a bounded time: a hang fails the test, not the run.
+    private func finishes(_ name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            body()
+            done.signal()
+        }
+        return done.wait(timeout: .now() + 5) == .success
+    }
+
+    struct Refusal: Error {}
+
+    static let pipelines: [(String, @Sendable (Signal<Int, Never>) -> Signal<Int, Never>)] = [
+        ("take(1)", { $0.take(1) }),
+        ("map + take(1)", { $0.map { $0 * 2 }.take(1) }),
+        ("filter + take(1)", { $0.filter { $0 > 3 }.take(1) }),
+        ("take(while:)", { $0.take { $0 < 3 } }),
+        ("take(until:)", { $0.take(until: Signal<Void, Never>.just(())) }),
+        ("flattenMap + take(1)", { $0.flattenMap { .just($0) }.take(1) }),
+        ("concatMap + take(1)", { $0.concatMap { .just($0) }.take(1) }),
+        ("switchToLatest + take(1)", { $0.flatMap(.latest) { .just($0) }.take(1) }),
+        ("scan + take(2)", { $0.scan(0, +).take(2) }),
+        ("merge + take(1)", { Signal.merge([$0, .never]).take(1) }),
+        ("combineLatest + take(1)", { Signal.combineLatest([.just(0), $0]).map { $0[1] }.take(1) }),  // (with the endless source first, no combination could ever be made)
+        ("startWith + take(2)", { $0.startWith(-1).take(2) }),
+        ("catch + take(1)", { $0.promoteError(Refusal.self).catch { (_: Refusal) in Signal<Int, Never>.empty }.take(1) }),
+        ("concat + take(1)", { $0.concat(.empty).take(1) }),
+    ]
+
+    @Test(arguments: pipelines.map(\.0))
+    func anInfiniteSynchronousSourceStops(_ name: String) {
+        let make = Self.pipelines.first { $0.0 == name }!.1
+        let pulled = Counter()
+        let source = Signal<Int, Never>.from(CountedNaturals(pulled: pulled))
+        #expect(finishes(name) { _ = make(source).subscribe(next: { _ in }) }, "\(name) did not return")
+        #expect(pulled.value <= 10, "\(name) pulled \(pulled.value) elements")
+    }
+
+    /// 0, 1, 2, … counting what is pulled; a million stand in for an endless source, so that a
+    /// failing case ends too. (A `lazy.map` would not do: as a `Sendable` sequence the type checker
+    /// picks the eager `map`.)
+    struct CountedNaturals: Sequence, Sendable {
+        let pulled: Counter
+
+        func makeIterator() -> Iterator { Iterator(pulled: pulled) }
+
+        struct Iterator: IteratorProtocol {
+            let pulled: Counter
+            var upcoming = 0
+
+            mutating func next() -> Int? {
+                guard upcoming < 1_000_000 else { return nil }
+                pulled.increment()
+                defer { upcoming += 1 }
+                return upcoming
+            }
+        }
+    }
+
+    final class Counter: Sendable {
+        private let count = Atomic<Int>(0)
+        func increment() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    @Test func firstTakesOneElementOfAnEndlessSource() {
+        let pulled = Counter()
+        let first = Lock<Int?>(nil)
+        #expect(finishes("first") {
+            let value = try? Signal<Int, Never>.from(CountedNaturals(pulled: pulled)).first(timeout: .seconds(5))
+            first.withLock { $0 = value }
+        })
+        #expect(first.withLock { $0 } == 0)
+        #expect(pulled.value <= 2)
+    }
+}
