@@ -112,4 +112,20 @@ struct TransformOperatorTests {
             .finally { errors.record(.next("finally")) })
         #expect(errors.values == ["error 1", "finally"])
     }
+
+    /// RAC's `finally:` is `doError:` + `doCompleted:`: it runs before the terminal event reaches
+    /// the subscriber, and not at all when the subscription is disposed.
+    @Test func finallyRunsBeforeTheTerminalEventIsPassedOnAndNotOnDisposal() {
+        let log = Recorder<String, Never>()
+        _ = Signal<Int, Never>.just(1).finally { log.record(.next("finally")) }
+            .subscribe(completed: { log.record(.next("subscriber completed")) })
+        #expect(log.values == ["finally", "subscriber completed"])
+
+        let disposedLog = Recorder<String, Never>()
+        let subject = Subject<Int, Never>()
+        let subscription = subject.signal.finally { disposedLog.record(.next("finally")) }.subscribe(next: { _ in })
+        subscription.dispose()
+        subject.sendCompleted()
+        #expect(disposedLog.values.isEmpty)
+    }
 }

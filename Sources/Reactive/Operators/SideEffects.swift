@@ -14,14 +14,10 @@ extension Signal {
         on { if case .completed = $0 { action() } }
     }
 
-    /// Runs `action` after this signal completes or fails (RAC `finally:`).
+    /// Runs `action` when this signal completes or fails, before the event is passed on; not when
+    /// the subscription is disposed (RAC `finally:`, which is `doError:` plus `doCompleted:`).
     public func finally(_ action: @escaping @Sendable () -> Void) -> Signal {
-        Signal { subscriber in
-            subscribe(Subscriber { event in
-                subscriber.send(event)
-                if event.isTerminating { action() }
-            }, for: subscriber)
-        }
+        on { if $0.isTerminating { action() } }
     }
 
     /// Runs `action` for every event before passing it on.
