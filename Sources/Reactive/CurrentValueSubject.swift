@@ -21,6 +21,10 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
     /// The number of current subscribers (for tests and diagnostics).
     public var subscriberCount: Int { subject.subscriberCount }
 
+    /// The subscriptions that feed this subject through ``SubjectProtocol/input``: disposed when it
+    /// ends (RAC `didSubscribeWithDisposable:`).
+    public var feeds: CompoundDisposable { subject.feeds }
+
     /// Makes `value` current and sends it.
     public func sendNext(_ value: Value) {
         current.withLock { $0 = value }

@@ -15,6 +15,10 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
     /// The subject as a signal: replays what it holds, then delivers live events. Made once.
     public let signal: Signal<Value, Failure>
 
+    /// The subscriptions that feed this subject through ``SubjectProtocol/input``: disposed when it
+    /// ends, and a feed added after that is disposed at once (RAC `didSubscribeWithDisposable:`).
+    public let feeds = CompoundDisposable()
+
     /// The most values replayed, or `nil` for no limit.
     public var capacity: Int? { core.capacity }
 
@@ -38,10 +42,16 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
     public func sendNext(_ value: Value) { core.sendNext(value) }
 
     /// Records and sends an error; the subject ends (RAC `sendError:`).
-    public func sendError(_ error: Failure) { core.terminate(with: .error(error)) }
+    public func sendError(_ error: Failure) {
+        core.terminate(with: .error(error))
+        feeds.dispose()
+    }
 
     /// Records and sends completion; the subject ends (RAC `sendCompleted`).
-    public func sendCompleted() { core.terminate(with: .completed) }
+    public func sendCompleted() {
+        core.terminate(with: .completed)
+        feeds.dispose()
+    }
 
     /// Sends any event.
     public func send(_ event: Event<Value, Failure>) {

@@ -18,6 +18,10 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     /// alive, not the subject itself.
     public let signal: Signal<Value, Failure>
 
+    /// The subscriptions that feed this subject through ``SubjectProtocol/input``: disposed when it
+    /// ends, and a feed added after that is disposed at once (RAC `didSubscribeWithDisposable:`).
+    public let feeds = CompoundDisposable()
+
     /// Creates a subject with no subscribers (RAC `+subject`).
     public init() {
         let core = SubjectCore<Value, Failure>()
@@ -33,10 +37,16 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     public func sendNext(_ value: Value) { core.sendNext(value) }
 
     /// Sends an error to every current subscriber and ends the subject (RAC `sendError:`).
-    public func sendError(_ error: Failure) { core.terminate(with: .error(error)) }
+    public func sendError(_ error: Failure) {
+        core.terminate(with: .error(error))
+        feeds.dispose()
+    }
 
     /// Sends completion to every current subscriber and ends the subject (RAC `sendCompleted`).
-    public func sendCompleted() { core.terminate(with: .completed) }
+    public func sendCompleted() {
+        core.terminate(with: .completed)
+        feeds.dispose()
+    }
 
     /// Sends any event.
     public func send(_ event: Event<Value, Failure>) {

@@ -12,14 +12,38 @@ public protocol SubjectProtocol<Value, Failure>: AnyObject, Sendable {
 
     /// Sends `event` to the current subscribers.
     func send(_ event: Event<Value, Failure>)
+
+    /// The subscriptions that feed the subject through ``input``, disposed when it ends.
+    var feeds: CompoundDisposable { get }
 }
 
 extension SubjectProtocol {
     /// A subscriber that forwards every event it receives into this subject, so a signal can be
-    /// subscribed into it (RAC `[signal subscribe:subject]`).
+    /// subscribed into it (RAC `[signal subscribe:subject]`). The subject holds the subscription:
+    /// when the subject ends, it is disposed (the source stops feeding an ended subject), and once
+    /// the subject has ended, a new one is disposed at once (RAC `didSubscribeWithDisposable:`).
+    /// A feed that ends by itself leaves the subject's list.
     public var input: Subscriber<Value, Failure> {
-        Subscriber { [self] event in send(event) }
+        let feeds = self.feeds
+        let feed = Subscriber<Value, Failure> { [self] event in send(event) }
+        // Held weakly by the subject (the feed holds the subject: strongly both ways, a source
+        // dropped without ending would keep both alive).
+        let entry = WeakDisposable(feed)
+        feeds.add(entry)
+        feed.add(ActionDisposable { [weak feeds] in feeds?.remove(entry) })
+        return feed
     }
+}
+
+/// Disposes its target if the target still exists; holds it weakly.
+final class WeakDisposable: Disposable, Sendable {
+    private weak let target: (any Disposable & AnyObject)?
+
+    init(_ target: any Disposable & AnyObject) { self.target = target }
+
+    var isDisposed: Bool { target?.isDisposed ?? true }
+
+    func dispose() { target?.dispose() }
 }
 
 extension Subject: SubjectProtocol {}

@@ -100,3 +100,38 @@ struct SubjectTests {
         #expect(subject.subscriberCount == 499)
     }
 }
+
+/// A subject holds the subscriptions that feed it (RACSubject `didSubscribeWithDisposable:`).
+@Suite("Subjects and the subscriptions that feed them")
+struct SubjectFeedTests {
+    @Test func anEndedSubjectDisposesTheSubscriptionsFeedingIt() {
+        let source = Subject<Int, Never>()
+        let target = Subject<Int, Never>()
+        source.signal.subscribe(target.input)
+        #expect(source.subscriberCount == 1)
+        target.sendCompleted()
+        #expect(source.subscriberCount == 0, "the feed is disposed when the subject ends")
+    }
+
+    @Test func feedingASubjectThatHasEndedIsDisposedAtOnce() {
+        let source = Subject<Int, Never>()
+        let target = ReplaySubject<Int, Never>()
+        target.sendCompleted()
+        let feed = source.signal.subscribe(target.input)
+        #expect(feed.isDisposed)
+        #expect(source.subscriberCount == 0)
+    }
+
+    @Test func aFeedThatEndsLeavesTheSubjectAndNeitherKeepsTheOtherAlive() {
+        weak var weakTarget: Subject<Int, Never>?
+        do {
+            let source = Subject<Int, Never>()
+            let target = Subject<Int, Never>()
+            weakTarget = target
+            source.signal.subscribe(target.input)
+            source.sendNext(1)
+            // The source goes away without ending: the feed it held goes with it.
+        }
+        #expect(weakTarget == nil)
+    }
+}
