@@ -96,7 +96,15 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
         }
     }
 
-    deinit { enabledSubscription.dispose() }
+    /// Releasing the command completes its signals (RACCommand does; so does a released
+    /// `MutableProperty`'s): `executing`, `enabled`, `executionSignals` and `errors`.
+    deinit {
+        enabledSubscription.dispose()
+        executionSignalsSubject.sendCompleted()
+        errorsSubject.sendCompleted()
+        executingSubject.sendCompleted()
+        enabledSubject.sendCompleted()
+    }
 
     /// Starts an execution with `input` if the command is enabled (RAC `execute:`).
     @discardableResult

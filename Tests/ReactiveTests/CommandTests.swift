@@ -113,4 +113,22 @@ struct CommandTests {
         #expect(result.events == [.error(.failed(TestError(code: 5)))])
         #expect(command.isEnabled && !command.isExecuting)
     }
+
+    /// RACCommand completes its signals when it is released, as `MutableProperty` does.
+    @Test func releasingTheCommandCompletesItsSignals() {
+        let completed = Lock<[String]>([])
+        var subscriptions: [any Disposable] = []
+        do {
+            let command = Command<Int, Int, Never> { .just($0) }
+            for (name, signal) in [("executing", command.executing.map { _ in 0 }), ("enabled", command.enabled.map { _ in 0 }),
+                                   ("executionSignals", command.executionSignals.map { _ in 0 }),
+                                   ("errors", command.errors.map { _ in 0 })] {
+                subscriptions.append(signal.subscribe(completed: { completed.withLock { $0.append(name) } }))
+            }
+            command.execute(1)
+            #expect(completed.withLock { $0 }.isEmpty)
+        }
+        #expect(Set(completed.withLock { $0 }) == ["executing", "enabled", "executionSignals", "errors"])
+        subscriptions.forEach { $0.dispose() }
+    }
 }
