@@ -120,11 +120,11 @@ struct CommandTests {
         var subscriptions: [any Disposable] = []
         do {
             let command = Command<Int, Int, Never> { .just($0) }
-            for (name, signal) in [("executing", command.executing.map { _ in 0 }), ("enabled", command.enabled.map { _ in 0 }),
-                                   ("executionSignals", command.executionSignals.map { _ in 0 }),
-                                   ("errors", command.errors.map { _ in 0 })] {
-                subscriptions.append(signal.subscribe(completed: { completed.withLock { $0.append(name) } }))
-            }
+            func record(_ name: String) -> @Sendable () -> Void { { completed.withLock { $0.append(name) } } }
+            subscriptions.append(command.executing.subscribe(completed: record("executing")))
+            subscriptions.append(command.enabled.subscribe(completed: record("enabled")))
+            subscriptions.append(command.executionSignals.subscribe(completed: record("executionSignals")))
+            subscriptions.append(command.errors.subscribe(completed: record("errors")))
             command.execute(1)
             #expect(completed.withLock { $0 }.isEmpty)
         }
