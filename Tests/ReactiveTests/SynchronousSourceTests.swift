@@ -86,3 +86,27 @@ struct SynchronousSourceTests {
         #expect(pulled.value <= 2)
     }
 }
+
+/// RAC: a flattening "should properly stop subscribing to new signals after error", even when its
+/// source sends synchronously.
+@Suite("Flattening after an inner error")
+struct FlattenAfterErrorTests {
+    struct Refusal: Error {}
+
+    @Test(arguments: ["merge", "concat", "latest"])
+    func noFurtherInnerSignalIsSubscribedAfterAnInnerError(_ strategy: String) {
+        let subscribed = Lock<[Int]>([])
+        let flattening: FlattenStrategy = strategy == "merge" ? .merge : strategy == "concat" ? .concat : .latest
+        let source = Signal<Int, Refusal>.from([1, 2, 3, 4])
+        let failed = Lock(false)
+        _ = source.flatMap(flattening) { value in
+            Signal<Int, Refusal> { subscriber in
+                subscribed.withLock { $0.append(value) }
+                if value == 2 { subscriber.sendError(Refusal()) } else { subscriber.sendNext(value); subscriber.sendCompleted() }
+                return nil
+            }
+        }.subscribe(error: { _ in failed.withLock { $0 = true } })
+        #expect(failed.withLock { $0 })
+        #expect(subscribed.withLock { $0 } == [1, 2], "\(strategy): nothing after the failed inner signal")
+    }
+}
