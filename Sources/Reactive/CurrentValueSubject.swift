@@ -1,19 +1,19 @@
-import Locking
-
 /// A subject that always has a current value and gives it to each new subscriber first: RAC's
 /// `RACBehaviorSubject`, the storage behind properties.
 public final class CurrentValueSubject<Value: Sendable, Failure: Error>: SubjectProtocol {
+    /// Keeps the current value as its one replayed value: recorded in the order of delivery, so the
+    /// value read is always the one subscribers received last.
     private let subject = ReplaySubject<Value, Failure>(capacity: 1)
-    private let current: Lock<Value>
+    private let initial: Value
 
     /// Creates a subject whose current value is `value` (RAC `+behaviorSubjectWithDefaultValue:`).
     public init(_ value: Value) {
-        current = Lock(value)
+        initial = value
         subject.sendNext(value)
     }
 
     /// The current value: the initial one or the last sent.
-    public var value: Value { current.withLock { $0 } }
+    public var value: Value { subject.latestValue ?? initial }
 
     /// The current value, then every later event.
     public var signal: Signal<Value, Failure> { subject.signal }
@@ -26,10 +26,7 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
     public var feeds: CompoundDisposable { subject.feeds }
 
     /// Makes `value` current and sends it.
-    public func sendNext(_ value: Value) {
-        current.withLock { $0 = value }
-        subject.sendNext(value)
-    }
+    public func sendNext(_ value: Value) { subject.sendNext(value) }
 
     /// Sends an error; the subject ends.
     public func sendError(_ error: Failure) { subject.sendError(error) }
@@ -39,10 +36,6 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
 
     /// Sends any event.
     public func send(_ event: Event<Value, Failure>) {
-        if case .next(let value) = event {
-            sendNext(value)
-        } else {
-            subject.send(event)
-        }
+        subject.send(event)
     }
 }

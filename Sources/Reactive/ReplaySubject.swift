@@ -6,9 +6,10 @@ import Locking
 /// a new subscriber first receives those, in order, then live events. With capacity 0 it replays
 /// only the terminal event.
 ///
-/// Ordering is exact even when a subscriber arrives on one thread while another sends: events sent
-/// during a replay are held back for that subscriber and delivered right after it. No lock is held
-/// while a subscriber runs.
+/// Sends and replays are serialized, as RAC's `@synchronized` ones are: events sent from several
+/// threads reach the subscribers one at a time, a replay is never interleaved with another thread's
+/// live event, and so every subscriber sees the same order — live order equals replay order. The
+/// delivery lock is re-entrant: a subscriber may send into the subject it receives from.
 public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtocol {
     private let core: ReplayCore<Value, Failure>
 
@@ -64,99 +65,81 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
 
     /// The values that a new subscriber would receive, oldest first.
     public var replayedValues: [Value] { core.withLock { _ in core.values } }
+
+    /// The latest value recorded, if any is kept.
+    var latestValue: Value? { core.withLock { _ in core.values.last } }
 }
 
-/// A replay subject's values, terminal event and subscribers' gates, shared by the subject and its
-/// signal. `values` and `terminal` are guarded by the list's lock.
+/// A replay subject's values, terminal event and subscribers, shared by the subject and its
+/// signal. `values`, `recorded` and `terminal` are guarded by the list's lock.
 final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchecked Sendable {
     let capacity: Int?
     @exclusivity(unchecked) nonisolated(unsafe) var values: [Value] = []
+    /// How many values were ever recorded: tells a replay which values arrived while it ran.
+    @exclusivity(unchecked) nonisolated(unsafe) var recorded = 0
     @exclusivity(unchecked) nonisolated(unsafe) var terminal: Event<Value, Failure>?
 
     init(capacity: Int?) {
         self.capacity = capacity
     }
 
+    /// Replays under the delivery lock, so no other thread's event can come between the replay and
+    /// the live events. A value that the subscriber itself sends back during its replay (the lock is
+    /// re-entrant) is recorded, and replayed to it in order before it joins.
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
-        let gate = ReplayGate(subscriber)
-        _ = gate.join(self)  // a new gate: always joins
-        let (values, terminal, isLive) = withLock { members -> ([Value], Event<Value, Failure>?, Bool) in
-            guard !members.isClosed else { return (self.values, self.terminal, false) }
-            guard !members.isDetached else { return (self.values, nil, false) }
-            members.insert(gate)
-            return (self.values, nil, true)
-        }
-        for value in values {
-            if subscriber.isStopped { break }
-            subscriber.sendNext(value)
-        }
-        if let terminal { subscriber.send(terminal) }
-        gate.finishReplay()
-        return isLive ? gate : nil
+        guard let member = member(for: subscriber) else { return nil }
+        delivery.withLock { replay(to: member) }
+        return nil
+    }
+
+    /// Delivers the values recorded so far, then any recorded meanwhile, then admits `member` to
+    /// the live events (or sends it the terminal event). Called under the delivery lock.
+    private func replay(to member: Subscriber<Value, Failure>) {
+        var replayed = 0  // the `recorded` count that the replay has caught up with
+        var batch: [Value] = []
+        var ending: Event<Value, Failure>?
+        repeat {
+            for value in batch where !member.isStopped { member.sendNext(value) }
+            batch = withLock { members -> [Value] in
+                let unseen = min(recorded - replayed, values.count)
+                replayed = recorded
+                if unseen > 0 { return Array(values.suffix(unseen)) }
+                if !admit(member, to: &members) { ending = terminal }
+                return []
+            }
+        } while !batch.isEmpty
+        if let ending { member.send(ending) }
     }
 
     func sendNext(_ value: Value) {
-        let entries = withLock { members -> ContiguousArray<Subscription?> in
-            guard !members.isClosed else { return [] }
-            if capacity != 0 {
-                values.append(value)
-                if let capacity, values.count > capacity {
-                    values.removeFirst(values.count - capacity)
+        delivery.withLock {
+            let entries = withLock { members -> ContiguousArray<Subscription?> in
+                guard !members.isClosed else { return [] }
+                recorded += 1
+                if capacity != 0 {
+                    values.append(value)
+                    if let capacity, values.count > capacity {
+                        values.removeFirst(values.count - capacity)
+                    }
                 }
+                return members.entries
             }
-            return members.entries
-        }
-        for entry in entries {
-            guard let entry else { continue }
-            unsafeDowncast(entry, to: ReplayGate<Value, Failure>.self).send(.next(value))
+            for entry in entries {
+                guard let entry else { continue }
+                unsafeDowncast(entry, to: Subscriber<Value, Failure>.self).sendNext(value)
+            }
         }
     }
 
     func terminate(with event: Event<Value, Failure>) {
-        let gates = withLock { members -> [Subscription] in
-            guard !members.isClosed else { return [] }
-            terminal = event
-            members.isClosed = true
-            return members.removeAll()
-        }
-        for gate in gates { unsafeDowncast(gate, to: ReplayGate<Value, Failure>.self).send(event) }
-    }
-}
-
-/// One subscriber's place in a replay subject's list: holds back live events until the
-/// subscriber's replay has been delivered. Disposing it (the subscriber does, when it stops)
-/// leaves the list.
-final class ReplayGate<Value: Sendable, Failure: Error>: Subscription, @unchecked Sendable {
-    private struct State {
-        var isReplaying = true
-        var held: [Event<Value, Failure>] = []
-    }
-
-    private let state = Lock(State())
-    let subscriber: Subscriber<Value, Failure>
-
-    init(_ subscriber: Subscriber<Value, Failure>) {
-        self.subscriber = subscriber
-    }
-
-    func send(_ event: Event<Value, Failure>) {
-        let deliverNow = state.withLock { state -> Bool in
-            if state.isReplaying { state.held.append(event) }
-            return !state.isReplaying
-        }
-        if deliverNow { subscriber.send(event) }
-    }
-
-    /// Delivers what was held back during the replay, then lets live events through.
-    func finishReplay() {
-        while true {
-            let batch = state.withLock { state -> [Event<Value, Failure>] in
-                if state.held.isEmpty { state.isReplaying = false }
-                defer { state.held = [] }
-                return state.held
+        delivery.withLock {
+            let members = withLock { members -> [Subscription] in
+                guard !members.isClosed else { return [] }
+                terminal = event
+                members.isClosed = true
+                return members.removeAll()
             }
-            if batch.isEmpty { return }
-            batch.forEach(subscriber.send)
+            for member in members { unsafeDowncast(member, to: Subscriber<Value, Failure>.self).send(event) }
         }
     }
 }

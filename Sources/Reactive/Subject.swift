@@ -1,3 +1,5 @@
+import Locking
+
 /// A hot signal that you send events into by hand: RAC's `RACSubject`.
 ///
 /// Events go to the subscribers present at the time of sending, in subscription order.
@@ -6,11 +8,12 @@
 /// known trap). This subject remembers its terminal event: a subscriber arriving after completion or
 /// an error receives that event at once.
 ///
-/// Thread safety: every method may be called from any thread. Sends are not serialized by the
-/// subject: as with RAC, the sender must not send concurrently from several threads. No lock is held
-/// while a subscriber runs, so a subscriber may send into the subject it receives from (the nested
-/// event is delivered at once, before the outer send returns to the remaining subscribers) without
-/// deadlock.
+/// Thread safety: every method may be called from any thread. Sends are serialized, as RAC's
+/// `@synchronized` sends are: events sent from several threads at once reach the subscribers one at
+/// a time, each event to every subscriber before the next begins. The delivery lock is re-entrant,
+/// so a subscriber may send into the subject it receives from: the nested event is delivered at
+/// once, before the outer send reaches the remaining subscribers. The subject's own state is never
+/// locked while a subscriber runs, so subscribing and disposing never wait for a delivery.
 public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline let core: SubjectCore<Value, Failure>
 
@@ -71,28 +74,20 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
     override init() {}
 
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
-        guard subscriber.join(self) else {
-            if subscriber.isStopped { return nil }
-            // Already a member of another subject's list: join this one through a forwarder that
-            // the subscriber owns (disposing the subscriber disposes it).
-            let forwarder = Subscriber<Value, Failure> { [subscriber] event in subscriber.send(event) }
-            subscriber.add(forwarder)
-            return subscribe(forwarder)
-        }
-        let joined = withLock { members -> Bool in
-            guard !members.isClosed else { return false }
-            // A subscriber disposed while joining has already left (finding nothing), and one that
-            // comes after the subject object is gone would never hear anything: keep both out.
-            if !subscriber.isStopped && !members.isDetached { members.insert(subscriber) }
-            return true
-        }
+        guard let member = member(for: subscriber) else { return nil }
+        let isLive = withLock { admit(member, to: &$0) }
         // `terminal` was written before `isClosed`, under the lock just taken, and never changes.
-        if !joined, let terminal { subscriber.send(terminal) }
+        if !isLive, let terminal { member.send(terminal) }
         return nil
     }
 
     @inlinable
     func sendNext(_ value: Value) {
+        delivery.withLock { deliver(value) }
+    }
+
+    @inlinable
+    func deliver(_ value: Value) {
         let entries = withLock { $0.entries }
         // The snapshot keeps every entry alive until the loop ends, so each is called without a
         // retain and release of its own.
@@ -106,6 +101,10 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
     }
 
     func terminate(with event: Event<Value, Failure>) {
+        delivery.withLock { deliverTerminal(event) }
+    }
+
+    private func deliverTerminal(_ event: Event<Value, Failure>) {
         let subscribers = withLock { members -> [Subscription] in
             guard !members.isClosed else { return [] }
             terminal = event

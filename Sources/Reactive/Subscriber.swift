@@ -11,8 +11,7 @@ import Darwin
 ///
 /// It is a class of its own, not generic, so that disposing and joining or leaving a subject's
 /// list run one compiled body for every subscriber type — no generic metadata is looked up at run
-/// time, which was most of the cost of a subscription before. ``Subscriber`` subclasses it, and
-/// so, inside this module, does a replay subject's per-subscriber gate.
+/// time, which was most of the cost of a subscription before. ``Subscriber`` subclasses it.
 public class Subscription: Disposable, @unchecked Sendable {
     @usableFromInline let stopped = Atomic<Bool>(false)
     /// Guards `resourcesStorage` and `list`: a spin lock on one atomic flag instead of a mutex

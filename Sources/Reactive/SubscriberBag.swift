@@ -13,8 +13,8 @@ import Locking
 /// Senders iterate a copy-on-write snapshot of `entries` taken under the owner's lock, so a send
 /// never holds the lock while calling out.
 ///
-/// Not generic: its entries are ``Subscription``s (a subject's subscribers themselves, or a replay
-/// subject's gates), which the owner downcasts when it sends. Not thread-safe by itself: its
+/// Not generic: its entries are ``Subscription``s (the subject's subscribers themselves), which
+/// the owner downcasts when it sends. Not thread-safe by itself: its
 /// ``SubscriberList`` guards it, and every member's `listIndex`, with its lock.
 @usableFromInline
 struct SubscriberBag: Sendable {
@@ -72,6 +72,11 @@ struct SubscriberBag: Sendable {
 @usableFromInline
 class SubscriberList: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Held while events are delivered (never while the list is changed): senders on several
+    /// threads take turns, so each member receives one event at a time, in one order for all
+    /// members (RAC's `@synchronized` in `RACSubscriber` and `RACReplaySubject`). Re-entrant: a
+    /// member that sends back into its subject is served at once.
+    @usableFromInline let delivery = ReentrantLock()
     /// Guarded by `mutex`.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var bag = SubscriberBag()
 
@@ -91,6 +96,26 @@ class SubscriberList: @unchecked Sendable {
         PthreadMutex.lock(mutex)
         defer { PthreadMutex.unlock(mutex) }
         return body(&bag)
+    }
+
+    /// The member through which `subscriber` joins this list: the subscriber itself, or — when it
+    /// is already a member of another hot signal's list — a forwarder that it owns (disposing the
+    /// subscriber disposes the forwarder). `nil` if the subscriber has stopped.
+    final func member<Value, Failure>(for subscriber: Subscriber<Value, Failure>) -> Subscriber<Value, Failure>? {
+        if subscriber.join(self) { return subscriber }
+        if subscriber.isStopped { return nil }
+        let forwarder = Subscriber<Value, Failure> { [subscriber] event in subscriber.send(event) }
+        subscriber.add(forwarder)
+        return forwarder.join(self) ? forwarder : nil
+    }
+
+    /// Adds `member` (from ``member(for:)``) unless the owner has ended or is gone, or the member
+    /// has stopped meanwhile (it left, finding nothing, so it must not be added). Call under the
+    /// lock. Returns whether the owner is still live.
+    final func admit(_ member: Subscription, to members: inout SubscriberBag) -> Bool {
+        guard !members.isClosed else { return false }
+        if !member.isStopped && !members.isDetached { members.insert(member) }
+        return true
     }
 
     /// Removes `member` if it is still in the list.

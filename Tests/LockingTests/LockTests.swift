@@ -31,3 +31,31 @@ struct LockTests {
     }
     #endif
 }
+
+@Suite("ReentrantLock: delivery's @synchronized")
+struct ReentrantLockTests {
+    @Test func theThreadThatHoldsItMayTakeItAgain() {
+        let lock = ReentrantLock()
+        let depth = lock.withLock { lock.withLock { lock.withLock { 3 } } }
+        #expect(depth == 3)
+    }
+
+    @Test func otherThreadsWaitTheirTurn() {
+        let lock = ReentrantLock()
+        let inside = Lock(0)
+        let mostAtOnce = Lock(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_000 {
+                lock.withLock {
+                    let now = inside.withLock { count -> Int in
+                        count += 1
+                        return count
+                    }
+                    mostAtOnce.withLock { $0 = max($0, now) }
+                    inside.withLock { $0 -= 1 }
+                }
+            }
+        }
+        #expect(mostAtOnce.withLock { $0 } == 1)
+    }
+}
