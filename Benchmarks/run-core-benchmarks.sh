@@ -24,7 +24,7 @@ for line in open(sys.argv[1]):
     units[figure["benchmark"]] = figure["unit"]
 median = {key: statistics.median(v) for key, v in values.items()}
 goals = {"1": 2.5, "3": 4, "4": 4, "5a": 3, "5c": 3, "6": 2}
-benchmarks = sorted({b for b, _ in median}, key=lambda b: (b.split()[0], len(b), b))
+benchmarks = sorted({b for b, _ in median if not b.startswith("S ")}, key=lambda b: (b.split()[0], len(b), b))
 print("| case | floor | Reactive | OpenCombine | Reactive goal |")
 print("| --- | --- | --- | --- | --- |")
 for benchmark in benchmarks:
@@ -43,4 +43,18 @@ for benchmark in benchmarks:
     else:
         goal = f"≤ {goals[case]}× floor" if case in goals else "faster than OpenCombine"
     print(f"| {benchmark} | {cell('floor')} | {cell('Reactive')} | {cell('OpenCombine')} | {goal} |")
+
+# Spellings: each spelling's time as a ratio to the fastest spelling of its group, in run order.
+groups = list(dict.fromkeys(b for b, _ in median if b.startswith("S ")))
+if groups:
+    print()
+    print("| spellings of | spelling | time | × fastest | within 1.2×? |")
+    print("| --- | --- | --- | --- | --- |")
+    for group in groups:
+        contenders = [(c, v) for (b, c), v in median.items() if b == group]
+        fastest = min(v for _, v in contenders)
+        reference = group.endswith("(reference)")
+        for contender, value in contenders:
+            verdict = "reference only" if reference else ("yes" if value <= 1.2 * fastest else "**no**")
+            print(f"| {group[2:]} | `{contender}` | {value * 1e3:.2f} ms | {value / fastest:.2f}× | {verdict} |")
 PY

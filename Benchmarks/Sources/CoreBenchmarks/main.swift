@@ -245,6 +245,103 @@ record("6 fan-out 1000 x 10000", "OpenCombine", measure {
     return total.value
 })
 
+// MARK: S. every spelling of an operator against its other spellings (goal: each within 1.2× of
+// the fastest). The benchmark names start with "S"; the contenders are the spellings.
+
+/// Times the spellings of one group in turns (each round times every spelling once), so that a
+/// slow patch of the machine affects them all alike; records the median of 7 rounds of each.
+@MainActor func spellings(_ group: String, _ contenders: [(name: String, body: () -> Int)]) {
+    let benchmark = "S \(group)"
+    guard selected(benchmark) else { return }
+    let checksums = contenders.map { $0.body() }  // warm-up
+    var times = Array(repeating: [Double](), count: contenders.count)
+    for _ in 0..<7 {
+        for (index, contender) in contenders.enumerated() {
+            let start = ContinuousClock.now
+            let checksum = contender.body()
+            let elapsed = ContinuousClock.now - start
+            precondition(checksum == checksums[index], "a contender's checksum changed between runs")
+            times[index].append(Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
+        }
+    }
+    for (index, contender) in contenders.enumerated() {
+        figures.append(Figure(benchmark: benchmark, contender: contender.name, value: times[index].sorted()[3],
+                              unit: "s", checksum: checksums[index]))
+    }
+}
+
+/// Sends `count` values into a subject through `pipeline` and sums what arrives.
+func sumThrough<Output>(_ count: Int, _ pipeline: (Signal<Int, Never>) -> Signal<Output, Never>,
+                        _ value: @escaping @Sendable (Output) -> Int) -> Int {
+    let subject = Reactive.Subject<Int, Never>()
+    let total = Box(0)
+    let subscription = pipeline(subject.signal).subscribe(next: { total.value &+= value($0) })
+    for index in 0..<count { subject.sendNext(index) }
+    subscription.dispose()
+    return total.value
+}
+
+
+/// Two subjects, alternating sends, through a two-input `pipeline`; sums what arrives.
+func sumOfTwo<Output>(_ count: Int, _ pipeline: (Signal<Int, Never>, Signal<Int, Never>) -> Signal<Output, Never>,
+                      _ value: @escaping @Sendable (Output) -> Int) -> Int {
+    let a = Reactive.Subject<Int, Never>(), b = Reactive.Subject<Int, Never>()
+    let total = Box(0)
+    let subscription = pipeline(a.signal, b.signal).subscribe(next: { total.value &+= value($0) })
+    for index in 0..<(count / 2) {
+        a.sendNext(index)
+        b.sendNext(index)
+    }
+    subscription.dispose()
+    return total.value
+}
+
+spellings("switch to latest", [
+    ("map { .just }.switchToLatest()", { sumThrough(hundredThousand, { $0.map { Signal<Int, Never>.just($0) }.switchToLatest() }, { $0 }) }),
+    ("flatMap(.latest) { .just }", { sumThrough(hundredThousand, { $0.flatMap(.latest) { Signal<Int, Never>.just($0) } }, { $0 }) }),
+    ("map { .just }.flatten(.latest)", { sumThrough(hundredThousand, { $0.map { Signal<Int, Never>.just($0) }.flatten(.latest) }, { $0 }) }),
+])
+spellings("merge inner signals", [
+    ("flattenMap { .just }", { sumThrough(hundredThousand, { $0.flattenMap { Signal<Int, Never>.just($0) } }, { $0 }) }),
+    ("flatMap(.merge) { .just }", { sumThrough(hundredThousand, { $0.flatMap(.merge) { Signal<Int, Never>.just($0) } }, { $0 }) }),
+    ("map { .just }.flatten(.merge)", { sumThrough(hundredThousand, { $0.map { Signal<Int, Never>.just($0) }.flatten(.merge) }, { $0 }) }),
+])
+spellings("concat inner signals", [
+    ("concatMap { .just }", { sumThrough(hundredThousand, { $0.concatMap { Signal<Int, Never>.just($0) } }, { $0 }) }),
+    ("flatMap(.concat) { .just }", { sumThrough(hundredThousand, { $0.flatMap(.concat) { Signal<Int, Never>.just($0) } }, { $0 }) }),
+    ("flatMap(.concurrent(limit: 1))", { sumThrough(hundredThousand, { $0.flatMap(.concurrent(limit: 1)) { Signal<Int, Never>.just($0) } }, { $0 }) }),
+])
+spellings("combine latest of two", [
+    ("combineLatest(a, b)", { sumOfTwo(million, { Signal<(Int, Int), Never>.combineLatest($0, $1) }, { $0.0 &+ $0.1 }) }),
+    ("a.combineLatest(with: b)", { sumOfTwo(million, { $0.combineLatest(with: $1) }, { $0.0 &+ $0.1 }) }),
+])
+spellings("merge two", [
+    ("merge([a, b])", { sumOfTwo(million, { Signal.merge([$0, $1]) }, { $0 }) }),
+    ("a.merge(with: b)", { sumOfTwo(million, { $0.merge(with: $1) }, { $0 }) }),
+])
+spellings("zip two", [
+    ("zip(a, b)", { sumOfTwo(million, { Signal<(Int, Int), Never>.zip($0, $1) }, { $0.0 &+ $0.1 }) }),
+    ("a.zip(with: b)", { sumOfTwo(million, { $0.zip(with: $1) }, { $0.0 &+ $0.1 }) }),
+])
+spellings("concat two", [
+    ("a.concat(b)", { sumOfTwo(million, { $0.concat($1) }, { $0 }) }),
+    (".concat([a, b])", { sumOfTwo(million, { Signal.concat([$0, $1]) }, { $0 }) }),
+])
+spellings("distinct until changed", [
+    ("distinctUntilChanged()", { sumThrough(million, { $0.map { $0 / 2 }.distinctUntilChanged() }, { $0 }) }),
+    ("distinctUntilChanged(==)", { sumThrough(million, { $0.map { $0 / 2 }.distinctUntilChanged(==) }, { $0 }) }),
+])
+// The n-ary forms take and send arrays: other operators than the pairs above, not spellings of
+// them. Each is timed next to the pair form for reference, not held to the spelling goal.
+spellings("n-ary combineLatest (reference)", [
+    ("combineLatest(a, b)", { sumOfTwo(million, { Signal<(Int, Int), Never>.combineLatest($0, $1) }, { $0.0 &+ $0.1 }) }),
+    ("combineLatest([a, b])", { sumOfTwo(million, { Signal.combineLatest([$0, $1]) }, { $0[0] &+ $0[1] }) }),
+])
+spellings("n-ary zip (reference)", [
+    ("zip(a, b)", { sumOfTwo(million, { Signal<(Int, Int), Never>.zip($0, $1) }, { $0.0 &+ $0.1 }) }),
+    ("zip([a, b])", { sumOfTwo(million, { Signal.zip([$0, $1]) }, { $0[0] &+ $0[1] }) }),
+])
+
 // Every contender of a case must agree.
 for (benchmark, group) in Dictionary(grouping: figures, by: \.benchmark) {
     precondition(Set(group.map(\.checksum)).count == 1, "checksums differ in \(benchmark): \(group.map(\.checksum))")

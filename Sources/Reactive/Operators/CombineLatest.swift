@@ -2,6 +2,7 @@ extension Signal {
     /// Sends an array of the latest value of every signal each time any of them sends, once every
     /// one has sent at least one value; completes when all complete; fails when any fails
     /// (RAC `+combineLatest:`). `combineLatest([])` completes at once.
+    @inlinable
     public static func combineLatest(_ signals: [Signal]) -> Signal<[Value], Failure> {
         guard !signals.isEmpty else { return .empty }
         return Signal<[Value], Failure> { subscriber in
@@ -15,7 +16,7 @@ extension Signal {
                         outbox.append(.error(error))
                     case .completed:
                         state.completed += 1
-                        if state.completed == state.latest.count { outbox.append(.completed) }
+                        if state.completed == state.count { outbox.append(.completed) }
                     }
                 }
             }
@@ -23,6 +24,7 @@ extension Signal {
     }
 
     /// Combines the latest values of this signal and `other` into pairs (RAC `combineLatestWith:`).
+    @inlinable
     public func combineLatest<Other: Sendable>(with other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
         Signal<(Value, Other), Failure>.combineLatest(self, other)
     }
@@ -104,19 +106,35 @@ struct CombinedValue: Sendable {
 }
 
 /// The latest value of each input, and how many have sent one and how many have completed.
+@usableFromInline
 struct CombineLatestState<Value: Sendable>: Sendable {
-    var latest: [Value?]
-    var filled = 0
-    var completed = 0
+    /// The latest value of each input; valid once all have one (`filled == count`).
+    @usableFromInline var latest: [Value?]
+    /// What is sent: `latest` unwrapped, kept up to date once all inputs have a value.
+    @usableFromInline var all: [Value] = []
+    /// The number of inputs.
+    @usableFromInline let count: Int
+    @usableFromInline var filled = 0
+    @usableFromInline var completed = 0
 
+    @usableFromInline
     init(count: Int) {
+        self.count = count
         latest = Array(repeating: nil, count: count)
     }
 
     /// Records `value` for input `index`; returns every latest value once all inputs have one.
+    @inlinable
     mutating func record(_ value: Value, at index: Int) -> [Value]? {
+        if filled == count {
+            all[index] = value  // the array sent last is shared with the subscriber: copied on write
+            return all
+        }
         if latest[index] == nil { filled += 1 }
         latest[index] = value
-        return filled == latest.count ? latest.map { $0! } : nil
+        guard filled == count else { return nil }
+        all = latest.map { $0! }
+        latest = []
+        return all
     }
 }

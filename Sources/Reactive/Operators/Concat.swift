@@ -1,5 +1,6 @@
 extension Signal {
     /// Sends this signal's events, then, once it completes, `other`'s (RAC `concat:`).
+    @inlinable
     public func concat(_ other: Signal) -> Signal {
         Signal { subscriber in
             // The first subscriber is in place before subscribing, so a signal that completes
@@ -24,7 +25,9 @@ extension Signal {
     }
 
     /// Sends each signal's events in turn, each starting when the one before completes (RAC `+concat:`).
+    @inlinable
     public static func concat(_ signals: [Signal]) -> Signal {
-        signals.reduce(.empty) { $0.concat($1) }
+        guard let first = signals.first else { return .empty }
+        return signals.dropFirst().reduce(first) { $0.concat($1) }
     }
 }

@@ -3,6 +3,7 @@ import Locking
 extension Signal {
     /// Drops each value that `isEquivalent` says equals the one before it; the first value always
     /// passes (RAC `distinctUntilChanged`, with a comparer).
+    @inlinable
     public func distinctUntilChanged(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
         Signal { subscriber in
             let previous = Lock<Value?>(nil)
@@ -22,6 +23,7 @@ extension Signal {
 extension Signal where Value: Equatable {
     /// Drops each value equal to the one before it; the first value always passes
     /// (RAC `distinctUntilChanged`).
+    @inlinable
     public func distinctUntilChanged() -> Signal {
         distinctUntilChanged(==)
     }

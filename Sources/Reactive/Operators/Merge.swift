@@ -1,6 +1,7 @@
 extension Signal {
     /// Sends every value of every signal as it arrives; completes when all complete; fails when any
     /// fails (RAC `+merge:`).
+    @inlinable
     public static func merge(_ signals: [Signal]) -> Signal {
         guard !signals.isEmpty else { return .empty }
         return Signal { subscriber in
@@ -19,6 +20,7 @@ extension Signal {
     }
 
     /// Merges this signal with `other` (RAC `merge:`).
+    @inlinable
     public func merge(with other: Signal) -> Signal {
         .merge([self, other])
     }

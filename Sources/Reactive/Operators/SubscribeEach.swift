@@ -2,6 +2,7 @@ extension Signal {
     /// Subscribes to each of `signals` in turn (stopping early if `downstream` stops), passing each
     /// event to `handle` with the index of the signal that sent it: how every operator with several
     /// inputs (combineLatest, zip, merge) feeds its serializer. The disposable ends every input.
+    @inlinable
     static func subscribeEach<Downstream: Sendable, DownstreamFailure: Error>(
         _ signals: [Signal],
         stoppingWith downstream: Subscriber<Downstream, DownstreamFailure>,
