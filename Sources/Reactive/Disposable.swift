@@ -87,7 +87,8 @@ public final class CompoundDisposable: Disposable {
 
 /// A disposable holding one inner disposable that can be replaced: RAC's `RACSerialDisposable`.
 ///
-/// Replacing the inner disposable disposes the previous one. Once the serial disposable itself is
+/// Setting ``inner`` disposes the previous one (as ReactiveSwift's `SerialDisposable` does; RAC's
+/// setter does not — ``swap(in:)`` is RAC's behaviour). Once the serial disposable itself is
 /// disposed, it disposes its inner one and every one assigned later.
 public final class SerialDisposable: Disposable {
     private struct State {
@@ -116,6 +117,20 @@ public final class SerialDisposable: Disposable {
             }
             toDispose?.dispose()
         }
+    }
+
+    /// Makes `newInner` the inner disposable and returns the previous one *without* disposing it
+    /// (RAC `swapInDisposable:`, which is also what RAC's `disposable` setter does). If this serial
+    /// disposable is already disposed, `newInner` is disposed at once and `nil` returned.
+    @discardableResult
+    public func swap(in newInner: (any Disposable)?) -> (any Disposable)? {
+        let (previous, isDisposed) = state.withLock { state -> ((any Disposable)?, Bool) in
+            if state.isDisposed { return (nil, true) }
+            defer { state.inner = newInner }
+            return (state.inner, false)
+        }
+        if isDisposed { newInner?.dispose() }
+        return previous
     }
 
     /// Disposes the inner disposable and every one assigned later.

@@ -39,6 +39,33 @@ struct DisposableTests {
         #expect(third.isDisposed)
     }
 
+    /// RACSerialDisposableSpec: `swapInDisposable:` hands back the previous disposable undisposed,
+    /// and after disposal disposes the new one at once.
+    @Test func swappingInReturnsThePreviousInnerWithoutDisposingIt() {
+        let serial = SerialDisposable()
+        let first = ActionDisposable(), second = ActionDisposable()
+        #expect(serial.swap(in: first) == nil)
+        #expect(serial.swap(in: second) === first)
+        #expect(!first.isDisposed, "swapped out, not disposed")
+        #expect(serial.inner === second)
+        #expect(serial.swap(in: nil) === second)
+        #expect(!second.isDisposed)
+        serial.dispose()
+        let late = ActionDisposable()
+        #expect(serial.swap(in: late) == nil)
+        #expect(late.isDisposed, "swapped into a disposed serial disposable: disposed at once")
+    }
+
+    @Test func settingNilDisposesThePreviousInnerAndLeavesNone() {
+        let serial = SerialDisposable()
+        let first = ActionDisposable()
+        serial.inner = first
+        serial.inner = nil
+        #expect(first.isDisposed, "unlike RAC's setter, which only lets go")
+        #expect(serial.inner == nil)
+        #expect(!serial.isDisposed)
+    }
+
     @Test func scopedDisposesWhenReleased() {
         let inner = ActionDisposable()
         do {
