@@ -49,6 +49,7 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
     }
 
     private enum Notice: Sendable {
+        case allowsConcurrentExecution(Bool)
         case executing(Bool)
         case enabled(Bool)
         case execution(Signal<Output, Never>)
@@ -59,6 +60,7 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
     private let serializer: Serializer<State, Notice, Never>
     private let executingSubject = CurrentValueSubject<Bool, Never>(false)
     private let enabledSubject = CurrentValueSubject<Bool, Never>(true)
+    private let allowsConcurrentExecutionSubject: CurrentValueSubject<Bool, Never>
     private let executionSignalsSubject = Subject<Signal<Output, Never>, Never>()
     private let errorsSubject = Subject<Failure, Never>()
     private let enabledSubscription = SerialDisposable()
@@ -74,11 +76,14 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
         execute: @escaping @Sendable (Input) -> Signal<Output, Failure>
     ) {
         makeExecution = execute
+        allowsConcurrentExecutionSubject = CurrentValueSubject(allowsConcurrentExecution)
         let executing = executingSubject, enabledOut = enabledSubject
+        let allowsConcurrent = allowsConcurrentExecutionSubject
         let executions = executionSignalsSubject, errors = errorsSubject
         serializer = Serializer(State(allowsConcurrentExecution: allowsConcurrentExecution), Subscriber { event in
             guard case .next(let notice) = event else { return }
             switch notice {
+            case .allowsConcurrentExecution(let value): allowsConcurrent.sendNext(value)
             case .executing(let value): executing.sendNext(value)
             case .enabled(let value): enabledOut.sendNext(value)
             case .execution(let signal): executions.sendNext(signal)
@@ -97,13 +102,15 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
     }
 
     /// Releasing the command completes its signals (RACCommand does; so does a released
-    /// `MutableProperty`'s): `executing`, `enabled`, `executionSignals` and `errors`.
+    /// `MutableProperty`'s): `executing`, `enabled`, `executionSignals`, `errors` and
+    /// `allowsConcurrentExecutionChanges`.
     deinit {
         enabledSubscription.dispose()
         executionSignalsSubject.sendCompleted()
         errorsSubject.sendCompleted()
         executingSubject.sendCompleted()
         enabledSubject.sendCompleted()
+        allowsConcurrentExecutionSubject.sendCompleted()
     }
 
     /// Starts an execution with `input` if the command is enabled (RAC `execute:`).
@@ -148,11 +155,17 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
         get { serializer.update { state, _ in state.allowsConcurrentExecution } }
         set {
             serializer.update { state, outbox in
+                guard state.allowsConcurrentExecution != newValue else { return }
                 state.allowsConcurrentExecution = newValue
+                outbox.append(.next(.allowsConcurrentExecution(newValue)))
                 state.publishChanges(&outbox)
             }
         }
     }
+
+    /// ``allowsConcurrentExecution`` as a signal: the current value first, then each change, no
+    /// repeats (what `RACObserve(command, allowsConcurrentExecution)` gives in RAC).
+    public var allowsConcurrentExecutionChanges: Signal<Bool, Never> { allowsConcurrentExecutionSubject.signal }
 
     /// Whether an execution is running now.
     public var isExecuting: Bool { executingSubject.value }

@@ -13,6 +13,13 @@ public final class QueueScheduler: Scheduler {
         self.init(queue: DispatchQueue(label: label, qos: qos))
     }
 
+    /// Creates a scheduler on a new serial queue whose work runs on `target` — which may be
+    /// concurrent: the scheduler still runs one piece of work at a time, in order (RAC's
+    /// `RACTargetQueueScheduler`, `-initWithName:targetQueue:`).
+    public convenience init(label: String = "reactive.queue-scheduler", targeting target: DispatchQueue) {
+        self.init(queue: DispatchQueue(label: label, target: target))
+    }
+
     /// Creates a scheduler on an existing serial `queue`.
     public init(queue: DispatchQueue) {
         self.queue = queue

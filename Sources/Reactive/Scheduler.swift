@@ -24,4 +24,11 @@ public protocol Scheduler: AnyObject, Sendable {
         repeatingEvery interval: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable
+
+    /// Runs `action` as soon as possible, passing it a closure that schedules it once more
+    /// (RAC `scheduleRecursiveBlock:`). Every scheduler has it; see the default implementation.
+    @discardableResult
+    func scheduleRecursive(
+        _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
+    ) -> any Disposable
 }

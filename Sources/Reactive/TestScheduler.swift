@@ -94,6 +94,30 @@ public final class TestScheduler: Scheduler {
         return true
     }
 
+    /// Runs the earliest scheduled piece of work, moving the clock to its due time; returns `false`
+    /// if none was scheduled (RAC `-[RACTestScheduler step]`). Cancelled work is skipped, not run.
+    @discardableResult
+    public func step() -> Bool {
+        while let item = takeNext(dueBy: nil) {
+            guard !item.disposable.isDisposed else { continue }
+            item.action()
+            return true
+        }
+        return false
+    }
+
+    /// Runs the earliest `count` pieces of scheduled work, one ``step()`` at a time; returns how
+    /// many ran — fewer if the schedule ran dry (RAC `-[RACTestScheduler step:]`).
+    ///
+    /// - Precondition: `count` is not negative.
+    @discardableResult
+    public func step(_ count: Int) -> Int {
+        precondition(count >= 0, "step(_:) needs a count of at least 0, not \(count)")
+        var steps = 0
+        while steps < count, step() { steps += 1 }
+        return steps
+    }
+
     /// When the earliest scheduled work is due, or `nil` when none is scheduled.
     public var nextDueTime: Duration? {
         state.withLock { state in state.items.map(\.due).min() }

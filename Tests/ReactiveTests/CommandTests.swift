@@ -132,3 +132,25 @@ struct CommandTests {
         subscriptions.forEach { $0.dispose() }
     }
 }
+
+@Suite("Command: allowsConcurrentExecution is observable")
+struct CommandAllowsConcurrentExecutionTests {
+    @Test func itsChangesAreASignalWithTheCurrentValueFirstAndNoRepeats() {
+        let command = Command<Int, Int, Never>(allowsConcurrentExecution: false) { .just($0) }
+        let changes = Recorder<Bool, Never>()
+        command.allowsConcurrentExecutionChanges.subscribe(changes.subscriber)
+        command.allowsConcurrentExecution = true
+        command.allowsConcurrentExecution = true
+        command.allowsConcurrentExecution = false
+        #expect(changes.values == [false, true, false])
+    }
+
+    @Test func releasingTheCommandCompletesIt() {
+        let changes = Recorder<Bool, Never>()
+        do {
+            let command = Command<Int, Int, Never>(allowsConcurrentExecution: true) { .just($0) }
+            command.allowsConcurrentExecutionChanges.subscribe(changes.subscriber)
+        }
+        #expect(changes.events == [.next(true), .completed])
+    }
+}

@@ -26,7 +26,7 @@ struct SynchronousSourceTests {
         ("take(1)", { $0.take(1) }),
         ("map + take(1)", { $0.map { $0 * 2 }.take(1) }),
         ("filter + take(1)", { $0.filter { $0 > 3 }.take(1) }),
-        ("take(while:)", { $0.take { $0 < 3 } }),
+        ("take(while:)", { $0.take(while: { $0 < 3 }) }),
         ("take(until:)", { $0.take(until: Signal<Void, Never>.just(())) }),
         ("flattenMap + take(1)", { $0.flattenMap { .just($0) }.take(1) }),
         ("concatMap + take(1)", { $0.concatMap { .just($0) }.take(1) }),
