@@ -27,6 +27,16 @@ struct ReentrancyTests {
         ("doNext", { source, reenter in source.signal.doNext { reenter($0) } }),
         ("reduceEach", { source, reenter in
             source.signal.map { ($0, $0) }.reduceEach { (a: Int, _: Int) in reenter(a); return a } }),
+        ("scan(withIndex:)", { source, reenter in source.signal.scan(0, withIndex: { total, value, _ in reenter(value); return total + value }) }),
+        ("combinePrevious", { source, reenter in source.signal.combinePrevious(0) { _, value in reenter(value); return value } }),
+        ("take(until:) closure", { source, reenter in source.signal.take(until: { reenter($0); return false }) }),
+        ("skip(until:) closure", { source, reenter in source.signal.skip(until: { reenter($0); return $0 >= 1 }) }),
+        ("any", { source, reenter in
+            source.signal.any { reenter($0); return $0 == 2 }.flatMap(.merge) { _ in Signal.from([1, 2]) } }),
+        ("attemptMap", { source, reenter in source.signal.attemptMap { reenter($0); return $0 } }),
+        ("bind", { source, reenter in source.signal.bind { { value, _ in reenter(value); return .just(value) } } }),
+        ("groupBy", { source, reenter in
+            source.signal.groupBy({ reenter($0); return 0 }, transform: { $0 }).flatMap(.merge) { $0.signal } }),
     ]
 
     @Test(arguments: cases.map(\.0))

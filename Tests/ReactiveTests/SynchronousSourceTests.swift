@@ -37,6 +37,15 @@ struct SynchronousSourceTests {
         ("startWith + take(2)", { $0.startWith(-1).take(2) }),
         ("catch + take(1)", { $0.promoteError(Refusal.self).catch { (_: Refusal) in Signal<Int, Never>.empty }.take(1) }),
         ("concat + take(1)", { $0.concat(.empty).take(1) }),
+        ("take(until:) closure", { $0.take(until: { $0 == 3 }) }),
+        ("any", { $0.any { $0 == 3 }.map { $0 ? 1 : 0 } }),
+        ("all", { $0.all { $0 < 3 }.map { $0 ? 1 : 0 } }),
+        ("sample + take(1)", { Signal<Int, Never>.just(7).concat(.never).sample($0).take(1) }),  // the endless source triggers
+        ("flatten(.concurrent(limit: 2)) + take(1)", { $0.map { Signal<Int, Never>.just($0) }.flatten(.concurrent(limit: 2)).take(1) }),
+        ("bind + take(1)", { $0.bind { { value, _ in .just(value) } }.take(1) }),
+        ("groupBy + take(1)", { $0.groupBy { $0 }.map(\.key).take(1) }),
+        ("take(untilReplacement:) + take(1)", { $0.take(untilReplacement: .never).take(1) }),
+        ("repeat + take(1)", { $0.repeat().take(1) }),
     ]
 
     @Test(arguments: pipelines.map(\.0))
