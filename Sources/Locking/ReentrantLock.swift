@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// A re-entrant mutex that serializes *delivery*: RAC's `@synchronized`, which `RACSubscriber`
 /// and `RACReplaySubject` take around `sendNext:`.
@@ -18,29 +19,48 @@ import Darwin
 /// another thread that is sending into the same subject.
 public final class ReentrantLock: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// The thread holding the lock (its `pthread_self()`), or 0. Only the holder writes its own
+    /// identity here, so a thread that reads its own identity — even relaxed — holds the lock.
+    @usableFromInline let owner = Atomic<UInt>(0)
 
     /// Creates an unlocked lock.
+    ///
+    /// Re-entry is recognised here, in front of an ordinary mutex, rather than with a
+    /// `PTHREAD_MUTEX_RECURSIVE` one: glibc's recursive path cost 72 instructions a lock and
+    /// unlock (callgrind), a subject's whole send path 78 more than before it; the ordinary mutex is
+    /// error-checking in debug builds, as ``Lock``'s is.
     public init() {
         mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        PthreadMutex.initialize(mutex)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
+        PthreadMutex.destroy(mutex)
         mutex.deallocate()
+    }
+
+    /// The calling thread's identity, never 0.
+    @inlinable
+    static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
     }
 
     /// Runs `body` holding the lock; `body` may call out, and may take this lock again.
     @inlinable
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let me = Self.currentThread
+        // Taken again by its holder: nothing to count, as the outermost call releases it.
+        if owner.load(ordering: .relaxed) == me { return try body() }
         PthreadMutex.lock(mutex)
-        defer { PthreadMutex.unlock(mutex) }
+        owner.store(me, ordering: .relaxed)
+        defer {
+            owner.store(0, ordering: .relaxed)
+            PthreadMutex.unlock(mutex)
+        }
         return try body()
     }
 }

@@ -15,9 +15,15 @@ var figures: [Figure] = []
 
 /// For profiling: `CORE_BENCHMARKS_ONLY=5a` runs only the cases whose name starts with that, and
 /// `CORE_BENCHMARKS_CONTENDER=Reactive` only that contender (of the timed cases).
+/// `CORE_BENCHMARKS_EXCEPT=S` skips the cases whose name starts with that (the script times the
+/// spellings in a process of their own: after the other cases, the heap they leave behind made
+/// one spelling or another up to 2× slower at random, though all ran the same code).
 let only = ProcessInfo.processInfo.environment["CORE_BENCHMARKS_ONLY"] ?? ""
+let except = ProcessInfo.processInfo.environment["CORE_BENCHMARKS_EXCEPT"]
 let onlyContender = ProcessInfo.processInfo.environment["CORE_BENCHMARKS_CONTENDER"]
-func selected(_ benchmark: String) -> Bool { benchmark.hasPrefix(only) }
+func selected(_ benchmark: String) -> Bool {
+    benchmark.hasPrefix(only) && !(except.map { !$0.isEmpty && benchmark.hasPrefix($0) } ?? false)
+}
 
 @MainActor func record(_ benchmark: String, _ contender: String, _ measured: @autoclosure () -> (seconds: Double, checksum: Int)) {
     guard selected(benchmark), onlyContender.map({ $0 == contender }) ?? true else { return }
