@@ -24,6 +24,9 @@ let package = Package(
             name: "Reactive",
             dependencies: ["Locking", .product(name: "HeapModule", package: "swift-collections")]
         ),
+        // The pipeline language: a program's text parsed, checked and (later) interpreted against
+        // Reactive's operators. Knows nothing of HTTP.
+        .target(name: "Pipelines", dependencies: ["Reactive"]),
         // Marble diagrams (RxJS notation) for tests and the session marbles view.
         .target(name: "ReactiveTesting"),
         // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.
@@ -59,6 +62,7 @@ let package = Package(
             dependencies: [
                 "Locking",
                 "MicroHTTP",
+                "Pipelines",
                 "Scenarios",
                 "ReactiveTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -81,6 +85,7 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
         .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Playground", "ReactiveTesting"]),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["ReactiveTesting"]),
+        .testTarget(name: "PipelinesTests", dependencies: ["Pipelines"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -69,6 +69,9 @@ struct API: Sendable {
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
         }
+        router.add(.post, "/api/pipelines/check", preflight: PipelineCheck.checkHead) { request in
+            PipelineCheck.respond(to: request)
+        }
         router.setFallback(staticFiles.respond(to:))
         return router
     }

@@ -186,6 +186,26 @@ struct APITests {
         #expect(call(.get, "/api/sessions/\(id)").status == 200)
     }
 
+    @Test func checkingAPipelineAnswersItsDiagnostics() {
+        let response = call(.post, "/api/pipelines/check", body: "input q: text\nx = q.throtle(1s)")
+        #expect(response.status == 200)
+        let diagnostics = json(response)["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?["message"] as? String == "unknown operator `throtle`")
+        #expect(diagnostics.first?["line"] as? Int == 2 && diagnostics.first?["column"] as? Int == 7)
+        #expect(diagnostics.first?["hint"] as? String == "did you mean `throttle`?")
+        let fine = call(.post, "/api/pipelines/check", body: "x = just(1)", contentType: "application/x-www-form-urlencoded")
+        #expect(fine.status == 200 && (json(fine)["diagnostics"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func checkingAPipelineRefusesOtherMediaTypesAndInvalidUTF8() {
+        #expect(errorCode(call(.post, "/api/pipelines/check", body: "{}", contentType: "application/json")) == "unsupported_media_type")
+        let request = HTTPRequest(method: .post, rawPath: "/api/pipelines/check", body: [0xff, 0xfe])
+        let response = router.preflight(request) ?? router.respond(to: request)
+        #expect(response.status == 400 && errorCode(response) == "invalid_utf8")
+        #expect(call(.get, "/api/pipelines/check").status == 405)
+    }
+
     @Test func securityHeadersForbidInlineScript() {
         let csp = API.securityHeaders.first { $0.name == "Content-Security-Policy" }?.value ?? ""
         #expect(csp.contains("default-src 'self'"))

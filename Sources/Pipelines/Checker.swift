@@ -1,0 +1,168 @@
+/// Checks a parsed program's names: each defined once and not reserved, every name used known
+/// (with a suggestion when it looks misspelt), operators known, `$0` only inside closures, no
+/// stream defined through itself, and every input used.
+struct Checker {
+    private let program: Program
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Every input and stream, by name.
+    private var defined: [String: SourceRange] = [:]
+    /// For each stream, the streams and inputs its definition uses, in order of first use.
+    private(set) var uses: [String: [String]] = [:]
+    /// Every stream and input that any definition uses.
+    private var usedAnywhere: Set<String> = []
+
+    init(_ program: Program) {
+        self.program = program
+    }
+
+    static func check(_ program: Program) -> [Diagnostic] {
+        var checker = Checker(program)
+        checker.run()
+        return checker.diagnostics
+    }
+
+    private mutating func run() {
+        let declarations = program.inputs.map { ($0.name, $0.range) } + program.streams.map { ($0.name, $0.range) }
+        for (name, range) in declarations.sorted(by: { ($0.1.line, $0.1.column) < ($1.1.line, $1.1.column) }) {
+            if Vocabulary.reserved.contains(name) {
+                report("`\(name)` is a reserved name", at: range, hint: "choose another name for this stream or input")
+            } else if let first = defined[name] {
+                report("`\(name)` is already defined on line \(first.line)", at: range, hint: "give each stream and input its own name")
+            } else {
+                defined[name] = range
+            }
+        }
+        for stream in program.streams {
+            var used: [String] = []
+            visit(stream.expression, closureParameters: nil, isStreamLevel: true, used: &used)
+            // A name means its first definition; a duplicate is reported above, checked, not used.
+            if defined[stream.name] == stream.range { uses[stream.name] = used }
+            usedAnywhere.formUnion(used)
+        }
+        reportCycles()
+        for input in program.inputs where !usedAnywhere.contains(input.name) && defined[input.name] == input.range {
+            diagnostics.append(Diagnostic(.warning, "the input `\(input.name)` is not used by any stream", at: input.range,
+                                          hint: "use it in a stream, or remove the line"))
+        }
+    }
+
+    /// The parameters in scope inside a closure: its named ones, or `nil` if it uses `$0`….
+    private typealias Scope = [String]
+
+    private mutating func visit(_ expression: Expression, closureParameters: [Scope]?, isStreamLevel: Bool, used: inout [String]) {
+        let inClosure = closureParameters != nil
+        switch expression {
+        case .number, .duration, .string, .bool, .null:
+            break
+        case .interpolation(let parts, _):
+            for case .expression(let part) in parts {
+                visit(part, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+            }
+        case .array(let elements, _):
+            for element in elements { visit(element, closureParameters: closureParameters, isStreamLevel: false, used: &used) }
+        case .dictionary(let entries, _):
+            for entry in entries { visit(entry.value, closureParameters: closureParameters, isStreamLevel: false, used: &used) }
+        case .name(let name, let range):
+            if closureParameters?.contains(where: { $0.contains(name) }) == true { return }
+            if defined[name] != nil {
+                if !used.contains(name) { used.append(name) }
+            } else if !Vocabulary.sources.contains(name) {
+                let known = Set(defined.keys).union(Vocabulary.sources).union((closureParameters ?? []).joined())
+                let hint = suggestion(for: name, among: known)
+                report("unknown name `\(Checker.shortened(name))`", at: range, hint: hint ?? "define it as an input or a stream")
+            }
+        case .parameter(_, let range):
+            if !inClosure {
+                report("`$0`, `$1`… can only be used inside a closure", at: range, hint: "write `{ $0 … }` where an operator takes a closure")
+            }
+        case .member(let base, let name, let range):
+            guard let base else { return }  // `.latest` and the like: checked with the operator that takes it
+            visit(base, closureParameters: closureParameters, isStreamLevel: isStreamLevel, used: &used)
+            // In a chain outside closures, every member is an operator; inside, it may be a field.
+            if !inClosure && !Vocabulary.operators.contains(name) {
+                let hint = suggestion(for: name, among: Vocabulary.operators)
+                report("unknown operator `\(Checker.shortened(name))`", at: memberRange(range, name: name), hint: hint ?? "docs/PIPELINES.md lists the operators")
+            }
+        case .call(let callee, let arguments, _):
+            visit(callee, closureParameters: closureParameters, isStreamLevel: isStreamLevel, used: &used)
+            for argument in arguments {
+                visit(argument.value, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+            }
+        case .subscripted(let base, let index, _):
+            visit(base, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+            visit(index, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+        case .unary(_, let operand, _):
+            visit(operand, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+        case .binary(_, let left, let right, _):
+            visit(left, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+            visit(right, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+        case .conditional(let condition, let whenTrue, let whenFalse, _):
+            for part in [condition, whenTrue, whenFalse] {
+                visit(part, closureParameters: closureParameters, isStreamLevel: false, used: &used)
+            }
+        case .closure(let parameters, let body, _):
+            visit(body, closureParameters: (closureParameters ?? []) + [parameters], isStreamLevel: false, used: &used)
+        }
+    }
+
+    /// "did you mean `x`?" for a likely misspelling — for the first few problems only, and short
+    /// names only: a hostile program with thousands of long unknown names must stay cheap to check.
+    private func suggestion(for name: String, among candidates: Set<String>) -> String? {
+        guard diagnostics.count < 50, name.utf8.count <= 40 else { return nil }
+        return Vocabulary.suggestion(for: name, among: candidates).map { "did you mean `\($0)`?" }
+    }
+
+    /// `name`, cut to 40 characters for a message.
+    static func shortened(_ name: String) -> String {
+        name.count <= 40 ? name : name.prefix(39) + "…"
+    }
+
+    /// The range of a member's name: the end of the member expression.
+    private func memberRange(_ range: SourceRange, name: String) -> SourceRange {
+        let length = name.utf16.count
+        return SourceRange(line: range.line, column: max(range.column, range.endColumn - length), endColumn: range.endColumn)
+    }
+
+    /// Reports each cycle of streams defined through each other, once, at its first definition.
+    private mutating func reportCycles() {
+        // A name refers to its first definition: a stream named like an input above it is not a stream.
+        let streams = Set(program.streams.filter { stream in defined[stream.name] == stream.range }.map(\.name))
+        var finished: Set<String> = []
+        var reported: Set<Set<String>> = []
+        for stream in program.streams where !finished.contains(stream.name) {
+            var path: [String] = []
+            var onPath: Set<String> = []
+            // Iterative depth-first search, so that a long chain of streams cannot exhaust the stack.
+            var stack: [(name: String, next: Int)] = [(stream.name, 0)]
+            path.append(stream.name)
+            onPath.insert(stream.name)
+            while let top = stack.last {
+                let dependencies = (uses[top.name] ?? []).filter(streams.contains)
+                if top.next < dependencies.count {
+                    stack[stack.count - 1].next += 1
+                    let dependency = dependencies[top.next]
+                    if onPath.contains(dependency) {
+                        let cycle = Array(path[path.firstIndex(of: dependency)!...]) + [dependency]
+                        if reported.insert(Set(cycle)).inserted, let range = defined[cycle[0]] {
+                            report("`\(cycle[0])` is defined through itself: \(cycle.map { "`\($0)`" }.joined(separator: " → "))",
+                                   at: range, hint: "a stream may use streams on any line, but not in a circle")
+                        }
+                    } else if !finished.contains(dependency) {
+                        stack.append((dependency, 0))
+                        path.append(dependency)
+                        onPath.insert(dependency)
+                    }
+                } else {
+                    stack.removeLast()
+                    path.removeLast()
+                    onPath.remove(top.name)
+                    finished.insert(top.name)
+                }
+            }
+        }
+    }
+
+    private mutating func report(_ message: String, at range: SourceRange, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.error, message, at: range, hint: hint))
+    }
+}

@@ -1,0 +1,69 @@
+/// The names a program may use besides its own: sources, functions and operators. The
+/// interpreter gives each its meaning; the checker uses the names to find misspellings.
+enum Vocabulary {
+    /// What a stream may start from besides inputs and other streams (`interval(1s)`,
+    /// `just(1)`…), including the scenarios' simulated services and the combining functions.
+    static let sources: Set<String> = [
+        "interval", "timer", "just", "from", "empty", "never", "failure", "marbles",
+        "search", "signIn", "subscribe", "request", "command",
+        "combineLatest", "merge", "zip", "concat",
+    ]
+
+    /// Operators, called as `stream.operator(…)`: the names of docs/OPERATORS.md that make sense
+    /// on a live stream (time-based ones take the session's scheduler, so no `on:`).
+    static let operators: Set<String> = [
+        // transforming and filtering
+        "map", "mapReplace", "filter", "ignore", "ignoreValues", "scan", "combinePrevious", "take", "skip",
+        "takeLast", "startWith", "distinctUntilChanged", "not", "and", "or", "collect", "materialize",
+        "dematerialize", "any", "all", "aggregate", "attempt", "attemptMap", "reduceEach",
+        // combining and flattening
+        "combineLatest", "merge", "zip", "concat", "then", "flatMap", "flattenMap", "concatMap",
+        "switchToLatest", "flatten", "sample", "withLatest", "groupBy",
+        // errors, repetition
+        "catch", "catchTo", "retry", "repeat", "timeout",
+        // time
+        "throttle", "rateLimit", "delay", "buffer",
+        // side effects and multicasting
+        "doNext", "doError", "doCompleted", "initially", "finally", "replay", "replayLast", "replayLazily",
+        // commands
+        "execute", "executing", "executionSignals", "errors", "enabled",
+    ]
+
+    /// Members of values inside closures besides object fields (`.count`, `.lowercased()`…).
+    static let valueMembers: Set<String> = [
+        "count", "isEmpty", "lowercased", "uppercased", "contains", "hasPrefix", "hasSuffix", "first", "last",
+    ]
+
+    /// Names a program may not define: every name above, the input kinds' keyword, and `advance`
+    /// (every virtual-clock session's clock input).
+    static var reserved: Set<String> { sources.union(operators).union(["input", "advance", "true", "false", "nil", "null", "in"]) }
+
+    /// The closest of `candidates` to `name`, if it is close enough to be a likely misspelling.
+    static func suggestion(for name: String, among candidates: Set<String>) -> String? {
+        let lowered = name.lowercased()
+        let scored = candidates.map { candidate in (candidate, editDistance(lowered, candidate.lowercased())) }
+        guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return nil }
+        return best.1 <= max(1, min(3, name.count / 3)) ? best.0 : nil
+    }
+
+    /// Edit distance between two short strings, counting a swap of two neighbours as one edit
+    /// (`qurey` is one edit from `query`).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}

@@ -1,0 +1,28 @@
+import MicroHTTP
+import Pipelines
+
+/// `POST /api/pipelines/check`: a program's problems, for an editor to show as the user types.
+enum PipelineCheck {
+    /// The media types a program body may have: plain text, or a form body — what `curl
+    /// --data-binary` sends by default — read as the raw program too. None means text.
+    static let acceptedMediaTypes: Set<String> = ["text/plain", "application/x-www-form-urlencoded"]
+
+    /// 415 unless the body is text (decided from the head, before the body is read).
+    static func checkHead(_ request: inout HTTPRequest) -> HTTPResponse? {
+        guard let type = InputBody.mediaType(of: request), !acceptedMediaTypes.contains(type) else { return nil }
+        return .error(status: 415, code: "unsupported_media_type",
+                      message: "Send the program as text/plain (or as curl --data-binary sends it); not \(type).")
+    }
+
+    /// The diagnostics of the program in the body, or 400 if the body is not UTF-8.
+    static func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let program = String(validating: request.body, as: UTF8.self) else {
+            return InputBodyError.invalidUTF8.response
+        }
+        return .json(CheckResult(diagnostics: Pipeline.check(program)))
+    }
+
+    private struct CheckResult: Encodable {
+        let diagnostics: [Diagnostic]
+    }
+}

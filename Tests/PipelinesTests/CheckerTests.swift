@@ -1,0 +1,73 @@
+@testable import Pipelines
+import Testing
+
+/// Names, operators, cycles and limits (docs/PIPELINES.md, "Diagnostics").
+@Suite("Pipeline language: checking")
+struct CheckerTests {
+    func check(_ text: String) -> [Diagnostic] { Pipeline.check(text) }
+
+    @Test func aGoodProgramHasNoDiagnostics() {
+        #expect(check("""
+            input query: text
+            valid = query.filter { $0.count > 2 }.distinctUntilChanged()
+            results = valid.throttle(0.5s).flatMap(.latest) { search($0) }
+            shown = combineLatest(valid, results).map { q, r in "\\(q): \\(r.count)" }
+            """).isEmpty)
+    }
+
+    @Test func anUnknownOperatorIsReportedAtItsNameWithASuggestion() {
+        let diagnostics = check("input q: text\nx = q.throtle(1s)")
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics[0].message == "unknown operator `throtle`")
+        #expect(diagnostics[0].hint == "did you mean `throttle`?")
+        #expect(diagnostics[0].line == 2 && diagnostics[0].column == 7 && diagnostics[0].endColumn == 14)
+    }
+
+    @Test func anUnknownNameIsReportedWithASuggestion() {
+        let diagnostics = check("input query: text\nx = qurey.map { $0 }")
+        #expect(diagnostics.contains { $0.message == "unknown name `qurey`" && $0.hint == "did you mean `query`?" && $0.column == 5 })
+        #expect(diagnostics.contains { $0.severity == .warning && $0.message == "the input `query` is not used by any stream" })
+    }
+
+    @Test func namesAreDefinedOnceAndNotReserved() {
+        let diagnostics = check("input a: text\na = a.map { $0 }\nthrottle = just(1)\nadvance = just(2)")
+        #expect(diagnostics.map(\.message) == [
+            "`a` is already defined on line 1", "`throttle` is a reserved name", "`advance` is a reserved name",
+        ])
+    }
+
+    @Test func streamsMayUseLaterStreamsButNotInACircle() {
+        #expect(check("a = b.map { $0 }\nb = just(1)").isEmpty, "a later line is fine")
+        let diagnostics = check("a = b.map { $0 }\nb = c.filter { $0 > 1 }\nc = merge(a, just(1))\nd = d.map { $0 }")
+        #expect(diagnostics.map(\.message) == [
+            "`a` is defined through itself: `a` → `b` → `c` → `a`",
+            "`d` is defined through itself: `d` → `d`",
+        ])
+        #expect(diagnostics[0].line == 1 && diagnostics[1].line == 4)
+    }
+
+    @Test func closureParametersAreNamesInsideTheClosureOnly() {
+        #expect(check("x = just(1).map { value in value + 1 }").isEmpty)
+        #expect(check("x = just([1, 2]).map { a, b in a + b }").isEmpty)
+        #expect(check("x = just(1).map { value in value + 1 }.filter { value > 1 }").map(\.message) == ["unknown name `value`"])
+        #expect(check("x = just($0)").map(\.message) == ["`$0`, `$1`… can only be used inside a closure"])
+    }
+
+    @Test func fieldsOfValuesInsideClosuresAreNotOperators() {
+        #expect(check("x = just([\"name\": \"Ada\"]).map { $0.name.lowercased() }").isEmpty)
+    }
+
+    @Test func limits() {
+        let big = String(repeating: "// padding\n", count: 7_000)
+        #expect(check(big).first?.message.hasSuffix("at most 65536 are accepted") == true)
+        let many = (0..<201).map { "s\($0) = just(\($0))" }.joined(separator: "\n")
+        #expect(check(many).first?.message == "the program defines 201 inputs and streams; at most 200 are accepted")
+    }
+
+    @Test func manyBlankLinesAndALongChainOfStreamsAreCheap() {
+        let blank = "a = just(1)" + String(repeating: "\n", count: 60_000) + "b = a"
+        #expect(check(blank).isEmpty)
+        let chain = (1..<200).map { "s\($0) = s\($0 - 1).map { $0 }" }.joined(separator: "\n") + "\ns0 = just(1)"
+        #expect(check(chain).isEmpty)
+    }
+}
