@@ -1,0 +1,154 @@
+import Locking
+import Reactive
+
+/// A running program: every input a subject, every named stream subscribed once and shared (as
+/// the built-in scenarios' stages are), each of its events sent to the sink under its name.
+/// Built from a program without errors; a program that cannot be built gives diagnostics instead.
+public final class Interpreter: Sendable {
+    /// The shortest interval a time-based operator or source accepts, in milliseconds.
+    public static let minimumInterval = 10.0
+
+    /// What a program's streams send.
+    public typealias Sink = @Sendable (_ stream: String, _ event: Event<Value, PipelineFailure>) -> Void
+
+    private let inputs: [String: Subject<Value, PipelineFailure>]
+    private let subscriptions: CompoundDisposable
+
+    /// Builds `program` (which must have no errors) on `scheduler` and starts it: from now on every
+    /// named stream's events go to `sink`. Throws the diagnostics of what cannot be built (a wrong
+    /// argument, a closure where a signal is needed…).
+    public init(program: Program, scheduler: any Scheduler, sink: @escaping Sink) throws(Diagnostics) {
+        var builder = Builder(program: program, scheduler: scheduler, sink: sink)
+        builder.buildAll()
+        guard builder.errors.isEmpty else {
+            builder.subscriptions.dispose()
+            throw Diagnostics(all: builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
+        inputs = builder.inputs
+        subscriptions = builder.subscriptions
+    }
+
+    /// Sends `event` into the input `name`; an unknown name is ignored.
+    public func send(_ event: Event<Value, PipelineFailure>, to name: String) {
+        inputs[name]?.send(event)
+    }
+
+    /// Stops every stream: subscriptions are disposed and nothing more is sent.
+    public func stop() {
+        subscriptions.dispose()
+    }
+
+    /// The problems that kept a program from being built.
+    public struct Diagnostics: Error, Sendable {
+        /// Each problem, sorted by position.
+        public let all: [Diagnostic]
+    }
+}
+
+/// Makes a signal given the values of the closures' parameters in scope (none at a stream's top
+/// level): a compiled expression, called once per stream, or once per value inside a flattening.
+typealias SignalMaker = @Sendable (_ scopes: [Evaluator.Scope]) -> Signal<Value, PipelineFailure>
+
+/// Turns a program's expressions into signals, sharing each named stream.
+struct Builder {
+    let program: Program
+    let scheduler: any Scheduler
+    let sink: Interpreter.Sink
+    let start: Duration
+    let subscriptions = CompoundDisposable()
+    private(set) var inputs: [String: Subject<Value, PipelineFailure>] = [:]
+    private var shared: [String: Signal<Value, PipelineFailure>] = [:]
+    private(set) var errors: [BuildError] = []
+
+    init(program: Program, scheduler: any Scheduler, sink: @escaping Interpreter.Sink) {
+        self.program = program
+        self.scheduler = scheduler
+        self.sink = sink
+        start = scheduler.now
+        for input in program.inputs { inputs[input.name] = Subject() }
+    }
+
+    mutating func buildAll() {
+        for stream in program.streams where shared[stream.name] == nil {
+            do throws(BuildError) {
+                _ = try streamSignal(stream.name)
+            } catch {
+                errors.append(error)
+            }
+        }
+    }
+
+    /// The shared signal of the stream or input `name`, building the stream on first use.
+    private mutating func streamSignal(_ name: String) throws(BuildError) -> Signal<Value, PipelineFailure>? {
+        if let input = inputs[name] { return input.signal }
+        if let signal = shared[name] { return signal }
+        guard let definition = program.streams.first(where: { $0.name == name }) else { return nil }
+        let signal = try compile(definition.expression, parameters: [])([])
+        // Subscribed once, reported under its name, replayed (its latest value) to later readers.
+        let subject = ReplaySubject<Value, PipelineFailure>(capacity: 1)
+        let sink = self.sink
+        shared[name] = subject.signal
+        subscriptions.add(signal.subscribe(Subscriber { event in
+            sink(name, event)
+            subject.send(event)
+        }))
+        return subject.signal
+    }
+
+    // MARK: Compiling expressions into signals
+
+    /// Compiles `expression`, which must denote a signal; `parameters` are the closure parameters
+    /// in scope (names that are values, not signals).
+    mutating func compile(_ expression: Expression, parameters: [[String]]) throws(BuildError) -> SignalMaker {
+        switch expression {
+        case .name(let name, let range):
+            if parameters.contains(where: { $0.contains(name) }) {
+                throw BuildError(message: "`\(name)` is a value; a signal is needed here", range: range, hint: "write `just(\(name))`")
+            }
+            if let signal = try streamSignal(name) { return { _ in signal } }
+            return try source(name, Arguments(name: name, list: [], range: range), parameters: parameters)
+        case .call(.name(let name, _), let arguments, let range):
+            guard inputs[name] == nil, !program.streams.contains(where: { $0.name == name }) else {
+                throw BuildError(message: "`\(name)` is a stream; it cannot be called", range: range)
+            }
+            return try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters)
+        case .call(.member(let base?, let name, _), let arguments, let range):
+            let upstream = try compile(base, parameters: parameters)
+            return try apply(name, to: upstream, Arguments(name: name, list: arguments, range: range), parameters: parameters)
+        case .member(_?, let name, let range):
+            throw BuildError(message: "`\(name)` is an operator: call it", range: range, hint: "write `.\(name)()`")
+        default:
+            throw BuildError(message: "a signal is needed here, not a value", range: expression.range,
+                             hint: "a value becomes a signal with `just(…)`")
+        }
+    }
+
+    /// A value closure: its result for the given arguments, or the failure it ran into.
+    func valueClosure(_ arguments: Arguments, _ index: Int)
+        throws(BuildError) -> @Sendable ([Evaluator.Scope], [Value]) throws(PipelineFailure) -> Value {
+        let (names, body) = try arguments.closure(index)
+        return { scopes, values throws(PipelineFailure) in
+            try Evaluator(scopes: scopes + [Evaluator.Scope(parameters: names, arguments: values)]).evaluate(body)
+        }
+    }
+
+    /// A signal closure (the function of a flattening): the signal it makes for a value.
+    mutating func signalClosure(_ arguments: Arguments, _ index: Int, parameters: [[String]])
+        throws(BuildError) -> @Sendable ([Evaluator.Scope], Value) -> Signal<Value, PipelineFailure> {
+        let (names, body) = try arguments.closure(index)
+        let maker = try compile(body, parameters: parameters + [names.isEmpty ? [] : names])
+        return { scopes, value in maker(scopes + [Evaluator.Scope(parameters: names, arguments: [value])]) }
+    }
+
+    /// A value argument, evaluated each time the signal is subscribed (it may read parameters).
+    func valueArgument(_ arguments: Arguments, _ index: Int) -> @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value {
+        let expression = arguments[index]
+        return { scopes throws(PipelineFailure) in try Evaluator(scopes: scopes).evaluate(expression) }
+    }
+
+    /// The milliseconds since the program started, as `interval` and `timer` send them.
+    var elapsed: @Sendable () -> Value {
+        let scheduler = self.scheduler, start = self.start
+        return { .number(Double((scheduler.now - start) / .microseconds(1)) / 1_000) }
+    }
+}

@@ -1,0 +1,158 @@
+import Reactive
+
+extension Builder {
+    /// `upstream.name(arguments)`.
+    mutating func apply(_ name: String, to upstream: @escaping SignalMaker, _ arguments: Arguments,
+                        parameters: [[String]]) throws(BuildError) -> SignalMaker {
+        switch name {
+        case "map":
+            try arguments.expect([nil], usage: "map { $0 * 2 }")
+            let transform = try valueClosure(arguments, 0)
+            return { scopes in upstream(scopes).attemptMap { value throws(PipelineFailure) in try transform(scopes, [value]) } }
+        case "filter":
+            try arguments.expect([nil], usage: "filter { $0 > 2 }")
+            let test = try predicate(arguments, 0, of: name)
+            return { scopes in upstream(scopes).filtering { value throws(PipelineFailure) in try test(scopes, value) } }
+        case "scan":
+            try arguments.expect([nil, nil], usage: "scan(0) { total, value in total + value }")
+            let initial = valueArgument(arguments, 0)
+            let combine = try valueClosure(arguments, 1)
+            return { scopes in
+                Signal<Value, PipelineFailure>.deferred {
+                    do throws(PipelineFailure) {
+                        let seed = try initial(scopes)
+                        return upstream(scopes).scanning(seed) { total, value throws(PipelineFailure) in try combine(scopes, [total, value]) }
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        case "take", "skip", "takeLast":
+            try arguments.expect([nil], usage: "\(name)(3)")
+            let count = try arguments.count(0)
+            switch name {
+            case "take": return { scopes in upstream(scopes).take(count) }
+            case "skip": return { scopes in upstream(scopes).skip(count) }
+            default: return { scopes in upstream(scopes).takeLast(count) }
+            }
+        case "startWith", "ignore", "mapReplace":
+            try arguments.expect([nil], usage: "\(name)(0)")
+            let value = valueArgument(arguments, 0)
+            return { scopes in
+                Signal<Value, PipelineFailure>.deferred {
+                    do throws(PipelineFailure) {
+                        let constant = try value(scopes)
+                        switch name {
+                        case "startWith": return upstream(scopes).startWith(constant)
+                        case "ignore": return upstream(scopes).ignore(constant)
+                        default: return upstream(scopes).mapReplace(constant)
+                        }
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        case "distinctUntilChanged", "ignoreValues", "not":
+            try arguments.expect([], usage: "\(name)()")
+            switch name {
+            case "distinctUntilChanged": return { scopes in upstream(scopes).distinctUntilChanged() }
+            case "ignoreValues": return { scopes in upstream(scopes).ignoreValues() }
+            default:
+                let range = arguments.range
+                return { scopes in
+                    upstream(scopes).attemptMap { value throws(PipelineFailure) in
+                        guard case .bool(let flag) = value else { throw .closure("`not` needs bools, not \(value.kindName)", at: range) }
+                        return .bool(!flag)
+                    }
+                }
+            }
+        case "throttle", "rateLimit", "delay":
+            try arguments.expect([nil], usage: "\(name)(0.5s)")
+            let interval = try arguments.duration(0)
+            let scheduler = self.scheduler
+            switch name {
+            case "throttle": return { scopes in upstream(scopes).throttle(interval, on: scheduler) }
+            case "rateLimit": return { scopes in upstream(scopes).rateLimit(interval, on: scheduler) }
+            default: return { scopes in upstream(scopes).delay(interval, on: scheduler) }
+            }
+        case "buffer":
+            try arguments.expect(["every"], usage: "buffer(every: 1s)")
+            let interval = try arguments.duration(0)
+            let scheduler = self.scheduler
+            return { scopes in upstream(scopes).buffer(every: interval, on: scheduler).map(Value.array) }
+        case "flatMap", "flattenMap", "concatMap":
+            let strategy: FlattenStrategy
+            let index: Int
+            if name == "flatMap" {
+                try arguments.expect([nil, nil], usage: "flatMap(.latest) { search($0) }")
+                switch try arguments.option(0, among: ["latest", "merge", "concat"]) {
+                case "latest": strategy = .latest
+                case "merge": strategy = .merge
+                default: strategy = .concat
+                }
+                index = 1
+            } else {
+                try arguments.expect([nil], usage: "\(name) { search($0) }")
+                strategy = name == "flattenMap" ? .merge : .concat
+                index = 0
+            }
+            let inner = try signalClosure(arguments, index, parameters: parameters)
+            return { scopes in upstream(scopes).flatMap(strategy) { value in inner(scopes, value) } }
+        case "merge", "combineLatest", "zip", "sample":
+            let label: String? = name == "sample" ? nil : "with"
+            try arguments.expect([label], usage: name == "sample" ? "sample(trigger)" : "\(name)(with: other)")
+            let other = try compile(arguments[0], parameters: parameters)
+            switch name {
+            case "merge": return { scopes in upstream(scopes).merge(with: other(scopes)) }
+            case "combineLatest": return { scopes in upstream(scopes).combineLatest(with: other(scopes)).map { .array([$0, $1]) } }
+            case "zip": return { scopes in upstream(scopes).zip(with: other(scopes)).map { .array([$0, $1]) } }
+            default: return { scopes in upstream(scopes).sample(other(scopes)) }
+            }
+        case "catch":
+            try arguments.expect([nil], usage: "catch { error in just(error.message) }")
+            let recovery = try signalClosure(arguments, 0, parameters: parameters)
+            return { scopes in
+                upstream(scopes).catch { failure in
+                    recovery(scopes, .object(["code": .string(failure.code), "message": .string(failure.message)]))
+                }
+            }
+        case "retry":
+            if arguments.list.isEmpty { return { scopes in upstream(scopes).retry() } }
+            try arguments.expect([nil], usage: "retry(3)")
+            let count = try arguments.count(0)
+            return { scopes in upstream(scopes).retry(count) }
+        default:
+            throw BuildError(message: "`\(name)` does not run in the interpreter yet", range: arguments.range,
+                             hint: "docs/PIPELINES.md lists what runs")
+        }
+    }
+
+    /// A closure that must give a bool.
+    private func predicate(_ arguments: Arguments, _ index: Int, of name: String)
+        throws(BuildError) -> @Sendable ([Evaluator.Scope], Value) throws(PipelineFailure) -> Bool {
+        let closure = try valueClosure(arguments, index)
+        let range = arguments[index].range
+        return { scopes, value throws(PipelineFailure) in
+            guard case .bool(let flag) = try closure(scopes, [value]) else {
+                throw .closure("`\(name)`'s closure must give a bool", at: range)
+            }
+            return flag
+        }
+    }
+}
+
+extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
+    /// `filter` with a test that may fail: the failure ends the stream.
+    func filtering(_ test: @escaping @Sendable (Pipelines.Value) throws(PipelineFailure) -> Bool) -> Signal {
+        attemptMap { value throws(PipelineFailure) in try test(value) ? value : nil }
+            .filter { $0 != nil }.map { $0! }
+    }
+
+    /// `scan` with a combination that may fail: the failure ends the stream.
+    func scanning(_ seed: Pipelines.Value,
+                  _ combine: @escaping @Sendable (Pipelines.Value, Pipelines.Value) throws(PipelineFailure) -> Pipelines.Value) -> Signal {
+        scan(Result<Pipelines.Value, PipelineFailure>.success(seed)) { total, value in
+            total.flatMap { total in Result { () throws(PipelineFailure) in try combine(total, value) } }
+        }.attemptMap { result throws(PipelineFailure) in try result.get() }
+    }
+}

@@ -1,0 +1,73 @@
+import Reactive
+
+extension Builder {
+    /// The signal of a source call: `just(v)`, `from([…])`, `empty`, `never`, `failure("…")`,
+    /// `interval(1s)`, `timer(after: 2s)`, and `combineLatest`/`merge`/`zip`/`concat` of signals.
+    mutating func source(_ name: String, _ arguments: Arguments, parameters: [[String]]) throws(BuildError) -> SignalMaker {
+        switch name {
+        case "just":
+            try arguments.expect([nil], usage: "just(1)")
+            let value = valueArgument(arguments, 0)
+            return { scopes in .attempt { () throws(PipelineFailure) in try value(scopes) } }
+        case "from":
+            try arguments.expect([nil], usage: "from([1, 2, 3])")
+            let value = valueArgument(arguments, 0)
+            let range = arguments[0].range
+            return { scopes in
+                Signal<Value, PipelineFailure>.deferred {
+                    do throws(PipelineFailure) {
+                        guard case .array(let values) = try value(scopes) else {
+                            throw .closure("`from` needs an array", at: range)
+                        }
+                        return .from(values)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        case "empty":
+            try arguments.expect([], usage: "empty")
+            return { _ in .empty }
+        case "never":
+            try arguments.expect([], usage: "never")
+            return { _ in .never }
+        case "failure":
+            try arguments.expect([nil], usage: "failure(\"message\")")
+            let value = valueArgument(arguments, 0)
+            return { scopes in
+                do throws(PipelineFailure) {
+                    return .failure(PipelineFailure(code: "failure", message: try value(scopes).text))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        case "interval":
+            try arguments.expect([nil], usage: "interval(1s)")
+            let period = try arguments.duration(0)
+            let scheduler = self.scheduler, elapsed = self.elapsed
+            return { _ in Signal<Duration, Never>.interval(period, on: scheduler).map { _ in elapsed() }.promoteError(PipelineFailure.self) }
+        case "timer":
+            try arguments.expect(["after"], usage: "timer(after: 2s)")
+            let delay = try arguments.duration(0, minimum: 0)
+            let scheduler = self.scheduler, elapsed = self.elapsed
+            return { _ in Signal<Duration, Never>.timer(after: delay, on: scheduler).map { _ in elapsed() }.promoteError(PipelineFailure.self) }
+        case "combineLatest", "merge", "zip", "concat":
+            guard !arguments.list.isEmpty, arguments.list.allSatisfy({ $0.label == nil }) else {
+                throw BuildError(message: "`\(name)` takes signals, at least one, without labels", range: arguments.range,
+                                 hint: "write `\(name)(a, b)`")
+            }
+            var makers: [SignalMaker] = []
+            for argument in arguments.list { makers.append(try compile(argument.value, parameters: parameters)) }
+            let parts = makers
+            switch name {
+            case "combineLatest": return { scopes in Signal.combineLatest(parts.map { $0(scopes) }).map(Value.array) }
+            case "zip": return { scopes in Signal.zip(parts.map { $0(scopes) }).map(Value.array) }
+            case "merge": return { scopes in Signal.merge(parts.map { $0(scopes) }) }
+            default: return { scopes in Signal.concat(parts.map { $0(scopes) }) }
+            }
+        default:
+            throw BuildError(message: "`\(name)` is not a source the interpreter runs yet", range: arguments.range,
+                             hint: "docs/PIPELINES.md lists what runs")
+        }
+    }
+}

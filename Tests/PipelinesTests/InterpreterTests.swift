@@ -1,0 +1,134 @@
+import Locking
+@testable import Pipelines
+import Reactive
+import Testing
+
+/// A program through the interpreter gives the same events as the same operators called from
+/// Swift, on a virtual clock; run-time failures end only their stage; what cannot be built is a
+/// diagnostic.
+@Suite("Pipeline language: the interpreter")
+struct InterpreterTests {
+    typealias Recorded = (stream: String, time: Int, event: Event<Value, PipelineFailure>)
+
+    /// Runs `text` on a virtual clock, sending each input at its time (milliseconds), then running
+    /// the clock to `until`; returns every stream event with its time.
+    func run(_ text: String, inputs: [(Int, String, Event<Value, PipelineFailure>)] = [], until: Int = 10_000)
+        throws -> [Recorded] {
+        let (program, diagnostics) = Pipeline.parse(text)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        let scheduler = TestScheduler()
+        let recorded = Lock<[Recorded]>([])
+        let interpreter = try Interpreter(program: program, scheduler: scheduler) { stream, event in
+            let time = Int(scheduler.now / .milliseconds(1))
+            recorded.withLock { $0.append((stream, time, event)) }
+        }
+        for (time, input, event) in inputs {
+            scheduler.schedule(after: .milliseconds(time)) { interpreter.send(event, to: input) }
+        }
+        scheduler.advance(to: .milliseconds(until))
+        interpreter.stop()
+        return recorded.withLock { $0 }
+    }
+
+    func values(_ recorded: [Recorded], of stream: String) -> [Value] {
+        recorded.filter { $0.stream == stream }.compactMap(\.event.value)
+    }
+
+    func buildErrors(_ text: String) -> [String] {
+        let (program, _) = Pipeline.parse(text)
+        do {
+            _ = try Interpreter(program: program, scheduler: TestScheduler()) { _, _ in }
+            return []
+        } catch {
+            return error.all.map(\.message)
+        }
+    }
+
+    @Test func mapFilterAndScanGiveWhatTheSwiftOperatorsGive() throws {
+        let recorded = try run("""
+            input n: number
+            evens = n.filter { $0 % 2 == 0 }
+            doubled = evens.map { $0 * 2 }
+            total = doubled.scan(0) { total, value in total + value }
+            """, inputs: (1...6).map { (0, "n", .next(.number(Double($0)))) })
+        let swift = Lock<[Int]>([])
+        Signal<Int, Never>.from(1...6).filter { $0 % 2 == 0 }.map { $0 * 2 }.scan(0, +).subscribe(next: { v in swift.withLock { $0.append(v) } })
+        #expect(values(recorded, of: "total") == swift.withLock { $0 }.map { .number(Double($0)) })
+        #expect(values(recorded, of: "evens") == [2, 4, 6].map { .number($0) })
+    }
+
+    @Test func throttleOnTheVirtualClockIsRACsThrottle() throws {
+        let typing: [(Int, String)] = [(0, "s"), (80, "sw"), (160, "swi"), (800, "swift")]
+        let recorded = try run("input q: text\nthrottled = q.throttle(500ms)",
+                               inputs: typing.map { ($0.0, "q", .next(.string($0.1))) })
+        let times = recorded.filter { $0.stream == "throttled" }.map(\.time)
+        #expect(values(recorded, of: "throttled") == [.string("swi"), .string("swift")])
+        #expect(times == [660, 1_300])
+    }
+
+    @Test func flatMapLatestSwitchesToTheNewestInnerSignal() throws {
+        let recorded = try run("""
+            input q: text
+            results = q.flatMap(.latest) { query in timer(after: 300ms).map { _ in query + "!" } }
+            """, inputs: [(0, "q", .next(.string("a"))), (100, "q", .next(.string("b"))), (1_000, "q", .next(.string("c")))])
+        #expect(values(recorded, of: "results") == [.string("b!"), .string("c!")])
+    }
+
+    @Test func combineLatestSendsArraysThatClosuresTakeApart() throws {
+        let recorded = try run("""
+            input a: number
+            input b: number
+            sum = combineLatest(a, b).map { x, y in x + y }
+            """, inputs: [(0, "a", .next(.number(1))), (0, "b", .next(.number(10))), (5, "a", .next(.number(2)))])
+        #expect(values(recorded, of: "sum") == [.number(11), .number(12)])
+    }
+
+    @Test func intervalSendsTheMillisecondsSinceTheProgramStarted() throws {
+        let recorded = try run("ticks = interval(250ms).take(3)", until: 2_000)
+        #expect(values(recorded, of: "ticks") == [250, 500, 750].map { .number($0) })
+        #expect(recorded.last?.event == .completed)
+    }
+
+    @Test func aClosureThatFailsEndsItsStageOnlyWithTheReasonAndThePlace() throws {
+        let recorded = try run("""
+            input v: text
+            lengths = v.map { $0.count }
+            broken = lengths.map { 10 / ($0 - 2) }
+            """, inputs: [(0, "v", .next(.string("abc"))), (1, "v", .next(.string("ab"))), (2, "v", .next(.string("abcd")))])
+        #expect(values(recorded, of: "lengths") == [3, 2, 4].map { .number($0) }, "the other stage carries on")
+        let brokenEvents = recorded.filter { $0.stream == "broken" }.map(\.event)
+        #expect(brokenEvents == [.next(.number(10)),
+                                 .error(PipelineFailure(code: "closure_failed", message: "line 3, column 24: division by zero"))])
+    }
+
+    @Test func catchAndRetry() throws {
+        let recorded = try run("""
+            input v: number
+            safe = v.map { 1 / $0 }.catch { error in just(error.code) }
+            """, inputs: [(0, "v", .next(.number(2))), (1, "v", .next(.number(0)))])
+        #expect(values(recorded, of: "safe") == [.number(0.5), .string("closure_failed")])
+    }
+
+    @Test func everyNamedStreamRunsOnceHoweverManyStreamsReadIt() throws {
+        let recorded = try run("""
+            ticks = interval(100ms).take(2)
+            a = ticks.map { $0 }
+            b = ticks.map { $0 }
+            """, until: 500)
+        #expect(recorded.filter { $0.stream == "ticks" && $0.event.value != nil }.count == 2)
+        #expect(values(recorded, of: "a") == values(recorded, of: "b"))
+    }
+
+    @Test func whatCannotBeBuiltIsADiagnostic() {
+        #expect(buildErrors("input q: text\nx = q.take(-1)") == ["`take` needs a whole number from 0 to 1000000 here"])
+        #expect(buildErrors("input q: text\nx = q.throttle(5)") == ["`throttle` needs a duration"])
+        #expect(buildErrors("input q: text\nx = q.throttle(0ms)") == ["`throttle` needs a duration from 10ms to 1 hour, not 0ms"])
+        #expect(buildErrors("input q: text\nx = q.map(3)") == ["`map` needs a closure here"])
+        #expect(buildErrors("input q: text\nx = q.flatMap(.fast) { just($0) }") == ["`flatMap` needs one of `.latest`, `.merge`, `.concat` here"])
+        #expect(buildErrors("input q: text\nx = q.flatMap(.latest) { $0 }") == ["a signal is needed here, not a value"])
+        #expect(buildErrors("input q: text\nx = q.flatMap(.latest) { v in v }") == ["`v` is a value; a signal is needed here"])
+        #expect(buildErrors("input q: text\nx = q.scan { $0 }") == ["`scan` takes (_, _), not (_)"])
+        #expect(buildErrors("input q: text\nx = q.buffer(1s)") == ["`buffer` takes (every:), not (_)"])
+        #expect(buildErrors("x = interval(1ms)") == ["`interval` needs a duration from 10ms to 1 hour, not 1ms"])
+    }
+}
