@@ -138,7 +138,7 @@ struct API: Sendable {
         let event: InputEvent
         switch kind {
         case "next":
-            switch session.scenario.description.value(for: name, from: raw) {
+            switch session.pipeline.description.value(for: name, from: raw) {
             case .failure(.unknownInput): return unknownInput(session, name)
             case .failure(.invalidValue(let message)): return .error(status: 400, code: "invalid_value", message: message)
             case .success(let value): event = .next(value)
@@ -199,7 +199,7 @@ struct API: Sendable {
         _ scenario: any Scenario.Type, for request: HTTPRequest, clock: Session.Clock = .real
     ) -> Result<Session, SessionStore.CreationError> {
         Result { () throws(SessionStore.CreationError) in
-            try sessions.create(scenario, clientAddress: request.clientAddress, clock: clock)
+            try sessions.create(.scenario(scenario), clientAddress: request.clientAddress, clock: clock)
         }
     }
 
@@ -237,7 +237,7 @@ struct API: Sendable {
     private func checkInputHead(_ request: inout HTTPRequest) -> HTTPResponse? {
         guard let session = session(request) else { return unknownSession(request) }
         let name = request.parameters["name"] ?? ""
-        guard name == Session.advanceInput || session.scenario.description.input(named: name) != nil else {
+        guard name == Session.advanceInput || session.pipeline.description.input(named: name) != nil else {
             return unknownInput(session, name)
         }
         request.found = session
@@ -274,9 +274,9 @@ struct API: Sendable {
     }
 
     private func unknownInput(_ session: Session, _ name: String) -> HTTPResponse {
-        let names = session.scenario.description.inputs.map(\.name).joined(separator: ", ")
+        let names = session.pipeline.description.inputs.map(\.name).joined(separator: ", ")
         return .error(status: 404, code: "unknown_input",
-                      message: "The \(session.scenario.description.id) scenario has no input '\(name)'; its inputs: \(names).")
+                      message: "The \(session.pipeline.description.id) scenario has no input '\(name)'; its inputs: \(names).")
     }
 }
 
@@ -292,7 +292,7 @@ private struct SessionCreated: Encodable {
 
     init(_ session: Session) {
         self.session = session.id
-        scenario = session.scenario.description.id
+        scenario = session.pipeline.description.id
         events = session.eventsPath
         inputs = session.inputsPath
     }
@@ -309,7 +309,7 @@ private struct SessionInfo: Encodable {
 
     init(_ session: Session) {
         self.session = session.id
-        scenario = session.scenario.description.id
+        scenario = session.pipeline.description.id
         clock = session.clock.rawValue
         created = session.created.formatted(.iso8601)
         watchers = session.watcherCount

@@ -5,7 +5,7 @@ import MicroHTTP
 import Reactive
 import Scenarios
 
-/// One running scenario instance and the people watching it.
+/// One running pipeline — a built-in scenario or a user's program — and the people watching it.
 ///
 /// The scenario lives on one `RunLoopScheduler` thread: it is built there, its inputs are applied
 /// there in arrival order, and its events are recorded there. Each event gets the next `seq` (also
@@ -37,7 +37,8 @@ final class Session: Sendable {
     static let virtualStepBudget = 20_000
 
     let id: String
-    let scenario: any Scenario.Type
+    /// What the session runs: its description and how it starts.
+    let pipeline: SessionPipeline
     let clientAddress: String
     let created = Date()
     /// Where the session's work runs, in order.
@@ -61,7 +62,7 @@ final class Session: Sendable {
     }
 
     private struct State {
-        var instance: (any Scenario)?
+        var instance: (any RunningPipeline)?
         var nextSeq = 1
         var buffer: [Recorded] = []
         var bufferStart = 0
@@ -79,10 +80,10 @@ final class Session: Sendable {
 
     private let state: Lock<State>
 
-    init(id: String, scenario: any Scenario.Type, clientAddress: String, scheduler: RunLoopScheduler,
+    init(id: String, pipeline: SessionPipeline, clientAddress: String, scheduler: RunLoopScheduler,
          clock: Clock = .real, settings: ScenarioSettings, limits: SessionLimits) {
         self.id = id
-        self.scenario = scenario
+        self.pipeline = pipeline
         self.clientAddress = clientAddress
         self.scheduler = scheduler
         self.limits = limits
@@ -92,10 +93,10 @@ final class Session: Sendable {
         let clockScheduler: any Scheduler = virtualClock ?? scheduler
         self.clockScheduler = clockScheduler
         origin = clockScheduler.now
-        stateStreams = Set(scenario.description.streams.filter(\.state).map(\.name))
+        stateStreams = Set(pipeline.description.streams.filter(\.state).map(\.name))
         state = Lock(State(inputTokens: limits.inputBurst))
         scheduler.schedule { [self] in
-            let instance = scenario.init(scheduler: clockScheduler, settings: settings) { [weak self] stream, event in
+            let instance = pipeline.start(clockScheduler, settings) { [weak self] stream, event in
                 self?.record(stream, event)
             }
             runDueVirtualWork()
@@ -253,7 +254,7 @@ final class Session: Sendable {
     private static let logger = Logger(label: "playground.sessions")
 
     private func enqueue(
-        input name: String, ending: Bool, virtualMilliseconds: Double = 0, _ work: @escaping @Sendable (any Scenario) -> Void
+        input name: String, ending: Bool, virtualMilliseconds: Double = 0, _ work: @escaping @Sendable (any RunningPipeline) -> Void
     ) -> Result<Void, InputRefusal> {
         let verdict = state.withLock { state -> Result<Void, InputRefusal> in
             // Decided here, in arrival order, so the answer matches what the queue will do; before
@@ -292,7 +293,7 @@ final class Session: Sendable {
 
     /// Ends the session: its watchers' streams end and the scenario stops.
     func close() {
-        let (instance, watchers) = state.withLock { state -> ((any Scenario)?, [EventStream]) in
+        let (instance, watchers) = state.withLock { state -> ((any RunningPipeline)?, [EventStream]) in
             state.isClosed = true
             defer {
                 state.instance = nil

@@ -51,8 +51,8 @@ final class SessionStore: Sendable {
         scheduleSweep()
     }
 
-    /// Creates a session of `scenario` for the client at `clientAddress`.
-    func create(_ scenario: any Scenario.Type, clientAddress: String, clock: Session.Clock = .real) throws(CreationError) -> Session {
+    /// Creates a session running `pipeline` for the client at `clientAddress`.
+    func create(_ pipeline: SessionPipeline, clientAddress: String, clock: Session.Clock = .real) throws(CreationError) -> Session {
         let id = Self.makeID()
         // The caps are checked and the place taken in one critical section: the session is built
         // outside the lock, so it counts as reserved until it is stored (two polling threads once
@@ -68,13 +68,13 @@ final class SessionStore: Sendable {
             return .success(schedulers[state.nextScheduler])
         }
         let scheduler = try result.get()
-        let session = Session(id: id, scenario: scenario, clientAddress: clientAddress, scheduler: scheduler,
+        let session = Session(id: id, pipeline: pipeline, clientAddress: clientAddress, scheduler: scheduler,
                               clock: clock, settings: settings, limits: limits.session)
         state.withLock { state in
             state.reserved -= 1
             state.sessions[id] = session
         }
-        logger.debug("session created", metadata: ["session": "\(id.prefix(8))…", "scenario": "\(scenario.description.id)"])
+        logger.debug("session created", metadata: ["session": "\(id.prefix(8))…", "scenario": "\(pipeline.description.id)"])
         return session
     }
 

@@ -14,6 +14,13 @@ public struct PipelineSource: Sendable, Encodable {
         swift = String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The text of a program of the pipeline language (docs/PIPELINES.md), shown as a scenario's
+    /// source is; `path` is `program`.
+    public init(program text: String) {
+        path = "program"
+        swift = text
+    }
+
     private static let embedded: [String: [UInt8]] = [
         "Login.swift": PackageResources.Login_swift_txt,
         "Search.swift": PackageResources.Search_swift_txt,

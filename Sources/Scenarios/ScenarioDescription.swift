@@ -16,12 +16,19 @@ public struct ScenarioDescription: Sendable, Encodable {
     /// Creates a description; `sourceFile` names the scenario's own file in `Sources/Scenarios`.
     init(id: String, title: String, sourceFile: String, description: String,
          inputs: [InputDescription], streams: [StreamDescription]) {
+        self.init(id: id, title: title, description: description, inputs: inputs, streams: streams,
+                  source: PipelineSource(file: sourceFile))
+    }
+
+    /// Creates a description of any pipeline: a user's program, say.
+    public init(id: String, title: String, description: String, inputs: [InputDescription],
+                streams: [StreamDescription], source: PipelineSource) {
         self.id = id
         self.title = title
         self.description = description
         self.inputs = inputs
         self.streams = streams
-        source = PipelineSource(file: sourceFile)
+        self.source = source
     }
 }
 

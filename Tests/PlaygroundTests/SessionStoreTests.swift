@@ -20,7 +20,7 @@ struct SessionStoreTests {
         let created = Lock(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for _ in 0..<40 {
-                if (try? store.create(Ticker.self, clientAddress: "client-\(thread)")) != nil {
+                if (try? store.create(.scenario(Ticker.self), clientAddress: "client-\(thread)")) != nil {
                     created.withLock { $0 += 1 }
                 }
             }
