@@ -146,9 +146,9 @@ struct Builder {
         return { scopes throws(PipelineFailure) in try Evaluator(scopes: scopes).evaluate(expression) }
     }
 
-    /// The milliseconds since the program started, as `interval` and `timer` send them.
+    /// The whole milliseconds since the program started, as `interval` and `timer` send them.
     var elapsed: @Sendable () -> Value {
         let scheduler = self.scheduler, start = self.start
-        return { .number(Double((scheduler.now - start) / .microseconds(1)) / 1_000) }
+        return { .number((Double((scheduler.now - start) / .microseconds(1)) / 1_000).rounded()) }
     }
 }

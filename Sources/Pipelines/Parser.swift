@@ -105,10 +105,10 @@ struct Parser {
             let (name, range) = try expectIdentifier("an input name")
             do {
                 try expect(":", "after the input's name", hint: "write `input NAME: text` (or number, bool, action, choice(a, b))")
-                program.inputs.append(InputDeclaration(name: name, kind: try parseInputKind(), range: range))
+                program.inputs.append(InputDefinition(name: name, kind: try parseInputKind(), range: range))
             } catch {
                 // Declared all the same (as text), so that the streams using it are not reported too.
-                program.inputs.append(InputDeclaration(name: name, kind: .text, range: range))
+                program.inputs.append(InputDefinition(name: name, kind: .text, range: range))
                 throw error
             }
             return

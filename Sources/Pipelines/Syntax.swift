@@ -1,7 +1,7 @@
 /// A parsed program: its input declarations and stream definitions, in source order.
 public struct Program: Sendable, Equatable {
     /// `input NAME: KIND` lines.
-    public var inputs: [InputDeclaration] = []
+    public var inputs: [InputDefinition] = []
     /// `NAME = EXPRESSION` lines (a chain continued on later lines is one definition).
     public var streams: [StreamDefinition] = []
 }
@@ -14,7 +14,7 @@ public enum InputKind: Sendable, Equatable {
 }
 
 /// `input NAME: KIND`.
-public struct InputDeclaration: Sendable, Equatable {
+public struct InputDefinition: Sendable, Equatable {
     public var name: String
     public var kind: InputKind
     /// Where the name is.

@@ -43,7 +43,10 @@ enum Vocabulary {
         let lowered = name.lowercased()
         let scored = candidates.map { candidate in (candidate, editDistance(lowered, candidate.lowercased())) }
         guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return nil }
-        return best.1 <= max(1, min(3, name.count / 3)) ? best.0 : nil
+        // A third of the name may differ (one edit from three letters on): no suggestion for a
+        // name of one or two letters, which every other short name is one edit from.
+        let allowed = name.count < 3 ? 0 : max(1, min(3, name.count / 3))
+        return best.1 <= allowed ? best.0 : nil
     }
 
     /// Edit distance between two short strings, counting a swap of two neighbours as one edit

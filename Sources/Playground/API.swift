@@ -69,6 +69,9 @@ struct API: Sendable {
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
         }
+        router.add(.post, "/api/pipelines", preflight: PipelineCheck.checkHead) { request in
+            runProgram(request)
+        }
         router.add(.post, "/api/pipelines/check", preflight: PipelineCheck.checkHead) { request in
             PipelineCheck.respond(to: request)
         }
@@ -203,7 +206,7 @@ struct API: Sendable {
         }
     }
 
-    private func refusal(_ error: SessionStore.CreationError) -> HTTPResponse {
+    func refusal(_ error: SessionStore.CreationError) -> HTTPResponse {
         var response: HTTPResponse
         switch error {
         case .tooManySessions:

@@ -1,0 +1,94 @@
+import Pipelines
+import Reactive
+import Scenarios
+
+/// A user's program (docs/PIPELINES.md) as a session's pipeline: checked and built once when the
+/// session is asked for, then built again on the session's clock when it starts.
+enum ProgramPipeline {
+    /// The session pipeline of the program `text`, and its warnings; or every error found.
+    static func make(from text: String) -> Result<(pipeline: SessionPipeline, warnings: [Diagnostic]), ProgramRefusal> {
+        let (program, diagnostics) = Pipeline.parse(text)
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
+        // Built once on a clock that never moves, to find what only building finds (an argument
+        // out of range, a value where a signal is needed); the session builds it again, for real.
+        do {
+            let trial = try Interpreter(program: program, scheduler: TestScheduler()) { _, _ in }
+            trial.stop()
+        } catch {
+            return .failure(ProgramRefusal(diagnostics: error.all))
+        }
+        let description = ScenarioDescription(
+            id: "pipeline", title: "Your pipeline",
+            description: "A program of the pipeline language, every named line a stream.",
+            inputs: program.inputs.map(Self.describe), streams: program.summaries.map(Self.describe),
+            source: PipelineSource(program: text))
+        let pipeline = SessionPipeline(description: description) { scheduler, _, sink in
+            ProgramRun(program: program, scheduler: scheduler, sink: sink)
+        }
+        return .success((pipeline, diagnostics))
+    }
+
+    private static func describe(_ input: Pipelines.InputDefinition) -> InputDescription {
+        switch input.kind {
+        case .text: InputDescription(name: input.name, kind: .text, description: "A text input of the program.")
+        case .number: InputDescription(name: input.name, kind: .number, description: "A number input of the program.")
+        case .bool: InputDescription(name: input.name, kind: .bool, description: "A bool input of the program.")
+        case .action: InputDescription(name: input.name, kind: .action, description: "An action of the program.")
+        case .choice(let options):
+            InputDescription(name: input.name, kind: .choice, description: "A choice of the program.", options: options)
+        }
+    }
+
+    private static func describe(_ stream: StreamSummary) -> StreamDescription {
+        StreamDescription(name: stream.name, description: "Line `\(stream.name) = …` of the program.",
+                          operator: stream.operator, from: stream.from, state: stream.isState)
+    }
+}
+
+/// Why a program cannot run: its diagnostics (errors and warnings, sorted by position).
+struct ProgramRefusal: Error {
+    let diagnostics: [Diagnostic]
+}
+
+/// A program running in a session.
+private struct ProgramRun: RunningPipeline {
+    let interpreter: Interpreter?
+
+    init(program: Program, scheduler: any Scheduler, sink: @escaping StreamSink) {
+        interpreter = try? Interpreter(program: program, scheduler: scheduler) { stream, event in
+            switch event {
+            case .next(let value): sink(stream, .next(value.json))
+            case .error(let failure): sink(stream, .error(code: failure.code, message: failure.message))
+            case .completed: sink(stream, .completed)
+            }
+        }
+    }
+
+    func apply(_ event: InputEvent, to name: String) {
+        switch event {
+        case .next(.text(let text)), .next(.choice(let text)): interpreter?.send(.next(.string(text)), to: name)
+        case .next(.number(let number)): interpreter?.send(.next(.number(number)), to: name)
+        case .next(.bool(let flag)): interpreter?.send(.next(.bool(flag)), to: name)
+        case .next(.action): interpreter?.send(.next(.null), to: name)
+        case .completed: interpreter?.send(.completed, to: name)
+        case .error(let error): interpreter?.send(.error(PipelineFailure(code: error.code, message: error.message)), to: name)
+        }
+    }
+
+    func stop() { interpreter?.stop() }
+}
+
+extension Pipelines.Value {
+    /// The value as the playground's JSON: whole numbers as integers.
+    var json: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let number):
+            number.rounded() == number && abs(number) < 9_007_199_254_740_992 ? .int(Int(number)) : .double(number)
+        case .string(let text): .string(text)
+        case .array(let values): .array(values.map(\.json))
+        case .object(let fields): .object(fields.mapValues(\.json))
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import MicroHTTP
+import Pipelines
+import Scenarios
+
+extension API {
+    /// `POST /api/pipelines`: a session running the program in the body (docs/PIPELINES.md), or
+    /// 400 `pipeline_invalid` with every problem found.
+    func runProgram(_ request: HTTPRequest) -> HTTPResponse {
+        guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
+        guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
+            return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
+        }
+        switch ProgramPipeline.make(from: text) {
+        case .failure(let refusal):
+            let errors = refusal.diagnostics.filter { $0.severity == .error }.count
+            let message = "The program cannot run: \(errors) problem\(errors == 1 ? "" : "s") (see diagnostics)."
+            return .json(ProgramInvalid(error: .init(code: "pipeline_invalid", message: message, diagnostics: refusal.diagnostics)),
+                         status: 400)
+        case .success(let (pipeline, warnings)):
+            let session: Session
+            do {
+                session = try sessions.create(pipeline, clientAddress: request.clientAddress, clock: clock)
+            } catch {
+                return refusal(error)
+            }
+            var response = HTTPResponse.json(ProgramSessionCreated(session, warnings: warnings), status: 201)
+            response.addHeader("Location", "/api/sessions/\(session.id)")
+            return response
+        }
+    }
+}
+
+/// 400 `pipeline_invalid`: the error object with the diagnostics.
+private struct ProgramInvalid: Encodable {
+    struct Body: Encodable {
+        let code: String
+        let message: String
+        let diagnostics: [Diagnostic]
+    }
+
+    let error: Body
+}
+
+/// 201: the session, as for a scenario, and what the program defines.
+private struct ProgramSessionCreated: Encodable {
+    struct Description: Encodable {
+        let inputs: [InputDescription]
+        let streams: [StreamDescription]
+        let diagnostics: [Diagnostic]
+    }
+
+    let session: String
+    let scenario: String
+    let events: String
+    let inputs: String
+    let pipeline: Description
+
+    init(_ session: Session, warnings: [Diagnostic]) {
+        self.session = session.id
+        scenario = session.pipeline.description.id
+        events = session.eventsPath
+        inputs = session.inputsPath
+        pipeline = Description(inputs: session.pipeline.description.inputs, streams: session.pipeline.description.streams,
+                               diagnostics: warnings)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import MicroHTTP
+@testable import Playground
+import Scenarios
+import Testing
+
+/// `POST /api/pipelines`: a program runs as a session like a scenario's — inputs, events, a
+/// virtual clock — or is refused with every problem found.
+@Suite("Program sessions")
+struct ProgramSessionTests {
+    let router: Router
+    let store: SessionStore
+
+    init() throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
+        router = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store).router()
+    }
+
+    func post(_ path: String, _ body: String, query: [String: String] = [:]) -> HTTPResponse {
+        let request = HTTPRequest(method: .post, rawPath: path, query: query, body: Array(body.utf8))
+        return router.preflight(request) ?? router.respond(to: request)
+    }
+
+    func json(_ response: HTTPResponse) -> [String: Any] {
+        guard case .bytes(let bytes) = response.body else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+    }
+
+    @Test func aProgramRunsAsASessionOnAVirtualClock() async throws {
+        let created = post("/api/pipelines", """
+            input query: text
+            valid = query.filter { $0.count > 2 }
+            throttled = valid.throttle(500ms)
+            """, query: ["clock": "virtual"])
+        #expect(created.status == 201)
+        let body = json(created)
+        #expect(body["scenario"] as? String == "pipeline")
+        let pipeline = body["pipeline"] as? [String: Any] ?? [:]
+        let streams = (pipeline["streams"] as? [[String: Any]] ?? []).map { $0["name"] as? String }
+        #expect(streams == ["valid", "throttled"])
+        guard let id = body["session"] as? String, let session = store.session(id) else {
+            Issue.record("no session: \(body)")
+            return
+        }
+        for (name, value) in [("query", "sw"), ("query", "swe"), ("advance", "100"), ("query", "swed"), ("advance", "600")] {
+            #expect(post("/api/sessions/\(id)/inputs/\(name)", value).status == 202)
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !session.recordedEvents().contains(where: { $0.stream == "throttled" }) && ContinuousClock.now < deadline {
+            await Task.yield()
+        }
+        let recorded = session.recordedEvents().map { ($0.stream, $0.streamEvent, $0.t) }
+        #expect(recorded.map(\.0) == ["valid", "valid", "throttled"])
+        #expect(recorded.last?.1 == .next(.string("swed")))
+        #expect(recorded.last?.2 == 600, "throttled 500 ms after the last valid query, at 100 ms")
+    }
+
+    @Test func aProgramThatCannotRunIsRefusedWithItsDiagnostics() {
+        let refused = post("/api/pipelines", "input q: text\nx = q.throtle(1s)\ny = qq")
+        #expect(refused.status == 400)
+        let error = json(refused)["error"] as? [String: Any] ?? [:]
+        #expect(error["code"] as? String == "pipeline_invalid")
+        let diagnostics = error["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.map { $0["line"] as? Int } == [2, 3])
+        let unbuildable = json(post("/api/pipelines", "input q: text\nx = q.take(-1)"))["error"] as? [String: Any]
+        #expect((unbuildable?["diagnostics"] as? [[String: Any]])?.first?["message"] as? String
+                == "`take` needs a whole number from 0 to 1000000 here")
+        #expect(store.count == 0, "no session was made")
+    }
+
+    @Test func warningsComeWithTheSession() {
+        let created = post("/api/pipelines", "input unused: text\nx = just(1)")
+        #expect(created.status == 201)
+        let diagnostics = (json(created)["pipeline"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.first?["severity"] as? String == "warning")
+    }
+}
