@@ -16,16 +16,40 @@ public final class Interpreter: Sendable {
 
     /// Builds `program` (which must have no errors) on `scheduler` and starts it: from now on every
     /// named stream's events go to `sink`. Throws the diagnostics of what cannot be built (a wrong
-    /// argument, a closure where a signal is needed…).
-    public init(program: Program, scheduler: any Scheduler, sink: @escaping Sink) throws(Diagnostics) {
-        var builder = Builder(program: program, scheduler: scheduler, sink: sink)
+    /// argument, a closure where a signal is needed…). A program that runs out of its
+    /// ``StepBudget`` is halted: each stream not ended yet ends with `budget_exceeded`.
+    public init(program: Program, scheduler: any Scheduler, limits: StepBudget.Limits = .standard,
+                sink: @escaping Sink) throws(Diagnostics) {
+        let subscriptions = CompoundDisposable()
+        let ended = Lock<Set<String>>([])
+        let names = program.streams.map(\.name)
+        let budget = StepBudget(limits) {
+            subscriptions.dispose()
+            let failure = PipelineFailure(
+                code: "budget_exceeded",
+                message: "The program was stopped: it did more than \(Int(limits.capacity)) steps (subscriptions and values) at once, or more than \(Int(limits.perSecond)) a second for long.")
+            for name in names where ended.withLock({ $0.insert(name).inserted }) { sink(name, .error(failure)) }
+        }
+        var builder = Builder(program: program, scheduler: scheduler, budget: budget, subscriptions: subscriptions) { name, event in
+            guard ended.withLock({ event.isTerminating ? $0.insert(name).inserted : !$0.contains(name) }) else { return }
+            sink(name, event)
+        }
         builder.buildAll()
         guard builder.errors.isEmpty else {
-            builder.subscriptions.dispose()
+            subscriptions.dispose()
             throw Diagnostics(all: builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         inputs = builder.inputs
-        subscriptions = builder.subscriptions
+        self.subscriptions = subscriptions
+    }
+
+    /// The problems that building `program` finds, without running any of it: nothing is
+    /// subscribed, so nothing runs (a server checks a program this way before making a session).
+    public static func validate(_ program: Program) -> [Diagnostic] {
+        var builder = Builder(program: program, scheduler: TestScheduler(), budget: StepBudget {}, subscriptions: CompoundDisposable(),
+                              subscribes: false) { _, _ in }
+        builder.buildAll()
+        return builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
     /// Sends `event` into the input `name`; an unknown name is ignored.
@@ -53,16 +77,23 @@ typealias SignalMaker = @Sendable (_ scopes: [Evaluator.Scope]) -> Signal<Value,
 struct Builder {
     let program: Program
     let scheduler: any Scheduler
+    let budget: StepBudget
+    let subscriptions: CompoundDisposable
+    /// `false` to only find build errors: no stream is subscribed.
+    let subscribes: Bool
     let sink: Interpreter.Sink
     let start: Duration
-    let subscriptions = CompoundDisposable()
     private(set) var inputs: [String: Subject<Value, PipelineFailure>] = [:]
     private var shared: [String: Signal<Value, PipelineFailure>] = [:]
     private(set) var errors: [BuildError] = []
 
-    init(program: Program, scheduler: any Scheduler, sink: @escaping Interpreter.Sink) {
+    init(program: Program, scheduler: any Scheduler, budget: StepBudget, subscriptions: CompoundDisposable,
+         subscribes: Bool = true, sink: @escaping Interpreter.Sink) {
         self.program = program
         self.scheduler = scheduler
+        self.budget = budget
+        self.subscriptions = subscriptions
+        self.subscribes = subscribes
         self.sink = sink
         start = scheduler.now
         for input in program.inputs { inputs[input.name] = Subject() }
@@ -88,6 +119,7 @@ struct Builder {
         let subject = ReplaySubject<Value, PipelineFailure>(capacity: 1)
         let sink = self.sink
         shared[name] = subject.signal
+        guard subscribes else { return subject.signal }
         subscriptions.add(signal.subscribe(Subscriber { event in
             sink(name, event)
             subject.send(event)
@@ -106,21 +138,27 @@ struct Builder {
                 throw BuildError(message: "`\(name)` is a value; a signal is needed here", range: range, hint: "write `just(\(name))`")
             }
             if let signal = try streamSignal(name) { return { _ in signal } }
-            return try source(name, Arguments(name: name, list: [], range: range), parameters: parameters)
+            return spending(try source(name, Arguments(name: name, list: [], range: range), parameters: parameters))
         case .call(.name(let name, _), let arguments, let range):
             guard inputs[name] == nil, !program.streams.contains(where: { $0.name == name }) else {
                 throw BuildError(message: "`\(name)` is a stream; it cannot be called", range: range)
             }
-            return try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters)
+            return spending(try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters))
         case .call(.member(let base?, let name, _), let arguments, let range):
             let upstream = try compile(base, parameters: parameters)
-            return try apply(name, to: upstream, Arguments(name: name, list: arguments, range: range), parameters: parameters)
+            return spending(try apply(name, to: upstream, Arguments(name: name, list: arguments, range: range), parameters: parameters))
         case .member(_?, let name, let range):
             throw BuildError(message: "`\(name)` is an operator: call it", range: range, hint: "write `.\(name)()`")
         default:
             throw BuildError(message: "a signal is needed here, not a value", range: expression.range,
                              hint: "a value becomes a signal with `just(…)`")
         }
+    }
+
+    /// `maker`'s signals, each subscription and value a step of the program's budget.
+    private func spending(_ maker: @escaping SignalMaker) -> SignalMaker {
+        let budget = self.budget
+        return { scopes in maker(scopes).spending(budget) }
     }
 
     /// A value closure: its result for the given arguments, or the failure it ran into.

@@ -9,14 +9,10 @@ enum ProgramPipeline {
     static func make(from text: String) -> Result<(pipeline: SessionPipeline, warnings: [Diagnostic]), ProgramRefusal> {
         let (program, diagnostics) = Pipeline.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
-        // Built once on a clock that never moves, to find what only building finds (an argument
-        // out of range, a value where a signal is needed); the session builds it again, for real.
-        do {
-            let trial = try Interpreter(program: program, scheduler: TestScheduler()) { _, _ in }
-            trial.stop()
-        } catch {
-            return .failure(ProgramRefusal(diagnostics: error.all))
-        }
+        // What only building finds (an argument out of range, a value where a signal is needed),
+        // found without running anything: the session builds it again, for real, on its thread.
+        let buildErrors = Interpreter.validate(program)
+        guard buildErrors.isEmpty else { return .failure(ProgramRefusal(diagnostics: buildErrors)) }
         let description = ScenarioDescription(
             id: "pipeline", title: "Your pipeline",
             description: "A program of the pipeline language, every named line a stream.",

@@ -1,4 +1,6 @@
+import Locking
 @testable import Pipelines
+import Reactive
 import Testing
 
 /// Programs written to break the checker: each must come back with diagnostics, never a trap, a
@@ -59,5 +61,67 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Programs that would keep a session's thread busy for ever are halted by their step budget:
+/// every stream ends with `budget_exceeded`, and control comes back.
+@Suite("Pipeline language: runaway programs")
+struct RunawayProgramTests {
+    func runToHalt(_ text: String) throws -> [(String, Event<Value, PipelineFailure>)] {
+        let (program, diagnostics) = Pipeline.parse(text)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        let recorded = Lock<[(String, Event<Value, PipelineFailure>)]>([])
+        let scheduler = TestScheduler()
+        let clock = ContinuousClock()
+        let started = clock.now
+        // A small budget, so that even a ThreadSanitizer build (ten times slower) runs out of it
+        // long before the refill could keep up.
+        let limits = StepBudget.Limits(capacity: 20_000, perSecond: 1_000)
+        let interpreter = try Interpreter(program: program, scheduler: scheduler, limits: limits) { stream, event in
+            recorded.withLock { $0.append((stream, event)) }
+        }
+        scheduler.advance(by: .seconds(1))
+        interpreter.stop()
+        #expect(clock.now - started < .seconds(20), "halting took \(clock.now - started)")
+        return recorded.withLock { $0 }
+    }
+
+    @Test func aRetryForeverOfAFailureIsHalted() throws {
+        let recorded = try runToHalt("x = failure(\"no\").retry()\ny = just(1)")
+        // The whole program stops: `y`, built after `x` ran out, ends too, once.
+        #expect(recorded.map(\.0) == ["x", "y"])
+        #expect(recorded.map(\.1.failure?.code) == ["budget_exceeded", "budget_exceeded"])
+    }
+
+    @Test func anExplosionOfFlatteningsIsHaltedAndNothingFollowsTheHalt() throws {
+        let thousand = "[" + (1...1_000).map(String.init).joined(separator: ", ") + "]"
+        let recorded = try runToHalt("""
+            seeds = from(\(thousand))
+            squares = from(\(thousand)).flatMap(.merge) { _ in from(\(thousand)) }
+            later = interval(100ms)
+            """)
+        let squares = recorded.filter { $0.0 == "squares" }
+        #expect(squares.count < 40_000, "halted long before a million values")
+        #expect(squares.last?.1.failure?.code == "budget_exceeded")
+        #expect(recorded.filter { $0.0 == "later" }.map(\.1.failure?.code) == ["budget_exceeded"],
+                "the whole program stopped: the interval never ticked")
+        for stream in ["seeds", "squares", "later"] {
+            #expect(recorded.filter { $0.0 == stream && $0.1.isTerminating }.count == 1, "\(stream) ended once")
+        }
+        #expect(recorded.first { $0.0 == "seeds" && $0.1.isTerminating }?.1 == .completed, "seeds had ended before the halt")
+    }
+
+    @Test func validatingAProgramRunsNothing() {
+        let (program, _) = Pipeline.parse("x = failure(\"no\").retry()")
+        #expect(Interpreter.validate(program).isEmpty)
+    }
+}
+
+extension Event {
+    /// The error of an `.error` event.
+    var failure: Failure? {
+        if case .error(let failure) = self { return failure }
+        return nil
     }
 }
