@@ -18,8 +18,8 @@ public final class Interpreter: Sendable {
     /// named stream's events go to `sink`. Throws the diagnostics of what cannot be built (a wrong
     /// argument, a closure where a signal is needed…). A program that runs out of its
     /// ``StepBudget`` is halted: each stream not ended yet ends with `budget_exceeded`.
-    public init(program: Program, scheduler: any Scheduler, limits: StepBudget.Limits = .standard,
-                sink: @escaping Sink) throws(Diagnostics) {
+    public init(program: Program, scheduler: any Scheduler, services: [String: Service] = [:],
+                limits: StepBudget.Limits = .standard, sink: @escaping Sink) throws(Diagnostics) {
         let subscriptions = CompoundDisposable()
         let ended = Lock<Set<String>>([])
         let names = program.streams.map(\.name)
@@ -30,7 +30,8 @@ public final class Interpreter: Sendable {
                 message: "The program was stopped: it did more than \(Int(limits.capacity)) steps (subscriptions and values) at once, or more than \(Int(limits.perSecond)) a second for long.")
             for name in names where ended.withLock({ $0.insert(name).inserted }) { sink(name, .error(failure)) }
         }
-        var builder = Builder(program: program, scheduler: scheduler, budget: budget, subscriptions: subscriptions) { name, event in
+        var builder = Builder(program: program, scheduler: scheduler, services: services, budget: budget,
+                              subscriptions: subscriptions) { name, event in
             guard ended.withLock({ event.isTerminating ? $0.insert(name).inserted : !$0.contains(name) }) else { return }
             sink(name, event)
         }
@@ -45,9 +46,9 @@ public final class Interpreter: Sendable {
 
     /// The problems that building `program` finds, without running any of it: nothing is
     /// subscribed, so nothing runs (a server checks a program this way before making a session).
-    public static func validate(_ program: Program) -> [Diagnostic] {
-        var builder = Builder(program: program, scheduler: TestScheduler(), budget: StepBudget {}, subscriptions: CompoundDisposable(),
-                              subscribes: false) { _, _ in }
+    public static func validate(_ program: Program, services: [String: Service] = [:]) -> [Diagnostic] {
+        var builder = Builder(program: program, scheduler: TestScheduler(), services: services, budget: StepBudget {},
+                              subscriptions: CompoundDisposable(), subscribes: false) { _, _ in }
         builder.buildAll()
         return builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
@@ -77,6 +78,7 @@ typealias SignalMaker = @Sendable (_ scopes: [Evaluator.Scope]) -> Signal<Value,
 struct Builder {
     let program: Program
     let scheduler: any Scheduler
+    let services: [String: Service]
     let budget: StepBudget
     let subscriptions: CompoundDisposable
     /// `false` to only find build errors: no stream is subscribed.
@@ -87,10 +89,11 @@ struct Builder {
     private var shared: [String: Signal<Value, PipelineFailure>] = [:]
     private(set) var errors: [BuildError] = []
 
-    init(program: Program, scheduler: any Scheduler, budget: StepBudget, subscriptions: CompoundDisposable,
-         subscribes: Bool = true, sink: @escaping Interpreter.Sink) {
+    init(program: Program, scheduler: any Scheduler, services: [String: Service], budget: StepBudget,
+         subscriptions: CompoundDisposable, subscribes: Bool = true, sink: @escaping Interpreter.Sink) {
         self.program = program
         self.scheduler = scheduler
+        self.services = services
         self.budget = budget
         self.subscriptions = subscriptions
         self.subscribes = subscribes

@@ -66,8 +66,21 @@ extension Builder {
             default: return { scopes in Signal.concat(parts.map { $0(scopes) }) }
             }
         default:
-            throw BuildError(message: "`\(name)` is not a source the interpreter runs yet", range: arguments.range,
-                             hint: "docs/PIPELINES.md lists what runs")
+            guard let service = services[name] else {
+                throw BuildError(message: "`\(name)` is not a source the interpreter runs yet", range: arguments.range,
+                                 hint: "docs/PIPELINES.md lists what runs")
+            }
+            try arguments.expect(Array(repeating: nil, count: service.arity), usage: service.usage)
+            let values = (0..<service.arity).map { valueArgument(arguments, $0) }
+            return { scopes in
+                do throws(PipelineFailure) {
+                    var evaluated: [Value] = []
+                    for value in values { evaluated.append(try value(scopes)) }
+                    return try service.call(evaluated)
+                } catch {
+                    return .failure(error)
+                }
+            }
         }
     }
 }

@@ -11,17 +11,43 @@ enum ProgramPipeline {
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         // What only building finds (an argument out of range, a value where a signal is needed),
         // found without running anything: the session builds it again, for real, on its thread.
-        let buildErrors = Interpreter.validate(program)
+        let buildErrors = Interpreter.validate(program, services: services(Services(scheduler: TestScheduler(), settings: ScenarioSettings())))
         guard buildErrors.isEmpty else { return .failure(ProgramRefusal(diagnostics: buildErrors)) }
         let description = ScenarioDescription(
             id: "pipeline", title: "Your pipeline",
             description: "A program of the pipeline language, every named line a stream.",
             inputs: program.inputs.map(Self.describe), streams: program.summaries.map(Self.describe),
             source: PipelineSource(program: text))
-        let pipeline = SessionPipeline(description: description) { scheduler, _, sink in
-            ProgramRun(program: program, scheduler: scheduler, sink: sink)
+        let pipeline = SessionPipeline(description: description) { scheduler, settings, sink in
+            ProgramRun(program: program, scheduler: scheduler, services: services(Services(scheduler: scheduler, settings: settings)),
+                       sink: sink)
         }
         return .success((pipeline, diagnostics))
+    }
+
+    /// The scenarios' simulated services as the program's sources `search(query)`,
+    /// `signIn(user, password)` and `subscribe(email)`.
+    static func services(_ services: Services) -> [String: Service] {
+        @Sendable func text(_ value: Pipelines.Value, _ service: String) throws(PipelineFailure) -> String {
+            guard case .string(let text) = value else {
+                throw PipelineFailure(code: "invalid_argument", message: "`\(service)` takes text, not \(value.json)")
+            }
+            return text
+        }
+        @Sendable func converted(_ signal: Signal<JSONValue, ErrorInfo>) -> Signal<Pipelines.Value, PipelineFailure> {
+            signal.map(Pipelines.Value.init).mapError { PipelineFailure(code: $0.code, message: $0.message) }
+        }
+        return [
+            "search": Service(arity: 1, usage: "search(query)") { arguments throws(PipelineFailure) in
+                converted(services.search(try text(arguments[0], "search")))
+            },
+            "signIn": Service(arity: 2, usage: "signIn(user, password)") { arguments throws(PipelineFailure) in
+                converted(services.signIn(username: try text(arguments[0], "signIn"), password: try text(arguments[1], "signIn")))
+            },
+            "subscribe": Service(arity: 1, usage: "subscribe(email)") { arguments throws(PipelineFailure) in
+                converted(services.subscribe(email: try text(arguments[0], "subscribe")))
+            },
+        ]
     }
 
     private static func describe(_ input: Pipelines.InputDefinition) -> InputDescription {
@@ -50,8 +76,8 @@ struct ProgramRefusal: Error {
 private struct ProgramRun: RunningPipeline {
     let interpreter: Interpreter?
 
-    init(program: Program, scheduler: any Scheduler, sink: @escaping StreamSink) {
-        interpreter = try? Interpreter(program: program, scheduler: scheduler) { stream, event in
+    init(program: Program, scheduler: any Scheduler, services: [String: Service], sink: @escaping StreamSink) {
+        interpreter = try? Interpreter(program: program, scheduler: scheduler, services: services) { stream, event in
             switch event {
             case .next(let value): sink(stream, .next(value.json))
             case .error(let failure): sink(stream, .error(code: failure.code, message: failure.message))
@@ -75,6 +101,19 @@ private struct ProgramRun: RunningPipeline {
 }
 
 extension Pipelines.Value {
+    /// The playground's JSON as a program's value.
+    init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .int(let number): self = .number(Double(number))
+        case .double(let number): self = .number(number)
+        case .string(let text): self = .string(text)
+        case .array(let values): self = .array(values.map(Self.init))
+        case .object(let fields): self = .object(fields.mapValues(Self.init))
+        }
+    }
+
     /// The value as the playground's JSON: whole numbers as integers.
     var json: JSONValue {
         switch self {
