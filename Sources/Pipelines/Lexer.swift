@@ -148,7 +148,7 @@ struct Lexer {
         case "s": emit(.duration(milliseconds: value * 1_000), from: start)
         case "min": emit(.duration(milliseconds: value * 60_000), from: start)
         default:
-            report("unknown unit `\(unit)` after a number", from: start, hint: "durations are written `100ms`, `0.5s` or `2min`")
+            report("unknown unit `\(Checker.shortened(unit))` after a number", from: start, hint: "durations are written `100ms`, `0.5s` or `2min`")
         }
     }
 

@@ -134,7 +134,7 @@ struct Parser {
             try expect(")", "after the choices")
             return .choice(choices)
         default:
-            throw fail("unknown input kind `\(kind)`", at: range, hint: "use text, number, bool, action or choice(a, b, …)")
+            throw fail("unknown input kind `\(Checker.shortened(kind))`", at: range, hint: "use text, number, bool, action or choice(a, b, …)")
         }
     }
 
@@ -413,7 +413,7 @@ struct Parser {
 
     private func describe(_ token: Token) -> String {
         switch token.kind {
-        case .identifier(let name): "`\(name)`"
+        case .identifier(let name): "`\(Checker.shortened(name))`"
         case .dollar(let index): "`$\(index)`"
         case .number, .duration: "a number"
         case .string, .interpolationStart, .interpolationMiddle, .interpolationEnd: "a string"

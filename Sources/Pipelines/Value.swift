@@ -24,19 +24,19 @@ public enum Value: Sendable, Hashable {
     /// everything else as JSON.
     var text: String {
         if case .string(let string) = self { return string }
-        return json
+        return jsonText
     }
 
     /// The value as compact JSON, object keys sorted.
-    var json: String {
+    var jsonText: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
         case .number(let value): return Value.format(value)
         case .string(let value): return Value.quote(value)
-        case .array(let values): return "[" + values.map(\.json).joined(separator: ",") + "]"
+        case .array(let values): return "[" + values.map(\.jsonText).joined(separator: ",") + "]"
         case .object(let fields):
-            return "{" + fields.keys.sorted().map { Value.quote($0) + ":" + fields[$0]!.json }.joined(separator: ",") + "}"
+            return "{" + fields.keys.sorted().map { Value.quote($0) + ":" + fields[$0]!.jsonText }.joined(separator: ",") + "}"
         }
     }
 

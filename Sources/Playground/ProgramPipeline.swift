@@ -30,7 +30,7 @@ enum ProgramPipeline {
     static func services(_ services: Services) -> [String: Service] {
         @Sendable func text(_ value: Pipelines.Value, _ service: String) throws(PipelineFailure) -> String {
             guard case .string(let text) = value else {
-                throw PipelineFailure(code: "invalid_argument", message: "`\(service)` takes text, not \(value.json)")
+                throw PipelineFailure(code: "invalid_argument", message: "`\(service)` takes text")
             }
             return text
         }

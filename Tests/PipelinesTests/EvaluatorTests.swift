@@ -30,7 +30,7 @@ struct EvaluatorTests {
         #expect(value("7 / 2") == .number(3.5))
         #expect(value("1 + 2 * 3 - 4 % 3") == .number(6))
         #expect(value("-$0 + 1", .number(2)) == .number(-1))
-        #expect(Value.number(3).json == "3" && Value.number(3.5).json == "3.5")
+        #expect(Value.number(3).jsonText == "3" && Value.number(3.5).jsonText == "3.5")
     }
 
     @Test func comparisonLogicAndConditionals() {

@@ -125,3 +125,15 @@ extension Event {
         return nil
     }
 }
+
+@Suite("Pipeline language: messages stay short")
+struct ShortMessageTests {
+    @Test func aLongNameOrUnitIsCutInEveryMessage() {
+        let long = String(repeating: "a", count: 50_000)
+        for text in ["\(long) query", "x = 1\(long)", "input q: \(long)", "x = just(1) \(long)"] {
+            for diagnostic in Pipeline.check(text) {
+                #expect(diagnostic.message.count < 200, "\(diagnostic.message.prefix(80))…")
+            }
+        }
+    }
+}
