@@ -22,7 +22,7 @@ public final class Interpreter: Sendable {
                 limits: StepBudget.Limits = .standard, sink: @escaping Sink) throws(Diagnostics) {
         let subscriptions = CompoundDisposable()
         let ended = Lock<Set<String>>([])
-        let names = program.streams.map(\.name)
+        let names = program.summaries.map(\.name)  // streams and stages
         let budget = StepBudget(limits) {
             subscriptions.dispose()
             let failure = PipelineFailure(
@@ -117,7 +117,7 @@ struct Builder {
         if let input = inputs[name] { return input.signal }
         if let signal = shared[name] { return signal }
         guard let definition = program.streams.first(where: { $0.name == name }) else { return nil }
-        let signal = try compile(definition.expression, parameters: [])([])
+        let signal = try compileChain(definition)
         // Subscribed once, reported under its name, replayed (its latest value) to later readers.
         let subject = ReplaySubject<Value, PipelineFailure>(capacity: 1)
         let sink = self.sink
@@ -131,6 +131,35 @@ struct Builder {
     }
 
     // MARK: Compiling expressions into signals
+
+    /// A named stream's signal, every operator of its chain but the last reported as a stage of
+    /// its own (`results·filter`); the last operator's output is the stream itself.
+    private mutating func compileChain(_ definition: StreamDefinition) throws(BuildError) -> Signal<Value, PipelineFailure> {
+        let (root, links) = definition.links
+        guard !links.isEmpty else { return try compile(definition.expression, parameters: [])([]) }
+        var maker = try compile(root, parameters: [])
+        let stages = definition.stageNames
+        for (index, link) in links.enumerated() {
+            let arguments = Arguments(name: link.name, list: link.arguments, range: link.range)
+            maker = spending(try apply(link.name, to: maker, arguments, parameters: []))
+            if index < stages.count { maker = reporting(maker, as: stages[index]) }
+        }
+        return maker([])
+    }
+
+    /// `maker`'s signals, each event also sent to the sink as the stage `name`'s.
+    private func reporting(_ maker: @escaping SignalMaker, as name: String) -> SignalMaker {
+        let sink = self.sink
+        return { scopes in
+            let signal = maker(scopes)
+            return Signal { subscriber in
+                signal.subscribe(Subscriber { event in
+                    sink(name, event)
+                    subscriber.send(event)
+                }, for: subscriber)
+            }
+        }
+    }
 
     /// Compiles `expression`, which must denote a signal; `parameters` are the closure parameters
     /// in scope (names that are values, not signals).

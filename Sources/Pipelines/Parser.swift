@@ -198,9 +198,11 @@ struct Parser {
             if case .symbol(let symbol) = current.kind, [".", "(", "{", "["].contains(symbol) { try deepenTree() }
             switch current.kind {
             case .symbol("."):
+                let dot = current.range
                 position += 1
                 let (name, range) = try expectIdentifier("a member or operator name after `.`")
-                expression = .member(base: expression, name: name, expression.range.through(range))
+                // The member's range is its own `.name`, which may be lines below its base.
+                expression = .member(base: expression, name: name, dot.through(range))
             case .symbol("("):
                 let arguments = try parseArguments()
                 expression = .call(callee: expression, arguments: arguments, expression.range.through(tokens[position - 1].range))

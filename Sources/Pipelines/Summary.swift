@@ -1,81 +1,121 @@
-/// What a program's stream is, for a catalogue entry: the operator that makes it, the streams and
-/// inputs it reads, and whether it is a state stream (its latest value is part of a new watcher's
-/// snapshot).
+/// What a program's stream or stage is, for a catalogue entry: the operator that makes it, the
+/// streams and inputs it reads, whether it is a state stream (its latest value is part of a new
+/// watcher's snapshot), and where it is written.
 public struct StreamSummary: Sendable, Equatable {
-    /// The stream's name.
+    /// The stream's name; a stage's is `line·operator` (`results·filter`), with `·2`, `·3`… when
+    /// the operator repeats in the line.
     public var name: String
     /// The last operator of its chain (`throttle`), or its source (`interval`, `combineLatest`).
     public var `operator`: String
-    /// The inputs and streams its definition reads, in order of first use.
+    /// The inputs, streams and stages it reads, in order of first use.
     public var from: [String]
     /// Whether it holds a current value: see ``Program/summaries``.
     public var isState: Bool
+    /// The line it is written on (for a stage, its operator's line), from 1.
+    public var line: Int
+    /// The column of its name (for a stage, its operator's name), from 1, in UTF-16 code units.
+    public var column: Int
+    /// For a stage, the named stream whose chain it is part of; `nil` for a named stream.
+    public var stageOf: String?
+}
+
+/// One operator of a chain: `.name(arguments)`.
+struct ChainLink: Sendable {
+    let name: String
+    let arguments: [Argument]
+    /// The whole call, for diagnostics.
+    let range: SourceRange
+    /// The operator's name.
+    let nameRange: SourceRange
+}
+
+extension StreamDefinition {
+    /// The chain's root and its operators, first to last (`nil` links: not a chain of calls).
+    var links: (root: Expression, links: [ChainLink]) {
+        var links: [ChainLink] = []
+        var current = expression
+        while case .call(.member(let base?, let name, let memberRange), let arguments, let range) = current {
+            let nameStart = max(memberRange.column, memberRange.endColumn - name.utf16.count)
+            links.append(ChainLink(name: name, arguments: arguments, range: range,
+                                   nameRange: SourceRange(line: memberRange.line, column: nameStart, endColumn: memberRange.endColumn)))
+            current = base
+        }
+        return (current, links.reversed())
+    }
+
+    /// The names of the chain's stages: every operator but the last, which makes the stream itself.
+    var stageNames: [String] {
+        var seen: [String: Int] = [:]
+        return links.links.dropLast().map { link in
+            seen[link.name, default: 0] += 1
+            let count = seen[link.name]!
+            return count == 1 ? "\(name)·\(link.name)" : "\(name)·\(link.name)·\(count)"
+        }
+    }
 }
 
 extension Program {
-    /// One summary per stream, in program order.
+    /// One summary per stage and stream, in program order: each stream's stages, then the stream.
     ///
-    /// The state rule: a stream is a state stream when its chain starts from an input that is not
-    /// an action, or from a state stream, and no operator of the chain flattens (`flatMap`,
-    /// `flattenMap`, `concatMap`, `catch`): then, like a text field, it always has a latest value
-    /// worth showing a new watcher. Streams of sources (`interval`, `just`), of actions, and the
-    /// results of flattenings are event streams.
+    /// The state rule: a stream or stage is a state stream when its chain starts from an input that
+    /// is not an action, or from a state stream, and no operator of the chain up to it flattens
+    /// (`flatMap`, `flattenMap`, `concatMap`, `catch`): then, like a text field, it always has a
+    /// latest value worth showing a new watcher. Streams of sources (`interval`, `just`), of
+    /// actions, and the results of flattenings are event streams.
     public var summaries: [StreamSummary] {
         let actions = Set(inputs.filter { $0.kind == .action }.map(\.name))
         let valueInputs = Set(inputs.map(\.name)).subtracting(actions)
+        let flattening: Set<String> = ["flatMap", "flattenMap", "concatMap", "catch"]
         var state: [String: Bool] = [:]
-        var summaries: [StreamSummary] = []
-        let definitions = Dictionary(streams.map { ($0.name, $0.expression) }, uniquingKeysWith: { first, _ in first })
+        let definitions = Dictionary(streams.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         /// Whether the stream `name` is a state stream, resolving the streams it starts from first.
         func isState(_ name: String, visiting: Set<String> = []) -> Bool {
             if let known = state[name] { return known }
             if valueInputs.contains(name) { return true }
-            guard let expression = definitions[name], !visiting.contains(name) else { return false }
-            let (root, operators) = expression.chain
-            let flattens = operators.contains { ["flatMap", "flattenMap", "concatMap", "catch"].contains($0) }
-            let result: Bool
-            if case .name(let source, _) = root, !flattens {
+            guard let definition = definitions[name], !visiting.contains(name) else { return false }
+            let (root, links) = definition.links
+            var result = false
+            if case .name(let source, _) = root, !links.contains(where: { flattening.contains($0.name) }) {
                 result = isState(source, visiting: visiting.union([name]))
-            } else {
-                result = false
             }
             state[name] = result
             return result
         }
         let known = Set(inputs.map(\.name)).union(streams.map(\.name))
+        var summaries: [StreamSummary] = []
         for stream in streams {
-            let (root, operators) = stream.expression.chain
+            let (root, links) = stream.links
+            var rootState = false
             let source: String
             switch root {
-            case .name(let name, _): source = name
+            case .name(let name, _):
+                source = name
+                rootState = isState(name)
             case .call(.name(let name, _), _, _): source = name
             default: source = "value"
             }
-            var from: [String] = []
-            stream.expression.collectNames(into: &from, known: known)
-            summaries.append(StreamSummary(name: stream.name, operator: operators.last ?? source, from: from,
-                                           isState: isState(stream.name)))
+            var previous: [String] = []
+            root.collectNames(into: &previous, known: known)
+            var flattened = false
+            for (link, stage) in zip(links, stream.stageNames) {
+                flattened = flattened || flattening.contains(link.name)
+                var from = previous
+                for argument in link.arguments { argument.value.collectNames(into: &from, known: known) }
+                summaries.append(StreamSummary(name: stage, operator: link.name, from: from, isState: rootState && !flattened,
+                                               line: link.nameRange.line, column: link.nameRange.column, stageOf: stream.name))
+                previous = [stage]
+            }
+            var from = previous
+            for argument in links.last?.arguments ?? [] { argument.value.collectNames(into: &from, known: known) }
+            summaries.append(StreamSummary(name: stream.name, operator: links.last?.name ?? source, from: from,
+                                           isState: isState(stream.name), line: stream.range.line,
+                                           column: stream.range.column, stageOf: nil))
         }
         return summaries
     }
 }
 
 extension Expression {
-    /// The chain's root (a name or a source call) and its operators, first to last.
-    var chain: (root: Expression, operators: [String]) {
-        var operators: [String] = []
-        var current = self
-        while true {
-            switch current {
-            case .call(.member(let base?, let name, _), _, _), .member(let base?, let name, _):
-                operators.append(name)
-                current = base
-            default:
-                return (current, operators.reversed())
-            }
-        }
-    }
-
     /// Appends the names in `known` that this expression uses, each once.
     func collectNames(into names: inout [String], known: Set<String>) {
         switch self {

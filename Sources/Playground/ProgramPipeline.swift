@@ -62,8 +62,10 @@ enum ProgramPipeline {
     }
 
     private static func describe(_ stream: StreamSummary) -> StreamDescription {
-        StreamDescription(name: stream.name, description: "Line `\(stream.name) = …` of the program.",
-                          operator: stream.operator, from: stream.from, state: stream.isState)
+        let description = stream.stageOf.map { "The `\(stream.operator)` stage of `\($0)`, line \(stream.line)." }
+            ?? "The stream defined on line \(stream.line)."
+        return StreamDescription(name: stream.name, description: description, operator: stream.operator, from: stream.from,
+                                 state: stream.isState, line: stream.line, column: stream.column, stageOf: stream.stageOf)
     }
 }
 

@@ -78,9 +78,19 @@ public struct StreamDescription: Sendable, Encodable {
     public let from: [String]
     /// Whether it is a current-value stream whose latest event a new watcher receives on connect.
     public let state: Bool
+    /// For a program's stream or stage: the line it is written on, from 1.
+    public let line: Int?
+    /// For a program's stream or stage: the column of its name (a stage's operator), from 1.
+    public let column: Int?
+    /// For a stage of a program's chain: the named stream whose chain it belongs to.
+    public let stageOf: String?
 
     /// Creates a stream description.
-    public init(name: String, description: String, operator: String, from: [String], state: Bool) {
+    public init(name: String, description: String, operator: String, from: [String], state: Bool,
+                line: Int? = nil, column: Int? = nil, stageOf: String? = nil) {
+        self.line = line
+        self.column = column
+        self.stageOf = stageOf
         self.name = name
         self.description = description
         self.operator = `operator`

@@ -65,7 +65,7 @@ struct EvaluatorTests {
     }
 
     @Test func runTimeMistakesAreFailuresNamingThePlace() {
-        #expect(failure("$0.count", .number(1)) == "line 1, column 9: a number has no `.count`")
+        #expect(failure("$0.count", .number(1)) == "line 1, column 11: a number has no `.count`", "at the member")
         #expect(failure("1 / $0", .number(0)) == "line 1, column 9: division by zero")
         #expect(failure("$0[5]", .array([])) == "line 1, column 9: index 5 is out of range for an array of 0")
         #expect(failure("$0[0.5]", .array([.null])) == "line 1, column 9: index 0.5 is out of range for an array of 1")

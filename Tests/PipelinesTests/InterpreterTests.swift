@@ -132,3 +132,40 @@ struct InterpreterTests {
         #expect(buildErrors("x = interval(1ms)") == ["`interval` needs a duration from 10ms to 1 hour, not 1ms"])
     }
 }
+
+@Suite("Pipeline language: every operator of a chain is a stage")
+struct StageTests {
+    @Test func eachOperatorButTheLastIsAStageNamedAfterItsLine() throws {
+        let text = """
+            input n: number
+            shown = n.filter { $0 > 0 }
+                .map { $0 * 2 }
+                .map { $0 + 1 }
+            """
+        let (program, _) = Pipeline.parse(text)
+        let summaries = program.summaries
+        #expect(summaries.map(\.name) == ["shown·filter", "shown·map", "shown"])
+        #expect(summaries.map(\.operator) == ["filter", "map", "map"])
+        #expect(summaries.map(\.from) == [["n"], ["shown·filter"], ["shown·map"]])
+        #expect(summaries.map(\.stageOf) == ["shown", "shown", nil])
+        #expect(summaries.map(\.line) == [2, 3, 2] && summaries[0].column == 11 && summaries[1].column == 6)
+        #expect(summaries.map(\.isState) == [true, true, true], "from a text input, with no flattening")
+
+        let recorded = Lock<[(String, Event<Value, PipelineFailure>)]>([])
+        let interpreter = try Interpreter(program: program, scheduler: TestScheduler()) { stream, event in
+            recorded.withLock { $0.append((stream, event)) }
+        }
+        interpreter.send(.next(.number(-1)), to: "n")
+        interpreter.send(.next(.number(3)), to: "n")
+        let events = recorded.withLock { $0 }
+        #expect(events.map(\.0) == ["shown·filter", "shown·map", "shown"])
+        #expect(events.compactMap(\.1.value) == [.number(3), .number(6), .number(7)])
+    }
+
+    @Test func aRepeatedOperatorIsNumberedAndAFlatteningEndsTheStateRule() {
+        let (program, _) = Pipeline.parse("input q: text\nx = q.map { $0 }.map { $0 }.flatMap(.latest) { just($0) }.map { $0 }")
+        let summaries = program.summaries
+        #expect(summaries.map(\.name) == ["x·map", "x·map·2", "x·flatMap", "x"])
+        #expect(summaries.map(\.isState) == [true, true, false, false])
+    }
+}
