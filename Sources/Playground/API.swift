@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import Pipelines
 import Reactive
 import Scenarios
 
@@ -71,6 +72,9 @@ struct API: Sendable {
         }
         router.add(.post, "/api/pipelines", preflight: PipelineCheck.checkHead) { request in
             runProgram(request)
+        }
+        router.add(.get, "/api/pipelines/examples") { _ in
+            .json(ExampleList(examples: Example.all))
         }
         router.add(.post, "/api/pipelines/check", preflight: PipelineCheck.checkHead) { request in
             PipelineCheck.respond(to: request)

@@ -64,3 +64,8 @@ private struct ProgramSessionCreated: Encodable {
                                diagnostics: warnings)
     }
 }
+
+/// `GET /api/pipelines/examples`.
+struct ExampleList: Encodable {
+    let examples: [Example]
+}

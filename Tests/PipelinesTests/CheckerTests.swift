@@ -71,3 +71,19 @@ struct CheckerTests {
         #expect(check(chain).isEmpty)
     }
 }
+
+@Suite("Pipeline language: the shipped examples")
+struct ExampleTests {
+    @Test(arguments: Example.all.map(\.id))
+    func everyExampleChecksCleanAndBuilds(_ id: String) throws {
+        let example = try #require(Example.all.first { $0.id == id })
+        #expect(Pipeline.check(example.program).isEmpty, "\(Pipeline.check(example.program))")
+        let (program, _) = Pipeline.parse(example.program)
+        let search = Service(arity: 1, usage: "search(query)") { _ throws(PipelineFailure) in .empty }
+        #expect(Interpreter.validate(program, services: ["search": search]).isEmpty)
+    }
+
+    @Test func idsAreUnique() {
+        #expect(Set(Example.all.map(\.id)).count == Example.all.count)
+    }
+}

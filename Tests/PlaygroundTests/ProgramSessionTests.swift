@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import Pipelines
 @testable import Playground
 import Scenarios
 import Testing
@@ -69,6 +70,18 @@ struct ProgramSessionTests {
         #expect((unbuildable?["diagnostics"] as? [[String: Any]])?.first?["message"] as? String
                 == "`take` needs a whole number from 0 to 1000000 here")
         #expect(store.count == 0, "no session was made")
+    }
+
+    @Test func theExamplesAreListedAndEachRunsAsASession() {
+        let listed = router.respond(to: HTTPRequest(method: .get, rawPath: "/api/pipelines/examples"))
+        #expect(listed.status == 200)
+        let examples = json(listed)["examples"] as? [[String: Any]] ?? []
+        #expect(examples.count == Example.all.count && !examples.isEmpty)
+        for example in examples {
+            let created = post("/api/pipelines", example["program"] as? String ?? "")
+            #expect(created.status == 201, "\(example["id"] ?? "?"): \(json(created))")
+            if let id = json(created)["session"] as? String { store.delete(id) }
+        }
     }
 
     @Test func warningsComeWithTheSession() {
