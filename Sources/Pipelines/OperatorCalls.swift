@@ -4,6 +4,9 @@ extension Builder {
     /// `upstream.name(arguments)`.
     mutating func apply(_ name: String, to upstream: @escaping SignalMaker, _ arguments: Arguments,
                         parameters: [[String]]) throws(BuildError) -> SignalMaker {
+        if name == "take" || name == "skip", arguments.list.first?.label != nil {
+            return try applyWindow(name, to: upstream, arguments, parameters: parameters)
+        }
         switch name {
         case "map":
             try arguments.expect([nil], usage: "map { $0 * 2 }")
@@ -121,9 +124,101 @@ extension Builder {
             try arguments.expect([nil], usage: "retry(3)")
             let count = try arguments.count(0)
             return { scopes in upstream(scopes).retry(count) }
+        case "combinePrevious", "aggregate":
+            try arguments.expect([nil, nil], usage: "\(name)(0) { previous, value in value - previous }")
+            let initial = valueArgument(arguments, 0)
+            let combine = try valueClosure(arguments, 1)
+            return { scopes in
+                Signal<Value, PipelineFailure>.deferred {
+                    do throws(PipelineFailure) {
+                        let seed = try initial(scopes)
+                        if name == "aggregate" {
+                            return upstream(scopes).scanning(seed) { total, value throws(PipelineFailure) in
+                                try combine(scopes, [total, value])
+                            }.startWith(seed).takeLast(1)
+                        }
+                        return upstream(scopes).combinePrevious(seed) { previous, value in
+                            Result { () throws(PipelineFailure) in try combine(scopes, [previous, value]) }
+                        }.attemptMap { result throws(PipelineFailure) in try result.get() }
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        case "any", "all":
+            try arguments.expect([nil], usage: "\(name) { $0 > 2 }")
+            let test = try predicate(arguments, 0, of: name)
+            return { scopes in
+                let judged = upstream(scopes).attemptMap { value throws(PipelineFailure) in try test(scopes, value) }
+                return (name == "any" ? judged.any { $0 } : judged.all { $0 }).map(Value.bool)
+            }
+        case "then":
+            try arguments.expect([nil], usage: "then { just(1) }")
+            let next = try arguments.closure(0)
+            let maker = try compile(next.body, parameters: parameters + [next.parameters])
+            return { scopes in upstream(scopes).then { maker(scopes) } }
+        case "concat":
+            try arguments.expect(["with"], usage: "concat(with: other)")
+            let other = try compile(arguments[0], parameters: parameters)
+            return { scopes in upstream(scopes).concat(other(scopes)) }
+        case "timeout":
+            try arguments.expect(["after"], usage: "timeout(after: 2s)")
+            let interval = try arguments.duration(0)
+            let scheduler = self.scheduler
+            let failure = PipelineFailure(code: "timeout", message: "The stream did not complete within \(Value.format(Double(interval / .milliseconds(1)))) ms.")
+            return { scopes in upstream(scopes).timeout(after: interval, raising: failure, on: scheduler) }
+        case "collect":
+            try arguments.expect([], usage: "collect()")
+            let range = arguments.range
+            return { scopes in
+                upstream(scopes).scanning(.array([])) { collected, value throws(PipelineFailure) in
+                    guard case .array(let values) = collected, values.count < Evaluator.maximumArrayCount else {
+                        throw .closure("`collect` keeps at most \(Evaluator.maximumArrayCount) values", at: range)
+                    }
+                    return .array(values + [value])
+                }.startWith(.array([])).takeLast(1)
+            }
         default:
             throw BuildError(message: "`\(name)` does not run in the interpreter yet", range: arguments.range,
                              hint: "docs/PIPELINES.md lists what runs")
+        }
+    }
+
+    /// `take(while:)`, `take(until:)` (a closure or a stream), `skip(while:)`, `skip(until:)`.
+    private mutating func applyWindow(_ name: String, to upstream: @escaping SignalMaker, _ arguments: Arguments,
+                                      parameters: [[String]]) throws(BuildError) -> SignalMaker {
+        let label = arguments.list.first?.label ?? ""
+        guard arguments.list.count == 1, label == "while" || label == "until" else {
+            throw BuildError(message: "`\(name)` takes a count, `while:` or `until:`", range: arguments.range,
+                             hint: "write `\(name)(3)`, `\(name)(while: { $0 > 0 })` or `\(name)(until: { $0 == 0 })`")
+        }
+        var isClosure = false
+        if case .closure = arguments[0] { isClosure = true }
+        if name == "take", label == "until", !isClosure {
+            // `take(until: stream)`: until the stream sends or completes (RAC `takeUntil:`).
+            let trigger = try compile(arguments[0], parameters: parameters)
+            return { scopes in upstream(scopes).take(until: trigger(scopes)) }
+        }
+        let test = try predicate(arguments, 0, of: name)
+        // A failing test fails the stage: the value and the test's verdict travel together.
+        return { scopes in
+            let judged = upstream(scopes).attemptMap { value throws(PipelineFailure) in
+                Value.array([value, .bool(try test(scopes, value))])
+            }
+            let verdict: @Sendable (Value) -> Bool = { pair in
+                if case .array(let parts) = pair, parts.count == 2, case .bool(let flag) = parts[1] { return flag }
+                return false
+            }
+            let unpacked: @Sendable (Value) -> Value = { pair in
+                if case .array(let parts) = pair, let first = parts.first { return first }
+                return pair
+            }
+            switch (name, label) {
+            case ("take", "while"): return judged.take(while: verdict).map(unpacked)
+            case ("take", _): return judged.take(until: verdict).map(unpacked)
+            case ("skip", "while"): return judged.skip(while: verdict).map(unpacked)
+            default: return judged.skip(until: verdict).map(unpacked)
+            }
         }
     }
 

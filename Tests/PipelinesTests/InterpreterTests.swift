@@ -169,3 +169,69 @@ struct StageTests {
         #expect(summaries.map(\.isState) == [true, true, false, false])
     }
 }
+
+@Suite("Pipeline language: more operators through the interpreter")
+struct MoreOperatorTests {
+    func values(_ text: String, send inputs: [Value], to input: String = "n") throws -> [String: [Event<Value, PipelineFailure>]] {
+        let (program, diagnostics) = Pipeline.parse(text)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        let scheduler = TestScheduler()
+        let recorded = Lock<[String: [Event<Value, PipelineFailure>]]>([:])
+        let interpreter = try Interpreter(program: program, scheduler: scheduler) { stream, event in
+            recorded.withLock { $0[stream, default: []].append(event) }
+        }
+        for value in inputs { interpreter.send(.next(value), to: input) }
+        interpreter.send(.completed, to: input)
+        scheduler.advance(by: .seconds(10))
+        return recorded.withLock { $0 }
+    }
+
+    let numbers: [Value] = [1, 2, 3, 4, 1].map { .number($0) }
+
+    /// Values, then completion.
+    func events(_ numbers: Double...) -> [Event<Value, PipelineFailure>] {
+        numbers.map { .next(.number($0)) } + [.completed]
+    }
+
+    @Test func takeAndSkipWithAPredicate() throws {
+        let recorded = try values("""
+            input n: number
+            a = n.take(while: { $0 < 3 })
+            b = n.take(until: { $0 == 3 })
+            c = n.skip(while: { $0 < 3 })
+            d = n.skip(until: { $0 == 4 })
+            """, send: numbers)
+        #expect(recorded["a"] == events(1, 2))
+        #expect(recorded["b"] == events(1, 2))
+        #expect(recorded["c"] == events(3, 4, 1))
+        #expect(recorded["d"] == events(4, 1))
+    }
+
+    @Test func foldsAndTests() throws {
+        let recorded = try values("""
+            input n: number
+            deltas = n.combinePrevious(0) { previous, value in value - previous }
+            total = n.aggregate(0) { total, value in total + value }
+            anyBig = n.any { $0 > 3 }
+            allSmall = n.all { $0 < 10 }
+            everything = n.collect()
+            """, send: numbers)
+        #expect(recorded["deltas"]?.compactMap(\.value) == [1, 1, 1, 1, -3].map { .number($0) })
+        #expect(recorded["total"] == [.next(.number(11)), .completed])
+        #expect(recorded["anyBig"] == [.next(.bool(true)), .completed])
+        #expect(recorded["allSmall"] == [.next(.bool(true)), .completed])
+        #expect(recorded["everything"] == [.next(.array(numbers)), .completed])
+    }
+
+    @Test func thenConcatAndTimeout() throws {
+        let recorded = try values("""
+            input n: number
+            after = n.then { just("done") }
+            joined = n.take(1).concat(with: just(99))
+            slow = never.timeout(after: 2s)
+            """, send: [.number(5)])
+        #expect(recorded["after"] == [.next(.string("done")), .completed])
+        #expect(recorded["joined"] == [.next(.number(5)), .next(.number(99)), .completed])
+        #expect(recorded["slow"] == [.error(PipelineFailure(code: "timeout", message: "The stream did not complete within 2000 ms."))])
+    }
+}
