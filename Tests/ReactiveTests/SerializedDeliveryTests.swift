@@ -67,7 +67,7 @@ struct SerializedDeliveryTests {
     }
 
     @Test func concurrentSendersIntoAReplaySubjectReachSubscribersInReplayOrder() {
-        for _ in 0..<5 {
+        for _ in 0..<3 {
             let subject = ReplaySubject<Int, Never>()
             let early = OverlapDetector()
             subject.signal.subscribe(next: early.receive)
@@ -77,7 +77,7 @@ struct SerializedDeliveryTests {
                 for value in 0..<sendsEach {
                     subject.sendNext(worker * sendsEach + value)
                     // Subscribers arriving while the senders run: replay, then live, in one order.
-                    if value % 100 == 0 {
+                    if value % 250 == 0 {
                         let detector = OverlapDetector()
                         subject.signal.subscribe(next: detector.receive)
                         late.withLock { $0.append(detector) }
