@@ -53,7 +53,12 @@ struct APITests {
     }
 
     private func json(_ response: HTTPResponse) -> [String: Any] {
-        guard case .bytes(let bytes) = response.body else { return [:] }
+        let bytes: [UInt8]
+        switch response.body {
+        case .bytes(let body): bytes = body
+        case .prepared(let prepared): bytes = prepared.body  // the catalogue, encoded once
+        default: return [:]
+        }
         return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
     }
 
