@@ -16,20 +16,6 @@ extension Builder {
             try arguments.expect([nil], usage: "filter { $0 > 2 }")
             let test = try predicate(arguments, 0, of: name)
             return { scopes in upstream(scopes).filtering { value throws(PipelineFailure) in try test(scopes, value) } }
-        case "scan":
-            try arguments.expect([nil, nil], usage: "scan(0) { total, value in total + value }")
-            let initial = valueArgument(arguments, 0)
-            let combine = try valueClosure(arguments, 1)
-            return { scopes in
-                Signal<Value, PipelineFailure>.deferred {
-                    do throws(PipelineFailure) {
-                        let seed = try initial(scopes)
-                        return upstream(scopes).scanning(seed) { total, value throws(PipelineFailure) in try combine(scopes, [total, value]) }
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-            }
         case "take", "skip", "takeLast":
             try arguments.expect([nil], usage: "\(name)(3)")
             let count = try arguments.count(0)
@@ -42,16 +28,11 @@ extension Builder {
             try arguments.expect([nil], usage: "\(name)(0)")
             let value = valueArgument(arguments, 0)
             return { scopes in
-                Signal<Value, PipelineFailure>.deferred {
-                    do throws(PipelineFailure) {
-                        let constant = try value(scopes)
-                        switch name {
-                        case "startWith": return upstream(scopes).startWith(constant)
-                        case "ignore": return upstream(scopes).ignore(constant)
-                        default: return upstream(scopes).mapReplace(constant)
-                        }
-                    } catch {
-                        return .failure(error)
+                .using({ () throws(PipelineFailure) in try value(scopes) }) { constant in
+                    switch name {
+                    case "startWith": upstream(scopes).startWith(constant)
+                    case "ignore": upstream(scopes).ignore(constant)
+                    default: upstream(scopes).mapReplace(constant)
                     }
                 }
             }
@@ -124,24 +105,22 @@ extension Builder {
             try arguments.expect([nil], usage: "retry(3)")
             let count = try arguments.count(0)
             return { scopes in upstream(scopes).retry(count) }
-        case "combinePrevious", "aggregate":
-            try arguments.expect([nil, nil], usage: "\(name)(0) { previous, value in value - previous }")
+        case "scan", "combinePrevious", "aggregate":
+            try arguments.expect([nil, nil], usage: "\(name)(0) { total, value in total + value }")
             let initial = valueArgument(arguments, 0)
             let combine = try valueClosure(arguments, 1)
             return { scopes in
-                Signal<Value, PipelineFailure>.deferred {
-                    do throws(PipelineFailure) {
-                        let seed = try initial(scopes)
-                        if name == "aggregate" {
-                            return upstream(scopes).scanning(seed) { total, value throws(PipelineFailure) in
-                                try combine(scopes, [total, value])
-                            }.startWith(seed).takeLast(1)
-                        }
+                .using({ () throws(PipelineFailure) in try initial(scopes) }) { seed in
+                    let step: @Sendable (Value, Value) throws(PipelineFailure) -> Value = { first, second throws(PipelineFailure) in
+                        try combine(scopes, [first, second])
+                    }
+                    switch name {
+                    case "scan": return upstream(scopes).scanning(seed, step)
+                    case "aggregate": return upstream(scopes).scanning(seed, step).startWith(seed).takeLast(1)
+                    default:
                         return upstream(scopes).combinePrevious(seed) { previous, value in
-                            Result { () throws(PipelineFailure) in try combine(scopes, [previous, value]) }
+                            Result { () throws(PipelineFailure) in try step(previous, value) }
                         }.attemptMap { result throws(PipelineFailure) in try result.get() }
-                    } catch {
-                        return .failure(error)
                     }
                 }
             }
@@ -237,6 +216,19 @@ extension Builder {
 }
 
 extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
+    /// The signal `make` gives for a value computed when it is subscribed (an argument that may
+    /// read closure parameters); a failure to compute it fails the signal.
+    static func using(_ compute: @escaping @Sendable () throws(PipelineFailure) -> Pipelines.Value,
+                      _ make: @escaping @Sendable (Pipelines.Value) -> Signal) -> Signal {
+        .deferred {
+            do throws(PipelineFailure) {
+                return make(try compute())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
     /// `filter` with a test that may fail: the failure ends the stream.
     func filtering(_ test: @escaping @Sendable (Pipelines.Value) throws(PipelineFailure) -> Bool) -> Signal {
         attemptMap { value throws(PipelineFailure) in try test(value) ? value : nil }

@@ -14,15 +14,11 @@ extension Builder {
             let value = valueArgument(arguments, 0)
             let range = arguments[0].range
             return { scopes in
-                Signal<Value, PipelineFailure>.deferred {
-                    do throws(PipelineFailure) {
-                        guard case .array(let values) = try value(scopes) else {
-                            throw .closure("`from` needs an array", at: range)
-                        }
-                        return .from(values)
-                    } catch {
-                        return .failure(error)
+                .using({ () throws(PipelineFailure) in try value(scopes) }) { values in
+                    guard case .array(let elements) = values else {
+                        return .failure(.closure("`from` needs an array", at: range))
                     }
+                    return .from(elements)
                 }
             }
         case "empty":
@@ -35,10 +31,8 @@ extension Builder {
             try arguments.expect([nil], usage: "failure(\"message\")")
             let value = valueArgument(arguments, 0)
             return { scopes in
-                do throws(PipelineFailure) {
-                    return .failure(PipelineFailure(code: "failure", message: try value(scopes).text))
-                } catch {
-                    return .failure(error)
+                .using({ () throws(PipelineFailure) in try value(scopes) }) { message in
+                    .failure(PipelineFailure(code: "failure", message: message.text))
                 }
             }
         case "interval":
