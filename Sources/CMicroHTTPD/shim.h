@@ -17,6 +17,7 @@
 #include <malloc.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 /// glibc's `malloc_trim`: returns freed heap memory to the system.
 static inline int rp_malloc_trim(void) { return malloc_trim(0); }
@@ -78,9 +79,9 @@ static inline size_t rp_connection_head_size(struct MHD_Connection *connection) 
     return info == NULL ? 0 : info->header_size;
 }
 
-/// Gives `connection` a timeout of its own, `seconds` from its last activity. libmicrohttpd frees a
-/// closed connection only in a later turn of its loop, and with no timeout pending it may sleep
-/// until the next request: a short timeout on a connection about to close bounds that wait.
+/// Gives `connection` a timeout of its own, `seconds` from its last activity. libmicrohttpd 0.9.75
+/// leaves a connection closed by a failing content reader out of its cleanup list; its timeout scan
+/// visits every connection with a timeout of its own each turn, so this bounds how long it stays.
 /// Call on libmicrohttpd's thread (from a callback). Returns MHD_YES or MHD_NO.
 static inline enum MHD_Result rp_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
     return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
@@ -160,6 +161,35 @@ static inline struct MHD_Daemon *rp_start_daemon(unsigned int flags, uint16_t po
 static inline uint16_t rp_daemon_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+/// A new non-blocking, close-on-exec eventfd (a wake-up counter for a poll loop), or -1.
+static inline int rp_wake_descriptor(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+/// The daemon's epoll descriptor, readable while libmicrohttpd has events to handle, or -1.
+static inline int rp_daemon_epoll_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    return info == NULL ? -1 : info->epoll_fd;
+}
+
+/// The daemon's listening socket, or -1.
+static inline int rp_daemon_listen_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    return info == NULL ? -1 : info->listen_fd;
+}
+
+/// How long the daemon's loop may wait for events before `MHD_run` is due (`MHD_get_timeout`), in
+/// milliseconds and at most `cap`; `cap` when no connection has a timeout pending.
+static inline int rp_daemon_wait_ms(struct MHD_Daemon *daemon, int cap) {
+    MHD_UNSIGNED_LONG_LONG timeout = 0;
+    if (MHD_get_timeout(daemon, &timeout) != MHD_YES) return cap;
+    return timeout < (MHD_UNSIGNED_LONG_LONG) cap ? (int) timeout : cap;
+}
+
+/// The daemon serving `connection`, or NULL.
+static inline struct MHD_Daemon *rp_connection_daemon(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
+    return info == NULL ? NULL : info->daemon;
 }
 
 /// The client's socket address, or NULL.

@@ -31,10 +31,12 @@ func requestCompletedCallback(
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     if let connection {
         core.requestEnded(on: connection)
-        // Anything but a completed request means the connection is closing. libmicrohttpd frees a
-        // closed connection only in a later turn of its loop, which may not come before the next
-        // request; a short timeout of its own wakes the loop for it (a vanished crowd of event
-        // streams would otherwise keep its memory until someone calls).
+        // Anything but a completed request means the connection is closing. When a content reader
+        // ends with an error (a stream whose client left), libmicrohttpd 0.9.75 marks the
+        // connection closed but does not queue it for cleanup: only its timeout scan finds it, and
+        // that scan visits every connection only in the list of those with a timeout of their own.
+        // One second puts it there and bounds the wait (a vanished crowd of event streams would
+        // otherwise keep its sockets and memory until someone calls).
         if reason != .REQUEST_TERMINATED_COMPLETED_OK { _ = rp_connection_set_timeout(connection, 1) }
     }
     guard let pointer = requestState?.pointee else { return }

@@ -31,13 +31,16 @@ public final class EventStream: Sendable {
     }
 
     private let state: Lock<State>
+    /// The loop of the daemon serving the connection: resumes go through it.
+    private let loop: PollingLoop
     private let queueLimit: Int
     private let metrics: ServerMetrics
     /// The `Last-Event-ID` the client sent when reconnecting, if any.
     public let lastEventID: String?
 
-    init(connection: OpaquePointer, queueLimit: Int, lastEventID: String?, metrics: ServerMetrics) {
+    init(connection: OpaquePointer, loop: PollingLoop, queueLimit: Int, lastEventID: String?, metrics: ServerMetrics) {
         state = Lock(State(connection: ConnectionHandle(pointer: connection)))
+        self.loop = loop
         self.queueLimit = queueLimit
         self.lastEventID = lastEventID
         self.metrics = metrics
@@ -68,7 +71,7 @@ public final class EventStream: Sendable {
     public func close() {
         state.withLock { state in
             state.isClosing = true
-            Self.resumeLocked(&state)
+            resumeLocked(&state)
         }
     }
 
@@ -89,7 +92,7 @@ public final class EventStream: Sendable {
     private func enqueue(_ frame: String) {
         let outcome = state.withLock { state -> EnqueueOutcome in
             guard !state.isClosing, !state.isFinished else { return .dropped }
-            defer { Self.resumeLocked(&state) }
+            defer { resumeLocked(&state) }
             if state.pending.count - state.readOffset + frame.utf8.count > queueLimit {
                 // The slow-client policy: a client that lets its queue grow past the limit is
                 // disconnected (and may reconnect with Last-Event-ID), never buffered without bound.
@@ -122,7 +125,7 @@ public final class EventStream: Sendable {
             state.isClosing = true
             state.pending = []
             state.readOffset = 0
-            Self.resumeLocked(&state)
+            resumeLocked(&state)
             return true
         }
     }
@@ -131,10 +134,10 @@ public final class EventStream: Sendable {
         case queued, dropped, overflowed
     }
 
-    private static func resumeLocked(_ state: inout State) {
+    private func resumeLocked(_ state: inout State) {
         if state.isSuspended, let connection = state.connection {
             state.isSuspended = false
-            MHD_resume_connection(connection.pointer)
+            loop.resume(connection.pointer)
         }
     }
 

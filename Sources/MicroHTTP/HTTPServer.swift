@@ -6,13 +6,14 @@ import Locking
 
 /// An HTTP/1.1 server on GNU libmicrohttpd.
 ///
-/// libmicrohttpd runs one internal polling thread with epoll (not a thread per connection) and
-/// calls the handler there, so handlers must not block. Event streams are suspended while they have
-/// nothing to send, so thousands of idle streams cost no CPU.
+/// Each polling thread (see ``ServerConfiguration/pollingThreads``) runs one libmicrohttpd daemon
+/// with epoll (not a thread per connection) and calls the handler there, so handlers must not
+/// block. Event streams are suspended while they have nothing to send, so thousands of idle
+/// streams cost no CPU.
 ///
 /// Lifecycle: ``start()`` binds and starts serving; ``shutdown()`` stops accepting, ends every event
 /// stream (waiting at most ``ServerConfiguration/drainTimeout`` for their final chunks), and stops
-/// the daemon. Both may be called from any thread.
+/// the daemons. Both may be called from any thread but a handler's.
 public final class HTTPServer: Sendable {
     private let core: ServerCore
 
@@ -54,7 +55,8 @@ public final class HTTPServer: Sendable {
     /// The server's counters and gauges (serve them at `/metrics`).
     public var metrics: ServerMetrics { core.metrics }
 
-    /// Stops accepting, ends the event streams, and stops the daemon. Idempotent.
+    /// Stops accepting, ends the event streams, and stops the daemon. Idempotent. Not from a
+    /// handler: it waits for the polling threads.
     public func shutdown() { core.shutdown() }
 }
 
@@ -80,7 +82,8 @@ public enum HTTPServerError: Error, CustomStringConvertible {
 /// stays valid because the core retains itself while the daemon runs).
 final class ServerCore: Sendable {
     private struct State {
-        var daemon: DaemonHandle?
+        /// One per polling thread, each with its daemon; empty before start and after shutdown.
+        var loops: [PollingLoop] = []
         var port: UInt16 = 0
         var streams: [ObjectIdentifier: EventStream] = [:]
         var isStopping = false
@@ -117,65 +120,96 @@ final class ServerCore: Sendable {
     func start() throws {
         raiseOpenFileLimit()
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let retained = Unmanaged.passRetained(self)
-        let daemon = address.withSockaddr { sockaddr -> OpaquePointer? in
-            var options: [MHD_OptionItem] = [
-                rp_option_logger(retained.toOpaque()),  // first, or earlier options log to stderr
-                rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
-                // A little above the application's cap, so that the cap answers 503 instead of
-                // libmicrohttpd silently dropping sockets.
-                rp_option_int(.CONNECTION_LIMIT, max(1, configuration.maxConnections + 64)),
-                rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
-                rp_option_int(.CONNECTION_MEMORY_LIMIT, max(4_096, configuration.connectionMemoryBytes)),
-                rp_option_int(.THREAD_POOL_SIZE, max(1, configuration.pollingThreads)),
-                rp_option_int(.PER_IP_CONNECTION_LIMIT, perClientSocketLimit),
-                rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
-                rp_option_notify_connection(connectionNotifyCallback, retained.toOpaque()),
-                rp_option_unescape(keepEscapesCallback, nil),
-                rp_option_end(),
-            ]
-            return options.withUnsafeMutableBufferPointer { buffer in
-                rp_start_daemon(flags, configuration.port, accessHandlerCallback, retained.toOpaque(), buffer.baseAddress)
+        // One daemon per polling thread; the first binds the address, the others accept on a
+        // duplicate of its listening socket.
+        var loops: [PollingLoop] = []
+        for _ in 0..<max(1, configuration.pollingThreads) {
+            let daemon: OpaquePointer?
+            if let first = loops.first {
+                let listener = dup(rp_daemon_listen_fd(first.daemon.pointer))
+                // Not closed if the start fails: some of libmicrohttpd's failure paths close it.
+                daemon = listener < 0 ? nil : startDaemon(listeningOn: listener, retained)
+            } else {
+                daemon = startDaemon(at: address, retained)
             }
+            guard let daemon, let loop = PollingLoop(daemon: daemon) else {
+                if let daemon { MHD_stop_daemon(daemon) }
+                loops.forEach { MHD_stop_daemon($0.daemon.pointer) }
+                retained.release()
+                watch.stop()
+                throw HTTPServerError.startFailed(host: configuration.host, port: configuration.port)
+            }
+            loops.append(loop)
         }
-        guard let daemon else {
-            retained.release()
-            watch.stop()
-            throw HTTPServerError.startFailed(host: configuration.host, port: configuration.port)
-        }
-        let port = rp_daemon_bound_port(daemon)
+        let port = rp_daemon_bound_port(loops[0].daemon.pointer)
         state.withLock { state in
-            state.daemon = DaemonHandle(pointer: daemon)
+            state.loops = loops
             state.port = port
             state.selfRetain = retained
         }
+        for (index, loop) in loops.enumerated() { loop.start(name: "microhttp.poll-\(index)") }
         scheduleKeepAlive()
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
     }
 
-    func shutdown() {
-        let taken = state.withLock { state -> (DaemonHandle, [EventStream])? in
-            guard let daemon = state.daemon, !state.isStopping else { return nil }
-            state.isStopping = true
-            return (daemon, Array(state.streams.values))
+    /// Starts a daemon that binds `address`.
+    private func startDaemon(at address: SocketAddress, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
+        address.withSockaddr { sockaddr in
+            startDaemon(listenOption: rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
+                        isIPv6: address.isIPv6, retained)
         }
-        guard let (handle, streams) = taken else { return }
-        let daemon = handle.pointer
-        let listenSocket = MHD_quiesce_daemon(daemon)
+    }
+
+    /// Starts a daemon that accepts on `socket`, a listening socket it then owns.
+    private func startDaemon(listeningOn socket: Int32, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
+        startDaemon(listenOption: rp_option_int(.LISTEN_SOCKET, Int(socket)), isIPv6: false, retained)
+    }
+
+    /// Starts a daemon for ``PollingLoop`` (epoll, no thread of its own) with the server's options.
+    private func startDaemon(listenOption: MHD_OptionItem, isIPv6: Bool, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
+        var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
+        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var options: [MHD_OptionItem] = [
+            rp_option_logger(retained.toOpaque()),  // first, or earlier options log to stderr
+            listenOption,
+            // A little above the application's cap, so that the cap answers 503 instead of
+            // libmicrohttpd silently dropping sockets.
+            rp_option_int(.CONNECTION_LIMIT, max(1, configuration.maxConnections + 64)),
+            rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
+            rp_option_int(.CONNECTION_MEMORY_LIMIT, max(4_096, configuration.connectionMemoryBytes)),
+            rp_option_int(.PER_IP_CONNECTION_LIMIT, perClientSocketLimit),
+            rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
+            rp_option_notify_connection(connectionNotifyCallback, retained.toOpaque()),
+            rp_option_unescape(keepEscapesCallback, nil),
+            rp_option_end(),
+        ]
+        return options.withUnsafeMutableBufferPointer { buffer in
+            rp_start_daemon(flags, configuration.port, accessHandlerCallback, retained.toOpaque(), buffer.baseAddress)
+        }
+    }
+
+    func shutdown() {
+        let taken = state.withLock { state -> ([PollingLoop], [EventStream])? in
+            guard !state.loops.isEmpty, !state.isStopping else { return nil }
+            state.isStopping = true
+            return (state.loops, Array(state.streams.values))
+        }
+        guard let (loops, streams) = taken else { return }
+        let listenSockets = loops.map { $0.quiesce() }
         streams.forEach { $0.close() }
         let deadline = ContinuousClock.now + configuration.drainTimeout
         while openEventStreams > 0 && ContinuousClock.now < deadline {
-            usleep(2_000)  // shutdown only: waiting for the polling thread to flush final chunks
+            usleep(2_000)  // shutdown only: waiting for the polling threads to flush final chunks
         }
         let unfinished = openEventStreams
-        MHD_stop_daemon(daemon)
+        loops.forEach { $0.stop() }
+        loops.forEach { MHD_stop_daemon($0.daemon.pointer) }
         watch.stop()
-        if listenSocket >= 0 { close(listenSocket) }
+        listenSockets.filter { $0 >= 0 }.forEach { close($0) }
         let retained = state.withLock { state -> Unmanaged<ServerCore>? in
-            state.daemon = nil
+            state.loops = []
             defer { state.selfRetain = nil }
             return state.selfRetain
         }
@@ -388,7 +422,9 @@ final class ServerCore: Sendable {
     // MARK: Event streams
 
     private func openEventStream(on connection: OpaquePointer) -> EventStream? {
-        let stream = EventStream(connection: connection, queueLimit: configuration.eventStreamQueueLimit,
+        let daemon = rp_connection_daemon(connection)
+        guard let loop = state.withLock({ state in state.loops.first { $0.daemon.pointer == daemon } }) else { return nil }
+        let stream = EventStream(connection: connection, loop: loop, queueLimit: configuration.eventStreamQueueLimit,
                                  lastEventID: header("Last-Event-ID", of: connection), metrics: metrics)
         let registered = state.withLock { state -> Bool in
             guard !state.isStopping else { return false }

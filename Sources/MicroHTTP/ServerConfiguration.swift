@@ -48,8 +48,9 @@ public struct ServerConfiguration: Sendable {
     /// Free heap memory, grown by this much since the last trim, is handed back to the system
     /// (`malloc_trim`), checked four times a second.
     public var heapTrimThresholdBytes = 4 * 1024 * 1024
-    /// libmicrohttpd polling threads, each with its own epoll set (`MHD_OPTION_THREAD_POOL_SIZE`);
-    /// connections are spread over them. Never a thread per connection.
+    /// Polling threads, each running a libmicrohttpd daemon with its own epoll set; all accept on
+    /// one listening socket, so connections are spread over them. Never a thread per connection.
+    /// libmicrohttpd's per-address socket limit applies to each daemon.
     public var pollingThreads = 1
 
     /// How long shutdown waits for event streams to send their final chunk.

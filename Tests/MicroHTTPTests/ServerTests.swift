@@ -250,14 +250,16 @@ struct ServerTests {
         #expect(server.endedStreams.value == 1)
     }
 
-    @Test func shutdownEndsOpenStreamsPromptly() throws {
-        let server = try TestServer()
-        let clients = try (0..<3).map { _ in try RawHTTPClient(port: server.port) }
-        for client in clients {
-            client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            client.read { $0.contains("second line") }
-        }
-        #expect(server.server.openEventStreams == 3)
+    /// With several polling threads, each daemon accepts on the same listening socket and resumes
+    /// its own streams.
+    @Test(arguments: [1, 3])
+    func shutdownEndsOpenStreamsPromptly(pollingThreads: Int) throws {
+        let server = try TestServer { $0.pollingThreads = pollingThreads }
+        let clients = try (0..<12).map { _ in try RawHTTPClient(port: server.port) }
+        for client in clients { client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for client in clients { client.read { $0.contains("second line") } }
+        #expect(server.server.openEventStreams == 12)
+        #expect(try RawHTTPClient.request(server.port, "GET", "/healthz").status == 200)
         let started = ContinuousClock.now
         server.server.shutdown()
         #expect(ContinuousClock.now - started < .seconds(1))
@@ -265,7 +267,7 @@ struct ServerTests {
             #expect(client.waitForClose())
             #expect(client.read { _ in true }.hasSuffix("0\r\n\r\n"), "the stream ends with its final chunk")
         }
-        #expect(server.endedStreams.value == 3)
+        #expect(server.endedStreams.value == 12)
     }
 
     @Test func revalidationAnswers304() throws {

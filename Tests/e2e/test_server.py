@@ -140,3 +140,46 @@ def test_sigterm_with_two_thousand_open_streams_exits_within_one_second(playgrou
             connection.close()
     assert status == 0
     assert elapsed < 1.0, f"shutdown with 2,000 streams took {elapsed:.3f}s"
+
+
+def read_whole_response(connection):
+    """Reads one response with a Content-Length from a keep-alive connection; fails if it is closed first."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = connection.recv(65536)
+        assert chunk, "the server closed the connection without answering"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    while len(body) < length:
+        body += connection.recv(65536)
+    return head
+
+
+@pytest.mark.parametrize("count", [127, 128, 256])
+def test_requests_that_arrive_together_are_answered_at_once(playground, count):
+    """libmicrohttpd's own polling thread fetches epoll events 128 at a time and, after exactly 128,
+    waited again with the full timeout before handling them: requests on that many connections,
+    arriving together, were answered only after the 30 s connection timeout. Made deterministic by
+    stopping the server while the requests arrive."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    connections = [socket.create_connection(("127.0.0.1", playground.port), timeout=10) for _ in range(count)]
+    try:
+        for connection in connections:
+            connection.sendall(request)
+            assert read_whole_response(connection).startswith(b"HTTP/1.1 200")
+        time.sleep(0.2)  # let the loop go idle: the next events then arrive in one batch
+        playground.process.send_signal(signal.SIGSTOP)
+        try:
+            for connection in connections:
+                connection.sendall(request)
+        finally:
+            playground.process.send_signal(signal.SIGCONT)
+        started = time.monotonic()
+        for connection in connections:
+            assert read_whole_response(connection).startswith(b"HTTP/1.1 200")
+        elapsed = time.monotonic() - started
+    finally:
+        for connection in connections:
+            connection.close()
+    assert elapsed < 2.0, f"{count} requests that arrived together took {elapsed:.2f}s to be answered"
