@@ -118,8 +118,10 @@ struct Builder {
         if let signal = shared[name] { return signal }
         guard let definition = program.streams.first(where: { $0.name == name }) else { return nil }
         let signal = try compileChain(definition)
-        // Subscribed once, reported under its name, replayed (its latest value) to later readers.
-        let subject = ReplaySubject<Value, PipelineFailure>(capacity: 1)
+        // Subscribed once, reported under its name, replayed to later readers: its latest value, or
+        // as many as `replay()` keeps when that is its last operator.
+        let replays = ["replay", "replayLazily"].contains(definition.links.links.last?.name ?? "")
+        let subject = ReplaySubject<Value, PipelineFailure>(capacity: replays ? Self.replayCapacity : 1)
         let sink = self.sink
         shared[name] = subject.signal
         guard subscribes else { return subject.signal }

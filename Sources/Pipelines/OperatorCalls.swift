@@ -157,7 +157,40 @@ extension Builder {
                     return .array(values + [value])
                 }.startWith(.array([])).takeLast(1)
             }
+        case "and", "or":
+            try arguments.expect([], usage: "combineLatest(a, b).\(name)()")
+            let range = arguments.range
+            return { scopes in
+                let flags = upstream(scopes).attemptMap { value throws(PipelineFailure) -> [Bool] in
+                    guard case .array(let elements) = value else { throw .closure("`\(name)` needs arrays of bools, not \(value.kindName)", at: range) }
+                    var flags: [Bool] = []
+                    for element in elements {
+                        guard case .bool(let flag) = element else { throw .closure("`\(name)` needs arrays of bools, not of \(element.kindName)", at: range) }
+                        flags.append(flag)
+                    }
+                    return flags
+                }
+                return (name == "and" ? flags.and() : flags.or()).map(Value.bool)
+            }
+        case "attemptMap", "reduceEach":
+            // One operator here: a closure that fails fails the stream (`attemptMap`), and a closure
+            // naming several parameters takes an array's elements (`reduceEach`).
+            try arguments.expect([nil], usage: name == "reduceEach" ? "reduceEach { a, b in a + b }" : "attemptMap { $0 * 2 }")
+            let transform = try valueClosure(arguments, 0)
+            return { scopes in upstream(scopes).attemptMap { value throws(PipelineFailure) in try transform(scopes, [value]) } }
+        case "withLatest":
+            guard !arguments.list.isEmpty, arguments.list.first?.label == "from", arguments.list.dropFirst().allSatisfy({ $0.label == nil }) else {
+                throw BuildError(message: "`withLatest` takes `from:` and one or more streams", range: arguments.range,
+                                 hint: "write `submit.withLatest(from: user, password)`")
+            }
+            var others: [SignalMaker] = []
+            for argument in arguments.list { others.append(try compile(argument.value, parameters: parameters)) }
+            let latest = others
+            return { scopes in
+                upstream(scopes).withLatest(from: Signal.combineLatest(latest.map { $0(scopes) })).map { value, others in .array([value] + others) }
+            }
         default:
+            if let maker = try applyEventOperator(name, to: upstream, arguments, parameters: parameters) { return maker }
             throw BuildError(message: "`\(name)` does not run in the interpreter yet", range: arguments.range,
                              hint: "docs/PIPELINES.md lists what runs")
         }

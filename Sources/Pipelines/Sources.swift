@@ -45,6 +45,8 @@ extension Builder {
             let delay = try arguments.duration(0, minimum: 0)
             let scheduler = self.scheduler, elapsed = self.elapsed
             return { _ in Signal<Duration, Never>.timer(after: delay, on: scheduler).map { _ in elapsed() }.promoteError(PipelineFailure.self) }
+        case "marbles":
+            return try marbles(arguments)
         case "combineLatest", "merge", "zip", "concat":
             guard !arguments.list.isEmpty, arguments.list.allSatisfy({ $0.label == nil }) else {
                 throw BuildError(message: "`\(name)` takes signals, at least one, without labels", range: arguments.range,

@@ -83,3 +83,22 @@ public struct PipelineFailure: Error, Sendable, Hashable {
         PipelineFailure(code: "closure_failed", message: "line \(range.line), column \(range.column): \(reason)")
     }
 }
+
+/// Literals of values, as a Swift caller writes them (`let v: Value = ["a": 1]`).
+extension Value: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// A whole number.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// A bool.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An array.
+    public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    /// An object; a repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

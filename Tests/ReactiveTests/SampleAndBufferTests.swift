@@ -39,6 +39,32 @@ struct SampleAndBufferTests {
         #expect(source.subscriberCount == 0 && sampler.subscriberCount == 0)
     }
 
+    @Test func withLatestPairsEachValueWithTheOtherLatestAndEndsWithThisSignal() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hot([(5, .next(0)), (20, .next(1)), (40, .next(2)), (60, .next(3)), (80, Event<Int, TestError>.completed)])
+        let other = scheduler.hot([(10, .next("a")), (30, .next("b")), (50, Event<String, TestError>.completed)])
+        let recorder = TimedRecorder<String, TestError>(scheduler)
+        source.withLatest(from: other).map { "\($0)\($1)" }.subscribe(recorder.subscriber)
+        scheduler.run()
+        // 0 came before the other's first value; the other's completion keeps its latest.
+        #expect(recorder.matches([(20, .next("1a")), (40, .next("2b")), (60, .next("3b")), (80, .completed)]), "\(recorder.events)")
+
+        let later = TestScheduler()
+        let failing = later.hot([(15, Event<String, TestError>.error(TestError(code: 3)))])
+        let failed = TimedRecorder<String, TestError>(later)
+        Signal<Int, TestError>.never.withLatest(from: failing).map { "\($0)\($1)" }.subscribe(failed.subscriber)
+        later.run()
+        #expect(failed.matches([(15, .error(TestError(code: 3)))]))
+    }
+
+    @Test func withLatestDisposalEndsBothSubscriptions() {
+        let source = Subject<Int, TestError>(), other = Subject<Int, TestError>()
+        let subscription = source.signal.withLatest(from: other.signal).subscribe()
+        #expect(source.subscriberCount == 1 && other.subscriberCount == 1)
+        subscription.dispose()
+        #expect(source.subscriberCount == 0 && other.subscriberCount == 0)
+    }
+
     @Test func bufferSendsWhatArrivedWithinEachIntervalFromItsFirstValue() {
         let scheduler = TestScheduler()
         let input = scheduler.hot([(0, .next(1)), (40, .next(2)), (120, .next(3)), (130, .next(4)),

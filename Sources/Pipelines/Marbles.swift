@@ -1,0 +1,130 @@
+import Reactive
+
+/// A marble diagram in RxJS's notation, read as the events of a cold signal: `-` is a frame of
+/// time, a letter or digit a value in its frame, `(ab)` values in one frame, `|` completion, `#` an
+/// error; spaces are ignored. Every character but a space takes a frame, as in RxJS (`(ab)` four).
+struct MarbleDiagram: Equatable {
+    /// An event and the frame it comes in.
+    enum Marble: Equatable {
+        case value(Character, frame: Int)
+        case completed(frame: Int)
+        case failed(frame: Int)
+    }
+
+    let marbles: [Marble]
+
+    /// The longest diagram accepted, in characters.
+    static let maximumLength = 1_000
+
+    /// Reads `text`, or says what is wrong with it.
+    init(_ text: String) throws(MarbleError) {
+        guard text.count <= Self.maximumLength else { throw MarbleError("a diagram has at most \(Self.maximumLength) characters") }
+        var marbles: [Marble] = []
+        var frame = 0
+        var groupFrame: Int?
+        var ended = false
+        for character in text where character != " " {
+            if ended, !(character == ")" && groupFrame != nil) { throw MarbleError("nothing may follow `|` or `#`") }
+            let at = groupFrame ?? frame
+            switch character {
+            case "-": break
+            case "(":
+                if groupFrame != nil { throw MarbleError("groups `(…)` do not nest") }
+                groupFrame = frame
+            case ")":
+                if groupFrame == nil { throw MarbleError("`)` without `(`") }
+                groupFrame = nil
+            case "|":
+                marbles.append(.completed(frame: at))
+                ended = true
+            case "#":
+                marbles.append(.failed(frame: at))
+                ended = true
+            default:
+                guard character.isASCII, character.isLetter || character.isNumber else {
+                    throw MarbleError("`\(character)` is not marble notation: `-`, a letter or digit, `(`, `)`, `|` or `#`")
+                }
+                marbles.append(.value(character, frame: at))
+            }
+            frame += 1
+        }
+        if groupFrame != nil { throw MarbleError("a group `(` is not closed") }
+        self.marbles = marbles
+    }
+}
+
+/// What is wrong with a marble diagram.
+struct MarbleError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+extension Builder {
+    /// `marbles("-a-b--c|", a: 1, b: 2, frame: 100ms)`: a cold signal whose times count from its
+    /// subscription. A letter without a value is itself as a string, a digit itself as a number.
+    mutating func marbles(_ arguments: Arguments) throws(BuildError) -> SignalMaker {
+        let usage = "marbles(\"-a-b-|\", a: 1, b: 2, frame: 100ms)"
+        guard let first = arguments.list.first, first.label == nil else {
+            throw BuildError(message: "`marbles` takes a diagram first", range: arguments.range, hint: "write `\(usage)`")
+        }
+        guard case .string(let text, let textRange) = first.value else {
+            throw BuildError(message: "`marbles` needs its diagram as a string literal", range: first.value.range, hint: "write `\(usage)`")
+        }
+        let diagram: MarbleDiagram
+        do throws(MarbleError) {
+            diagram = try MarbleDiagram(text)
+        } catch {
+            throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: textRange, hint: "write `\(usage)`")
+        }
+        var frame: Duration = .milliseconds(100)
+        var values: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value] = [:]
+        for (index, argument) in arguments.list.enumerated().dropFirst() {
+            guard let label = argument.label else {
+                throw BuildError(message: "`marbles` takes one diagram, then labeled values", range: argument.value.range,
+                                 hint: "write `\(usage)`")
+            }
+            if label == "frame" {
+                frame = try arguments.duration(index)
+            } else if label.count == 1, let letter = label.first, letter.isLetter {
+                values[letter] = valueArgument(arguments, index)
+            } else {
+                throw BuildError(message: "`\(label):` is not a letter of the diagram or `frame:`", range: argument.value.range,
+                                 hint: "write `\(usage)`")
+            }
+        }
+        let scheduler = self.scheduler, marbles = diagram.marbles, given = values, frameLength = frame
+        return { scopes in
+            Signal { subscriber in
+                let timers = CompoundDisposable()
+                subscriber.add(timers)
+                for marble in marbles {
+                    let event: Event<Value, PipelineFailure>
+                    let index: Int
+                    switch marble {
+                    case .value(let character, let frame):
+                        index = frame
+                        if let value = given[character] {
+                            do throws(PipelineFailure) {
+                                event = .next(try value(scopes))
+                            } catch {
+                                event = .error(error)
+                            }
+                        } else if let digit = character.wholeNumberValue {
+                            event = .next(.number(Double(digit)))
+                        } else {
+                            event = .next(.string(String(character)))
+                        }
+                    case .completed(let frame):
+                        index = frame
+                        event = .completed
+                    case .failed(let frame):
+                        index = frame
+                        event = .error(PipelineFailure(code: "failure", message: "the diagram's `#` in frame \(frame)"))
+                    }
+                    timers.add(scheduler.schedule(after: frameLength * index) { subscriber.send(event) })
+                }
+                return nil
+            }
+        }
+    }
+}
