@@ -13,6 +13,9 @@ public final class Interpreter: Sendable {
 
     private let inputs: [String: Subject<Value, PipelineFailure>]
     private let subscriptions: CompoundDisposable
+    /// Objects the streams read but do not keep alive (a command's subjects): released only after
+    /// ``stop()`` disposed the subscriptions, so none ends a stream by going away.
+    private let retained: [any AnyObject & Sendable]
 
     /// Builds `program` (which must have no errors) on `scheduler` and starts it: from now on every
     /// named stream's events go to `sink`. Throws the diagnostics of what cannot be built (a wrong
@@ -42,6 +45,7 @@ public final class Interpreter: Sendable {
         }
         inputs = builder.inputs
         self.subscriptions = subscriptions
+        retained = builder.retained
     }
 
     /// The problems that building `program` finds, without running any of it: nothing is
@@ -87,6 +91,10 @@ struct Builder {
     let start: Duration
     private(set) var inputs: [String: Subject<Value, PipelineFailure>] = [:]
     private var shared: [String: Signal<Value, PipelineFailure>] = [:]
+    /// The other signals of each command definition, by its name.
+    var commands: [String: CommandSignals] = [:]
+    /// What the interpreter keeps alive while it runs (the commands).
+    var retained: [any AnyObject & Sendable] = []
     private(set) var errors: [BuildError] = []
 
     init(program: Program, scheduler: any Scheduler, services: [String: Service], budget: StepBudget,
@@ -107,17 +115,18 @@ struct Builder {
             do throws(BuildError) {
                 _ = try streamSignal(stream.name)
             } catch {
-                errors.append(error)
+                // A stream read by others is tried again by each: its problem is reported once.
+                if !errors.contains(where: { $0.message == error.message && $0.range == error.range }) { errors.append(error) }
             }
         }
     }
 
     /// The shared signal of the stream or input `name`, building the stream on first use.
-    private mutating func streamSignal(_ name: String) throws(BuildError) -> Signal<Value, PipelineFailure>? {
+    mutating func streamSignal(_ name: String) throws(BuildError) -> Signal<Value, PipelineFailure>? {
         if let input = inputs[name] { return input.signal }
         if let signal = shared[name] { return signal }
         guard let definition = program.streams.first(where: { $0.name == name }) else { return nil }
-        let signal = try compileChain(definition)
+        let signal = definition.isCommand ? try compileCommand(definition) : try compileChain(definition)
         // Subscribed once, reported under its name, replayed to later readers: its latest value, or
         // as many as `replay()` keeps when that is its last operator.
         let replays = ["replay", "replayLazily"].contains(definition.links.links.last?.name ?? "")
@@ -181,6 +190,9 @@ struct Builder {
         case .call(.member(let base?, let name, _), let arguments, let range):
             let upstream = try compile(base, parameters: parameters)
             return spending(try apply(name, to: upstream, Arguments(name: name, list: arguments, range: range), parameters: parameters))
+        case .member(.name(let base, _)?, let name, let range)
+            where program.streams.contains(where: { $0.name == base && $0.isCommand }):
+            return try commandMember(base, name, range: range)
         case .member(_?, let name, let range):
             throw BuildError(message: "`\(name)` is an operator: call it", range: range, hint: "write `.\(name)()`")
         default:

@@ -75,8 +75,13 @@ extension Program {
             guard let definition = definitions[name], !visiting.contains(name) else { return false }
             let (root, links) = definition.links
             var result = false
-            if case .name(let source, _) = root, !links.contains(where: { flattening.contains($0.name) }) {
-                result = isState(source, visiting: visiting.union([name]))
+            if !links.contains(where: { flattening.contains($0.name) }) {
+                switch root {
+                case .name(let source, _): result = isState(source, visiting: visiting.union([name]))
+                // A command's executing and enabled always have a current value.
+                case .member(.name?, "executing", _), .member(.name?, "enabled", _): result = true
+                default: break
+                }
             }
             state[name] = result
             return result
@@ -92,6 +97,7 @@ extension Program {
                 source = name
                 rootState = isState(name)
             case .call(.name(let name, _), _, _): source = name
+            case .member(.name?, let member, _) where Builder.commandMembers.contains(member): source = "Command.\(member)"
             default: source = "value"
             }
             var previous: [String] = []

@@ -32,7 +32,8 @@ public final class CommandScenario: Scenario {
                               operator: "executionSignals + switchToLatest", from: ["execute"], state: false),
             StreamDescription(name: "errors", description: "Failed executions and executes refused while disabled.",
                               operator: "merge", from: ["execute", "enabled"], state: false),
-        ]
+        ],
+        program: ScenarioPrograms.command
     )
 
     private let pipeline: Pipeline

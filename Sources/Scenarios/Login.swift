@@ -32,7 +32,8 @@ public final class Login: Scenario {
                               operator: "executionSignals + switchToLatest", from: ["submit"], state: true),
             StreamDescription(name: "errors", description: "Submits refused because sign-in was disabled (wrong credentials are a false signInResult, not an error).",
                               operator: "flattenMap", from: ["submit", "signInEnabled"], state: false),
-        ]
+        ],
+        program: ScenarioPrograms.login
     )
 
     private let pipeline: Pipeline

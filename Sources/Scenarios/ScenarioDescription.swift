@@ -12,23 +12,27 @@ public struct ScenarioDescription: Sendable, Encodable {
     public let streams: [StreamDescription]
     /// The pipeline's source: the scenario's own Swift file.
     public let source: PipelineSource
+    /// The scenario restated as a program of the pipeline language, when the language can write
+    /// it (`POST /api/pipelines` runs it); the program says in comments what differs.
+    public let pipeline: String?
 
     /// Creates a description; `sourceFile` names the scenario's own file in `Sources/Scenarios`.
     init(id: String, title: String, sourceFile: String, description: String,
-         inputs: [InputDescription], streams: [StreamDescription]) {
+         inputs: [InputDescription], streams: [StreamDescription], program: String? = nil) {
         self.init(id: id, title: title, description: description, inputs: inputs, streams: streams,
-                  source: PipelineSource(file: sourceFile))
+                  source: PipelineSource(file: sourceFile), pipeline: program)
     }
 
     /// Creates a description of any pipeline: a user's program, say.
     public init(id: String, title: String, description: String, inputs: [InputDescription],
-                streams: [StreamDescription], source: PipelineSource) {
+                streams: [StreamDescription], source: PipelineSource, pipeline: String? = nil) {
         self.id = id
         self.title = title
         self.description = description
         self.inputs = inputs
         self.streams = streams
         self.source = source
+        self.pipeline = pipeline
     }
 }
 

@@ -34,7 +34,8 @@ public final class Search: Scenario {
                               operator: "switchToLatest (disposal)", from: ["throttled"], state: false),
             StreamDescription(name: "errors", description: "Failed searches, caught inside the flattening.",
                               operator: "catch", from: ["throttled"], state: false),
-        ]
+        ],
+        program: ScenarioPrograms.search
     )
 
     private enum Outcome: Sendable {

@@ -19,7 +19,8 @@ public final class Ticker: Scenario {
                               operator: "scan", from: ["timer"], state: true),
             StreamDescription(name: "parity", description: "Whether the count is even or odd.",
                               operator: "map", from: ["count"], state: true),
-        ]
+        ],
+        program: ScenarioPrograms.ticker
     )
 
     private let pipeline: Pipeline

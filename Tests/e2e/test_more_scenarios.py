@@ -1,4 +1,7 @@
-"""The binding, multicast and schedulers scenarios end to end over HTTP (real time, short intervals)."""
+"""The binding, multicast and schedulers scenarios end to end over HTTP (real time, short intervals),
+and the scenarios' programs in the catalogue."""
+import json
+
 from test_sessions import has
 
 
@@ -72,3 +75,20 @@ def test_each_catalogue_entry_carries_its_pipelines_source(playground):
         assert source["path"].startswith("Sources/Scenarios/") and source["path"].endswith(".swift")
         for stream in scenario["streams"]:
             assert f'stream("{stream["name"]}"' in source["swift"], (scenario["id"], stream["name"])
+
+
+def test_the_programs_in_the_catalogue_run_as_sessions(playground):
+    """The ticker, search, login and command entries carry their scenario as a program, ready to
+    post: each makes a session whose streams include the scenario's (under the program's names)."""
+    status, body = playground.json("GET", "/api/scenarios")
+    programs = {scenario["id"]: scenario["pipeline"] for scenario in body["scenarios"] if "pipeline" in scenario}
+    assert sorted(programs) == ["command", "login", "search", "ticker"]
+    for scenario_id, program in programs.items():
+        status, headers, raw = playground.request("POST", "/api/pipelines", body=program.encode(),
+                                                  headers={"Content-Type": "text/plain"})
+        session = json.loads(raw)
+        assert status == 201, (scenario_id, session)
+        assert session["scenario"] == "pipeline" and session["pipeline"]["diagnostics"] == []
+        names = {stream["name"] for stream in session["pipeline"]["streams"]}
+        assert {"ticker": "count", "search": "results", "login": "signInResult", "command": "executionValues"}[scenario_id] in names
+        playground.request("DELETE", f"/api/sessions/{session['session']}")
