@@ -9,6 +9,7 @@ Modes (traffic goes to 127.0.0.1 only; every loop is bounded in count and time):
 
 Targets:
   playground  a search session: tokens are posted to its `query` input and come back on `validQuery`
+              (or a session of the program in --program, which has the same input and stream)
   echo        microhttp-echo or the Node peer: GET /events, POST /publish echoes the body as data
 
 Standard library only, so it runs from the README's virtual environment or any Python 3.11.
@@ -167,7 +168,13 @@ def percentile(values, p):
 async def fanout(args):
     host, port = "127.0.0.1", args.port
     if args.target == "playground":
-        status, body = await http_request(host, port, "POST", "/api/scenarios/search/sessions")
+        if args.program:
+            # A program with the search scenario's `query` input and `validQuery` stream.
+            with open(args.program, "rb") as file:
+                status, body = await http_request(host, port, "POST", "/api/pipelines", file.read(),
+                                                  {"Content-Type": "text/plain"})
+        else:
+            status, body = await http_request(host, port, "POST", "/api/scenarios/search/sessions")
         assert status == 201, body
         session = json.loads(body)["session"]
         events_path, post_path = f"/api/sessions/{session}/events", f"/api/sessions/{session}/inputs/query"
@@ -262,6 +269,8 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--target", choices=["playground", "echo"], default="playground")
     parser.add_argument("--server-pid", type=int, help="the server's pid, for CPU and RSS figures")
+    parser.add_argument("--program", help="playground: a pipeline program file to run instead of the search "
+                        "scenario (it must have the input `query` and the stream `validQuery`)")
     parser.add_argument("--watchers", type=int, default=1)
     parser.add_argument("--inputs", type=int, default=200)
     parser.add_argument("--rate", type=float, default=50.0, help="inputs per second")

@@ -15,6 +15,11 @@ struct API: Sendable {
     /// runs (encoded per request, with every scenario's source, they held `/api/scenarios` to
     /// about 2,600 requests a second).
     let catalogue = PreparedCatalogue()
+    /// Programs run (`POST /api/pipelines`) per client (`--program-runs-per-second`).
+    var programRuns = ClientRateLimiter(perSecond: 2, burst: 10)
+    /// Programs checked (`POST /api/pipelines/check`) per client: an editor checking as the user
+    /// types (`--program-checks-per-second`).
+    var programChecks = ClientRateLimiter(perSecond: 20, burst: 20)
 
     /// Sent with every response: no sniffing, a same-origin-only page, no referrer.
     static let securityHeaders: [(name: String, value: String)] = [
@@ -74,13 +79,13 @@ struct API: Sendable {
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
         }
-        router.add(.post, "/api/pipelines", preflight: PipelineCheck.checkHead) { request in
+        router.add(.post, "/api/pipelines", preflight: { request in limitPrograms(&request, programRuns, "run") }) { request in
             runProgram(request)
         }
         router.add(.get, "/api/pipelines/examples") { _ in
             .json(ExampleList(examples: Example.all))
         }
-        router.add(.post, "/api/pipelines/check", preflight: PipelineCheck.checkHead) { request in
+        router.add(.post, "/api/pipelines/check", preflight: { request in limitPrograms(&request, programChecks, "checked") }) { request in
             PipelineCheck.respond(to: request)
         }
         router.setFallback(staticFiles.respond(to:))
@@ -197,6 +202,17 @@ struct API: Sendable {
 
     /// `202 {"accepted": true}`: the input is queued.
     private var accepted: HTTPResponse { .json(["accepted": true], status: 202) }
+
+    /// The programs' routes' head check: the media type (415), then the client's rate (429),
+    /// before the body is read, so a refused client costs no more than its head.
+    private func limitPrograms(_ request: inout HTTPRequest, _ limiter: ClientRateLimiter, _ what: String) -> HTTPResponse? {
+        if let refusal = PipelineCheck.checkHead(&request) { return refusal }
+        guard !limiter.allow(request.clientAddress) else { return nil }
+        var response = HTTPResponse.error(status: 429, code: "rate_limited",
+                                          message: "Too many programs \(what) from your address; slow down.")
+        response.addHeader("Retry-After", "\(limiter.retryAfterSeconds)")
+        return response
+    }
 
     /// 429 for a session whose input rate is exceeded.
     private func inputRateExceeded() -> HTTPResponse {

@@ -52,6 +52,15 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "Threads running sessions' scenarios (default: one per core).")
     var sessionThreads = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "Threads running sessions of users' programs (POST /api/pipelines), apart from the scenarios'.")
+    var programThreads = 1
+
+    @Option(help: "Programs a client may run (POST /api/pipelines) per second, in bursts of five times as many; more answer 429.")
+    var programRunsPerSecond = 2
+
+    @Option(help: "Programs a client may check (POST /api/pipelines/check) per second, in bursts as large; more answer 429.")
+    var programChecksPerSecond = 20
+
     @Option(help: "The largest request body accepted, in bytes; larger ones answer 413.")
     var maxBodyBytes = 64 * 1024
 
@@ -95,6 +104,9 @@ struct PlaygroundCommand: ParsableCommand {
         try Self.require(inputsPerSecond, in: 50...100_000, "--inputs-per-second")
         try Self.require(eventBuffer, in: 16...1_000_000, "--event-buffer")
         try Self.require(sessionThreads, in: 1...256, "--session-threads")
+        try Self.require(programThreads, in: 1...256, "--program-threads")
+        try Self.require(programRunsPerSecond, in: 1...100_000, "--program-runs-per-second")
+        try Self.require(programChecksPerSecond, in: 1...100_000, "--program-checks-per-second")
         try Self.require(maxBodyBytes, in: 1...(64 * 1024 * 1024), "--max-body-bytes")
         try Self.require(maxConnections, in: 1...1_000_000, "--max-connections")
         try Self.require(maxConnectionsPerClient, in: 0...1_000_000, "--max-connections-per-client")
@@ -152,9 +164,11 @@ struct PlaygroundCommand: ParsableCommand {
         configuration.keepAliveInterval = .seconds(keepAliveSeconds)
 
         let sessions = SessionStore(settings: settings, limits: limits, threads: sessionThreads,
-                                    logger: Logger(label: "playground.sessions"))
+                                    programThreads: programThreads, logger: Logger(label: "playground.sessions"))
         let metrics = ServerMetrics()
-        let api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
+        var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
+        api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
+        api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
         let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp"), metrics: metrics,
                                 router: api.router())
         do {

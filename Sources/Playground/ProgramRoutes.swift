@@ -19,7 +19,7 @@ extension API {
         case .success(let (pipeline, warnings)):
             let session: Session
             do {
-                session = try sessions.create(pipeline, clientAddress: request.clientAddress, clock: clock)
+                session = try sessions.create(pipeline, clientAddress: request.clientAddress, clock: clock, pool: .programs)
             } catch {
                 return refusal(error)
             }

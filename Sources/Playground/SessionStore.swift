@@ -7,8 +7,11 @@ import Scenarios
 
 /// Every live session: creation with its caps, lookup by id, deletion, and expiry of idle ones.
 ///
-/// Sessions are spread over a small pool of `RunLoopScheduler` threads (one per core by default);
-/// a session stays on the thread it was given.
+/// Sessions are spread over small pools of `RunLoopScheduler` threads, and a session stays on the
+/// thread it was given: the built-in scenarios' pool (one thread per core by default), and a pool
+/// of its own for users' programs (one thread by default). A runaway program costs its thread
+/// until its step budget halts it; with programs on threads of their own, a flood of them can
+/// slow other programs but never the scenarios' sessions, nor take more cores than its pool has.
 final class SessionStore: Sendable {
     /// The store's limits, from the command line.
     struct Limits: Sendable {
@@ -34,25 +37,37 @@ final class SessionStore: Sendable {
         /// Places taken by sessions being built (counted against `maxSessions`).
         var reserved = 0
         var nextScheduler = 0
+        var nextProgramScheduler = 0
+    }
+
+    /// The thread pool a session runs on.
+    enum Pool {
+        /// The built-in scenarios'.
+        case scenarios
+        /// Users' programs'.
+        case programs
     }
 
     private let state = Lock(State())
     private let schedulers: [RunLoopScheduler]
+    private let programSchedulers: [RunLoopScheduler]
     private let settings: ScenarioSettings
     private let limits: Limits
     private let logger: Logger
     private let sweeper = DispatchQueue(label: "playground.session-expiry")
 
-    init(settings: ScenarioSettings, limits: Limits, threads: Int, logger: Logger) {
+    init(settings: ScenarioSettings, limits: Limits, threads: Int, programThreads: Int = 1, logger: Logger) {
         self.settings = settings
         self.limits = limits
         self.logger = logger
         schedulers = (0..<max(1, threads)).map { RunLoopScheduler(name: "playground.session-\($0)") }
+        programSchedulers = (0..<max(1, programThreads)).map { RunLoopScheduler(name: "playground.program-\($0)") }
         scheduleSweep()
     }
 
-    /// Creates a session running `pipeline` for the client at `clientAddress`.
-    func create(_ pipeline: SessionPipeline, clientAddress: String, clock: Session.Clock = .real) throws(CreationError) -> Session {
+    /// Creates a session running `pipeline` for the client at `clientAddress`, on a thread of `pool`.
+    func create(_ pipeline: SessionPipeline, clientAddress: String, clock: Session.Clock = .real,
+                pool: Pool = .scenarios) throws(CreationError) -> Session {
         let id = Self.makeID()
         // The caps are checked and the place taken in one critical section: the session is built
         // outside the lock, so it counts as reserved until it is stored (two polling threads once
@@ -64,8 +79,14 @@ final class SessionStore: Sendable {
             }
             state.perClient[clientAddress, default: 0] += 1
             state.reserved += 1
-            defer { state.nextScheduler = (state.nextScheduler + 1) % schedulers.count }
-            return .success(schedulers[state.nextScheduler])
+            switch pool {
+            case .scenarios:
+                defer { state.nextScheduler = (state.nextScheduler + 1) % schedulers.count }
+                return .success(schedulers[state.nextScheduler])
+            case .programs:
+                defer { state.nextProgramScheduler = (state.nextProgramScheduler + 1) % programSchedulers.count }
+                return .success(programSchedulers[state.nextProgramScheduler])
+            }
         }
         let scheduler = try result.get()
         let session = Session(id: id, pipeline: pipeline, clientAddress: clientAddress, scheduler: scheduler,

@@ -34,10 +34,10 @@ struct APITests {
         let (rawPath, query) = split(path)
         var headers: [String: String] = [:]
         if let contentType { headers["content-type"] = contentType }
-        let request = HTTPRequest(method: method, rawPath: rawPath, query: query, headers: headers,
+        var request = HTTPRequest(method: method, rawPath: rawPath, query: query, headers: headers,
                                   body: Array(body.utf8), clientAddress: client)
-        // As the server does: the preflight answers first, from the head alone.
-        return router.preflight(request) ?? router.respond(to: request)
+        // As the server does: the preflight answers first, from the head alone, once.
+        return router.preflight(resolving: &request) ?? router.respond(to: request)
     }
 
     private func split(_ path: String) -> (String, [String: String]) {
@@ -209,6 +209,23 @@ struct APITests {
         let response = router.preflight(request) ?? router.respond(to: request)
         #expect(response.status == 400 && errorCode(response) == "invalid_utf8")
         #expect(call(.get, "/api/pipelines/check").status == 405)
+    }
+
+    @Test func aClientPostingProgramsFasterThanAPersonIsRefusedFromTheHead() {
+        // Bursts of 10 runs and 20 checks a client; then 429 with Retry-After, before the body.
+        let checks = (0..<21).map { _ in call(.post, "/api/pipelines/check", body: "x = just(1)", client: "10.0.0.1") }
+        #expect(checks.prefix(20).allSatisfy { $0.status == 200 })
+        #expect(checks.last?.status == 429 && errorCode(checks.last!) == "rate_limited")
+        #expect(checks.last?.headers.contains { $0.name == "Retry-After" && $0.value == "1" } == true)
+        let head = HTTPRequest(method: .post, rawPath: "/api/pipelines/check", body: [], clientAddress: "10.0.0.1")
+        #expect(router.preflight(head)?.status == 429, "refused from the head alone")
+        #expect(call(.post, "/api/pipelines/check", body: "x = just(1)", client: "10.0.0.2").status == 200, "another client")
+
+        let runs = (0..<11).map { _ in call(.post, "/api/pipelines", body: "x = just(", client: "10.0.0.3") }
+        #expect(runs.prefix(10).allSatisfy { $0.status == 400 }, "invalid programs count too")
+        #expect(runs.last?.status == 429)
+        // The media type keeps its precedence.
+        #expect(call(.post, "/api/pipelines", body: "{}", contentType: "application/json", client: "10.0.0.3").status == 415)
     }
 
     @Test func securityHeadersForbidInlineScript() {

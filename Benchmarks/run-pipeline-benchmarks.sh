@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The pipeline language's goals (issue "Your own pipeline, part 1"), against a release build on
+# loopback:
+#   check    checking a 50-line program (load/programs/check-50-lines.pipeline) 500 times over one
+#            connection, on a server of its own whose per-client check rate is lifted (this measures
+#            checking, not the limit): p99 under 5 ms, every answer 200;
+#   program  the search scenario as a program (load/programs/search.pipeline) against the built-in
+#            search scenario, 1,000 watchers, 100 inputs at 20/s, alternating, 3 rounds each (a
+#            round in which other processes used more than 10 % of a core is repeated): median p99
+#            within 1.5x;
+#   hostile  a search session's input-to-event latency (one watcher, 300 inputs at 50/s) idle and
+#            while load/pipelines.py posts the hostile corpus, alternating, 3 rounds each: median
+#            p99 within 2x; and every hostile request answered 201, 400, 413 or 429 (the default
+#            per-client program rate: 2 runs a second).
+# Prints one JSON line per round and a summary table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product playground >/dev/null
+port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+.build/release/playground --port "$port" --log-level warning --max-sessions-per-client 1000 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+load=Benchmarks/load
+results=$(mktemp)
+
+quiet_round() { # loadtest arguments; prints one accepted round
+  while true; do
+    local result
+    result=$(python3 $load/loadtest.py fanout --port "$port" --server-pid "$server" "$@")
+    if python3 -c 'import json,sys; sys.exit(0 if json.loads(sys.argv[1])["cpu"]["others_cpu_share_of_core"] <= 0.10 else 1)' "$result"; then
+      echo "$result"; return
+    fi
+    echo "  (round repeated: other processes were busy)" >&2
+  done
+}
+
+check_port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+.build/release/playground --port "$check_port" --log-level warning --program-checks-per-second 100000 &
+checker=$!
+for _ in $(seq 1 50); do curl -fs "127.0.0.1:$check_port/healthz" >/dev/null && break; sleep 0.1; done
+python3 $load/pipelines.py check --port "$check_port" --file $load/programs/check-50-lines.pipeline | sed 's/^/check /' | tee -a "$results"
+kill $checker; wait $checker 2>/dev/null || true
+for _ in 1 2 3; do
+  quiet_round --watchers 1000 --inputs 100 --rate 20 | sed 's/^/builtin /' | tee -a "$results"
+  quiet_round --watchers 1000 --inputs 100 --rate 20 --program $load/programs/search.pipeline | sed 's/^/program /' | tee -a "$results"
+done
+for _ in 1 2 3; do
+  python3 $load/loadtest.py fanout --port "$port" --server-pid "$server" --watchers 1 --inputs 300 --rate 50 | sed 's/^/idle /' | tee -a "$results"
+  python3 $load/pipelines.py hostile --port "$port" --seconds 9 > "$results.hostile" &
+  hostile=$!
+  sleep 0.5  # the corpus is running before the measured inputs start
+  python3 $load/loadtest.py fanout --port "$port" --server-pid "$server" --watchers 1 --inputs 300 --rate 50 | sed 's/^/under-hostile /' | tee -a "$results"
+  wait $hostile
+  sed 's/^/hostile /' "$results.hostile" | tee -a "$results"
+done
+
+python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    kind, _, data = line.partition(" ")
+    rows.setdefault(kind, []).append(json.loads(data))
+check = rows["check"][0]
+p99 = {kind: statistics.median(r["latency_ms"]["p99"] for r in rows[kind]) for kind in ("builtin", "program", "idle", "under-hostile")}
+unexpected = sum(r["unexpected"] for r in rows["hostile"])
+print()
+print("| measurement | figure | goal | met? |")
+print("| --- | --- | --- | --- |")
+checked_ok = check["statuses"] == {"200": check["requests"]}
+print(f"| checking a 50-line program, p50 / p99 / max (500 requests, all 200: {checked_ok}) | {check['latency_ms']['p50']} / {check['latency_ms']['p99']} / {check['latency_ms']['max']} ms | p99 under 5 ms | {'yes' if check['latency_ms']['p99'] < 5 and checked_ok else 'no'} |")
+ratio = p99["program"] / p99["builtin"]
+print(f"| search as a program vs built-in, 1,000 watchers, p99 (median of 3) | {p99['program']} vs {p99['builtin']} ms ({ratio:.2f}x) | within 1.5x | {'yes' if ratio <= 1.5 else 'no'} |")
+ratio = p99["under-hostile"] / p99["idle"]
+print(f"| a search session's p99 under the hostile corpus vs idle (median of 3) | {p99['under-hostile']} vs {p99['idle']} ms ({ratio:.2f}x) | within 2x | {'yes' if ratio <= 2 else 'no'} |")
+statuses = {}
+for r in rows["hostile"]:
+    for status, count in r["statuses"].items():
+        statuses[status] = statuses.get(status, 0) + count
+print(f"| hostile requests: answers (3 x 9 s) | {', '.join(f'{count} x {status}' for status, count in sorted(statuses.items()))} | only 201, 400, 413, 429 | {'yes' if unexpected == 0 else 'no'} |")
+PY

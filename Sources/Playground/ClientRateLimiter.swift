@@ -1,0 +1,55 @@
+import Locking
+
+/// A token bucket per client address: `perSecond` requests sustained, bursts of `burst`. Keeps
+/// the programs' routes cheap to refuse for a client that posts faster than a person types: a
+/// program costs parsing on the polling thread and, when it runs, its step budget on a program
+/// thread (docs/PIPELINES.md, "Limits").
+///
+/// Thread safety: the buckets are under one lock, taken once per request.
+final class ClientRateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    private let perSecond: Double
+    private let burst: Double
+    private let buckets = Lock<[String: Bucket]>([:])
+
+    /// Buckets kept before full ones are forgotten (a full bucket is the same as none).
+    static let pruneThreshold = 10_000
+
+    init(perSecond: Double, burst: Double) {
+        self.perSecond = perSecond
+        self.burst = max(1, burst)
+    }
+
+    /// Whether `client` may make one more request now; takes a token if so.
+    func allow(_ client: String, now: ContinuousClock.Instant = .now) -> Bool {
+        buckets.withLock { buckets in
+            if buckets.count >= Self.pruneThreshold { prune(&buckets, now: now) }
+            var bucket = buckets[client] ?? Bucket(tokens: burst, updated: now)
+            let elapsed = Double((now - bucket.updated) / .microseconds(1)) / 1_000_000
+            bucket.tokens = min(burst, bucket.tokens + max(0, elapsed) * perSecond)
+            bucket.updated = now
+            guard bucket.tokens >= 1 else {
+                buckets[client] = bucket
+                return false
+            }
+            bucket.tokens -= 1
+            buckets[client] = bucket
+            return true
+        }
+    }
+
+    /// The number of buckets kept (tests).
+    var bucketCount: Int { buckets.withLock { $0.count } }
+
+    /// Seconds until `client` has a token again, at least 1 (for `Retry-After`).
+    var retryAfterSeconds: Int { max(1, Int((1 / perSecond).rounded(.up))) }
+
+    private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
+        let refillTime = Duration.microseconds(Int64(burst / perSecond * 1_000_000))
+        buckets = buckets.filter { now - $0.value.updated < refillTime }
+    }
+}
