@@ -47,6 +47,9 @@ enum ProgramPipeline {
             "subscribe": Service(arity: 1, usage: "subscribe(email)") { arguments throws(PipelineFailure) in
                 converted(services.subscribe(email: try text(arguments[0], "subscribe")))
             },
+            "request": Service(arity: 0, usage: "request()") { _ throws(PipelineFailure) in
+                converted(services.request())
+            },
         ]
     }
 

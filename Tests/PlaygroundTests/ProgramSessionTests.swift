@@ -21,8 +21,8 @@ struct ProgramSessionTests {
     }
 
     func post(_ path: String, _ body: String, query: [String: String] = [:]) -> HTTPResponse {
-        let request = HTTPRequest(method: .post, rawPath: path, query: query, body: Array(body.utf8))
-        return router.preflight(request) ?? router.respond(to: request)
+        var request = HTTPRequest(method: .post, rawPath: path, query: query, body: Array(body.utf8))
+        return router.preflight(resolving: &request) ?? router.respond(to: request)
     }
 
     func json(_ response: HTTPResponse) -> [String: Any] {

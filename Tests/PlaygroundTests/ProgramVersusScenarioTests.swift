@@ -97,6 +97,22 @@ struct ProgramVersusScenarioTests {
         #expect(Set(carried) == ["ticker", "search", "login", "command"])
     }
 
+    @Test func theRequestServiceCountsEachSubscriptionAsARequest() throws {
+        let clock = TestScheduler()
+        let services = ProgramPipeline.services(Services(scheduler: clock, settings: ScenarioSettings()))
+        let recorded = Lock<[String]>([])
+        let (program, _) = Pipeline.parse("twice = merge(request(), request())\nlater = timer(after: 2s).flatMap(.merge) { _ in request() }")
+        let interpreter = try Interpreter(program: program, scheduler: clock, services: services) { stream, event in
+            recorded.withLock { $0.append("\(Int(clock.now / .milliseconds(1))) \(stream) \(event.value.map { "\($0.json)" } ?? "\(event)")") }
+        }
+        clock.advance(to: .seconds(5))
+        interpreter.stop()
+        #expect(recorded.withLock { $0 } == [
+            #"1000 twice string("response 1")"#, #"1000 twice string("response 2")"#, "1000 twice completed",
+            #"3000 later string("response 3")"#, "3000 later completed",
+        ])
+    }
+
     @Test func theTickerProgramGivesTheTickersStreams() throws {
         expectSame(try compare(Ticker.self, inputs: [], streams: ["timer", "count", "parity"], renamed: ["timer": "ticks"], until: 5_500))
     }
