@@ -104,8 +104,12 @@ def hostile(args):
                     if status not in (413, 429):
                         unexpected[0] += 1
                 continue
+            headers = {"Content-Type": "text/plain"}
+            if args.forwarded_clients:
+                # Behind a trusted proxy, as that many clients: the per-client rate does not hold them back.
+                headers["X-Forwarded-For"] = f"10.0.{index % args.forwarded_clients // 256}.{index % 256}"
             try:
-                connection.request("POST", "/api/pipelines", program, {"Content-Type": "text/plain"})
+                connection.request("POST", "/api/pipelines", program, headers)
                 response = connection.getresponse()
                 body = response.read()
                 status = response.status
@@ -154,6 +158,8 @@ def main():
     parser.add_argument("--file", help="check: the program to check")
     parser.add_argument("--count", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--forwarded-clients", type=int, default=0,
+                        help="hostile: post as this many clients through X-Forwarded-For (a server run with --trust-proxy)")
     args = parser.parse_args()
     if not 1 <= args.count <= 100_000 or not 0 < args.seconds <= 3_600:
         parser.error("count 1..100000, seconds 0..3600")

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Foundation
 import Locking
 
@@ -14,6 +15,11 @@ public struct HTTPResponse: Sendable {
         /// A complete response built once and served many times (a cached static file): its
         /// status, headers and body are those of the ``PreparedResponse``.
         case prepared(PreparedResponse)
+        /// A response computed elsewhere: `start` runs on the polling thread and must hand the work
+        /// to another thread, which calls `respond` once with the real response (not itself
+        /// deferred). Meanwhile the connection is suspended and the polling thread serves others;
+        /// the status and headers of this placeholder are not used.
+        case deferred(start: @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void)
     }
 
     /// The status code.
@@ -51,6 +57,26 @@ public struct HTTPResponse: Sendable {
     /// The JSON error every part of the API answers with: `{"error":{"code","message"}}`.
     public static func error(status: Int, code: String, message: String) -> HTTPResponse {
         json(ErrorBody(error: .init(code: code, message: message)), status: status)
+    }
+
+    /// A response computed on another thread (see ``Body/deferred(start:)``): for work too long
+    /// for the polling thread, which every connection shares.
+    public static func deferred(_ start: @escaping @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPResponse {
+        HTTPResponse(status: 200, body: .deferred(start: start))
+    }
+
+    /// This response, or for a deferred one the response it completes with, waited for: for
+    /// tests and tools that call a handler directly (never on a polling thread).
+    public func resolved() -> HTTPResponse {
+        guard case .deferred(let start) = body else { return self }
+        let done = DispatchSemaphore(value: 0)
+        let result = Lock<HTTPResponse?>(nil)
+        start { response in
+            result.withLock { $0 = response }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }!.resolved()
     }
 
     /// A Server-Sent-Events response; `open` receives the stream (see ``Body/eventStream(open:)``).

@@ -86,6 +86,8 @@ final class ServerCore: Sendable {
         var loops: [PollingLoop] = []
         var port: UInt16 = 0
         var streams: [ObjectIdentifier: EventStream] = [:]
+        /// Responses being computed elsewhere, their connections suspended.
+        var deferred: [ObjectIdentifier: DeferredResponse] = [:]
         var isStopping = false
         var selfRetain: Unmanaged<ServerCore>?
         var inFlightPerClient: [String: Int] = [:]
@@ -199,9 +201,11 @@ final class ServerCore: Sendable {
         guard let (loops, streams) = taken else { return }
         let listenSockets = loops.map { $0.quiesce() }
         streams.forEach { $0.close() }
+        // libmicrohttpd will not stop with a connection suspended: answer the pending ones now.
+        state.withLock { Array($0.deferred.values) }.forEach { $0.complete(with: Self.shuttingDown) }
         let deadline = ContinuousClock.now + configuration.drainTimeout
-        while openEventStreams > 0 && ContinuousClock.now < deadline {
-            usleep(2_000)  // shutdown only: waiting for the polling threads to flush final chunks
+        while (openEventStreams > 0 || state.withLock({ !$0.deferred.isEmpty })) && ContinuousClock.now < deadline {
+            usleep(2_000)  // shutdown only: waiting for the polling threads to flush final chunks and 503s
         }
         let unfinished = openEventStreams
         loops.forEach { $0.stop() }
@@ -286,11 +290,44 @@ final class ServerCore: Sendable {
             return .YES
         }
         if context.responded { return .YES }
+        if let deferred = context.deferred {
+            // Called again after the resume: the response computed elsewhere is ready. It stays
+            // pending (for shutdown's wait) until the request completes.
+            let response = deferred.takeResponse()
+                ?? .error(status: 500, code: "internal_error", message: "The response was never computed.")
+            return respond(response, to: context, on: connection)
+        }
         if context.discardedBytes > 0 { return respond(tooLarge(), to: context, on: connection) }
         var request = context.head
         request.body = context.body
         context.body = []
-        return respond(handler(request), to: context, on: connection)
+        let response = handler(request)
+        if case .deferred(let start) = response.body { return deferResponse(start, context: context, on: connection) }
+        return respond(response, to: context, on: connection)
+    }
+
+    private static let shuttingDown = HTTPResponse.error(status: 503, code: "server_busy", message: "The server is shutting down.")
+
+    /// Suspends the connection while `start`'s worker computes the response; its completion
+    /// resumes the connection, and libmicrohttpd calls the handler again to queue it.
+    private func deferResponse(_ start: @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void,
+                               context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        let daemon = rp_connection_daemon(connection)
+        guard let loop = state.withLock({ state in state.loops.first { $0.daemon.pointer == daemon } }) else {
+            return respond(Self.shuttingDown, to: context, on: connection)
+        }
+        let deferred = DeferredResponse(connection: connection, loop: loop)
+        let registered = state.withLock { state -> Bool in
+            guard !state.isStopping else { return false }
+            state.deferred[ObjectIdentifier(deferred)] = deferred
+            return true
+        }
+        guard registered else { return respond(Self.shuttingDown, to: context, on: connection) }
+        if let record = Self.record(of: connection) { watch.answering(record) }  // the request is in: no deadline
+        context.deferred = deferred
+        MHD_suspend_connection(connection)
+        start { response in deferred.complete(with: response) }
+        return .YES
     }
 
     /// Applies the connection caps: 503 `server_busy` beyond ``ServerConfiguration/maxConnections``,
@@ -352,6 +389,10 @@ final class ServerCore: Sendable {
     }
 
     func completed(_ context: RequestContext) {
+        if let deferred = context.deferred {
+            deferred.forget()
+            _ = state.withLock { $0.deferred.removeValue(forKey: ObjectIdentifier(deferred)) }
+        }
         metrics.countResponse(status: context.status)
         if context.isCountedForClient {
             let client = context.head.clientAddress
@@ -392,6 +433,10 @@ final class ServerCore: Sendable {
             // its references, so no copy is made per request.
             let handle = prepared.handle(defaultHeaders: configuration.defaultHeaders)
             return MHD_queue_response(connection, UInt32(response.status), handle.pointer)
+        case .deferred:
+            // A deferred response must complete with a real one.
+            return respond(.error(status: 500, code: "internal_error", message: "The response was never computed."),
+                           to: context, on: connection)
         case .eventStream(let open):
             if context.head.method == .head {
                 mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)

@@ -79,14 +79,16 @@ struct API: Sendable {
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
         }
+        // Checking and building a program (up to 64 KiB of it) is done on a program thread, not on
+        // the polling thread every connection shares.
         router.add(.post, "/api/pipelines", preflight: { request in limitPrograms(&request, programRuns, "run") }) { request in
-            runProgram(request)
+            .deferred { respond in sessions.onProgramThread { respond(runProgram(request)) } }
         }
         router.add(.get, "/api/pipelines/examples") { _ in
             .json(ExampleList(examples: Example.all))
         }
         router.add(.post, "/api/pipelines/check", preflight: { request in limitPrograms(&request, programChecks, "checked") }) { request in
-            PipelineCheck.respond(to: request)
+            .deferred { respond in sessions.onProgramThread { respond(PipelineCheck.respond(to: request)) } }
         }
         router.setFallback(staticFiles.respond(to:))
         return router

@@ -99,6 +99,16 @@ final class SessionStore: Sendable {
         return session
     }
 
+    /// Runs `work` on one of the programs' threads: what a program costs before it has a session
+    /// (checking, building) is kept off the polling thread and away from the scenarios'.
+    func onProgramThread(_ work: @escaping @Sendable () -> Void) {
+        let scheduler = state.withLock { state in
+            defer { state.nextProgramScheduler = (state.nextProgramScheduler + 1) % programSchedulers.count }
+            return programSchedulers[state.nextProgramScheduler]
+        }
+        _ = scheduler.schedule(work)
+    }
+
     /// The session with `id`, or `nil`.
     func session(_ id: String) -> Session? {
         state.withLock { $0.sessions[id] }

@@ -10,6 +10,8 @@ final class TestServer {
     let root: URL
     let openedStreams = Counter()
     let endedStreams = Counter()
+    /// Holds `/deferred`'s worker until signalled.
+    let deferredGate = DispatchSemaphore(value: 0)
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("microhttp-\(UUID().uuidString)")
@@ -38,6 +40,16 @@ final class TestServer {
             }
         }
         router.add(.post, "/echo") { request in .text(String(decoding: request.body, as: UTF8.self)) }
+        let gate = deferredGate
+        router.add(.get, "/deferred") { _ in
+            // Answered from another thread once the test opens the gate.
+            .deferred { respond in
+                Thread.detachNewThread {
+                    gate.wait()
+                    respond(.text("computed elsewhere", status: 201))
+                }
+            }
+        }
         let opened = openedStreams, ended = endedStreams
         router.add(.get, "/events") { request in
             .eventStream { stream in
@@ -223,6 +235,31 @@ struct ServerTests {
         #expect(response.headers["cache-control"] == "no-cache")
         #expect(response.headers["content-length"] == nil)
         #expect(response.body.contains("id: 1\nevent: greeting\ndata: first line\ndata: second line\n\n"))
+    }
+
+    @Test func aDeferredResponseFreesThePollingThreadUntilItIsReady() throws {
+        let server = try TestServer()
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /deferred HTTP/1.1\r\nHost: x\r\n\r\n")
+        // The worker waits; meanwhile the polling thread serves others.
+        #expect(try RawHTTPClient.request(server.port, "GET", "/healthz").status == 200)
+        server.deferredGate.signal()
+        let answer = client.read { $0.contains("computed elsewhere") }
+        #expect(answer.hasPrefix("HTTP/1.1 201"))
+        // The connection is kept alive and serves the next request.
+        client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.read { $0.hasSuffix("ok") }.hasSuffix("ok"))
+    }
+
+    @Test func shutdownWithADeferredResponsePendingIsClean() throws {
+        let server = try TestServer()
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET /deferred HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try RawHTTPClient.request(server.port, "GET", "/healthz").status == 200)
+        server.server.shutdown()  // libmicrohttpd would abort stopping with the connection suspended
+        #expect(client.read { $0.contains("server_busy") }.hasPrefix("HTTP/1.1 503"))
+        #expect(client.waitForClose())
+        server.deferredGate.signal()  // the late answer finds the connection forgotten: nothing happens
     }
 
     @Test func headOfEventStreamHasNoSideEffect() throws {

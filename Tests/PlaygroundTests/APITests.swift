@@ -37,7 +37,7 @@ struct APITests {
         var request = HTTPRequest(method: method, rawPath: rawPath, query: query, headers: headers,
                                   body: Array(body.utf8), clientAddress: client)
         // As the server does: the preflight answers first, from the head alone, once.
-        return router.preflight(resolving: &request) ?? router.respond(to: request)
+        return (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
     }
 
     private func split(_ path: String) -> (String, [String: String]) {
@@ -206,7 +206,7 @@ struct APITests {
     @Test func checkingAPipelineRefusesOtherMediaTypesAndInvalidUTF8() {
         #expect(errorCode(call(.post, "/api/pipelines/check", body: "{}", contentType: "application/json")) == "unsupported_media_type")
         let request = HTTPRequest(method: .post, rawPath: "/api/pipelines/check", body: [0xff, 0xfe])
-        let response = router.preflight(request) ?? router.respond(to: request)
+        let response = (router.preflight(request) ?? router.respond(to: request)).resolved()
         #expect(response.status == 400 && errorCode(response) == "invalid_utf8")
         #expect(call(.get, "/api/pipelines/check").status == 405)
     }

@@ -22,7 +22,7 @@ struct ProgramSessionTests {
 
     func post(_ path: String, _ body: String, query: [String: String] = [:]) -> HTTPResponse {
         var request = HTTPRequest(method: .post, rawPath: path, query: query, body: Array(body.utf8))
-        return router.preflight(resolving: &request) ?? router.respond(to: request)
+        return (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
     }
 
     func json(_ response: HTTPResponse) -> [String: Any] {
