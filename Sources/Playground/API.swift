@@ -335,6 +335,8 @@ private struct SessionInfo: Encodable {
     let watchers: Int
     let events: String
     let inputs: String
+    /// For a program's session, what the program defines (as `POST /api/pipelines` answered).
+    let pipeline: ProgramSummary?
 
     init(_ session: Session) {
         self.session = session.id
@@ -344,6 +346,7 @@ private struct SessionInfo: Encodable {
         watchers = session.watcherCount
         events = session.eventsPath
         inputs = session.inputsPath
+        pipeline = session.pipeline.programSummary
     }
 }
 

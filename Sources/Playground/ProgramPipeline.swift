@@ -18,7 +18,7 @@ enum ProgramPipeline {
             description: "A program of the pipeline language, every named line a stream.",
             inputs: program.inputs.map(Self.describe), streams: program.summaries.map(Self.describe),
             source: PipelineSource(program: text))
-        let pipeline = SessionPipeline(description: description) { scheduler, settings, sink in
+        let pipeline = SessionPipeline(description: description, warnings: diagnostics) { scheduler, settings, sink in
             ProgramRun(program: program, scheduler: scheduler, services: services(Services(scheduler: scheduler, settings: settings)),
                        sink: sink)
         }

@@ -16,14 +16,14 @@ extension API {
             let message = "The program cannot run: \(errors) problem\(errors == 1 ? "" : "s") (see diagnostics)."
             return .json(ProgramInvalid(error: .init(code: "pipeline_invalid", message: message, diagnostics: refusal.diagnostics)),
                          status: 400)
-        case .success(let (pipeline, warnings)):
+        case .success(let (pipeline, _)):
             let session: Session
             do {
                 session = try sessions.create(pipeline, clientAddress: request.clientAddress, clock: clock, pool: .programs)
             } catch {
                 return refusal(error)
             }
-            var response = HTTPResponse.json(ProgramSessionCreated(session, warnings: warnings), status: 201)
+            var response = HTTPResponse.json(ProgramSessionCreated(session), status: 201)
             response.addHeader("Location", "/api/sessions/\(session.id)")
             return response
         }
@@ -43,25 +43,18 @@ private struct ProgramInvalid: Encodable {
 
 /// 201: the session, as for a scenario, and what the program defines.
 private struct ProgramSessionCreated: Encodable {
-    struct Description: Encodable {
-        let inputs: [InputDescription]
-        let streams: [StreamDescription]
-        let diagnostics: [Diagnostic]
-    }
-
     let session: String
     let scenario: String
     let events: String
     let inputs: String
-    let pipeline: Description
+    let pipeline: ProgramSummary?
 
-    init(_ session: Session, warnings: [Diagnostic]) {
+    init(_ session: Session) {
         self.session = session.id
         scenario = session.pipeline.description.id
         events = session.eventsPath
         inputs = session.inputsPath
-        pipeline = Description(inputs: session.pipeline.description.inputs, streams: session.pipeline.description.streams,
-                               diagnostics: warnings)
+        pipeline = session.pipeline.programSummary
     }
 }
 

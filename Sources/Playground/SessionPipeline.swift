@@ -1,3 +1,4 @@
+import Pipelines
 import Reactive
 import Scenarios
 
@@ -13,6 +14,8 @@ protocol RunningPipeline: Sendable {
 /// session's scheduler, its events going to the sink.
 struct SessionPipeline: Sendable {
     let description: ScenarioDescription
+    /// A program's warnings (`nil` for a built-in scenario).
+    var warnings: [Diagnostic]?
     let start: @Sendable (_ scheduler: any Scheduler, _ settings: ScenarioSettings, _ sink: @escaping StreamSink) -> any RunningPipeline
 
     /// A built-in scenario.
@@ -21,6 +24,19 @@ struct SessionPipeline: Sendable {
             ScenarioInstance(instance: type.init(scheduler: scheduler, settings: settings, sink: sink))
         }
     }
+
+    /// What a program session says of its program (`pipeline` in the API): its inputs and
+    /// streams, as a catalogue entry has them, and its warnings; `nil` for a scenario's session.
+    var programSummary: ProgramSummary? {
+        warnings.map { ProgramSummary(inputs: description.inputs, streams: description.streams, diagnostics: $0) }
+    }
+}
+
+/// `pipeline` in a program session's answers.
+struct ProgramSummary: Encodable {
+    let inputs: [InputDescription]
+    let streams: [StreamDescription]
+    let diagnostics: [Diagnostic]
 }
 
 /// A built-in scenario's instance as a session's running pipeline.

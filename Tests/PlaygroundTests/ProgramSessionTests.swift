@@ -89,5 +89,17 @@ struct ProgramSessionTests {
         #expect(created.status == 201)
         let diagnostics = (json(created)["pipeline"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
         #expect(diagnostics.first?["severity"] as? String == "warning")
+
+        // The session's own answer carries the same `pipeline` object; a scenario's has none.
+        let id = json(created)["session"] as? String ?? ""
+        var request = HTTPRequest(method: .get, rawPath: "/api/sessions/\(id)")
+        let info = json((router.preflight(resolving: &request) ?? router.respond(to: request)).resolved())
+        let pipeline = info["pipeline"] as? [String: Any]
+        #expect((pipeline?["streams"] as? [[String: Any]])?.map { $0["name"] as? String } == ["x"])
+        #expect((pipeline?["inputs"] as? [[String: Any]])?.first?["name"] as? String == "unused")
+        #expect((pipeline?["diagnostics"] as? [[String: Any]])?.count == 1)
+        let scenario = json(post("/api/scenarios/ticker/sessions", ""))["session"] as? String ?? ""
+        var other = HTTPRequest(method: .get, rawPath: "/api/sessions/\(scenario)")
+        #expect(json((router.preflight(resolving: &other) ?? router.respond(to: other)).resolved())["pipeline"] == nil)
     }
 }
