@@ -191,8 +191,12 @@ extension Builder {
             }
         default:
             if let maker = try applyEventOperator(name, to: upstream, arguments, parameters: parameters) { return maker }
-            throw BuildError(message: "`\(name)` does not run in the interpreter yet", range: arguments.range,
-                             hint: "docs/PIPELINES.md lists what runs")
+            if name == "execute" || Self.commandMembers.contains(name) {
+                throw BuildError(message: "`\(name)` belongs to a command", range: arguments.range,
+                                 hint: "define `c = command { … }.execute(on: trigger)`, then read `c.executing`")
+            }
+            throw BuildError(message: "`\(name)` cannot be used on a stream", range: arguments.range,
+                             hint: "docs/PIPELINES.md lists the operators")
         }
     }
 

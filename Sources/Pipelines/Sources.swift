@@ -63,8 +63,11 @@ extension Builder {
             }
         default:
             guard let service = services[name] else {
-                throw BuildError(message: "`\(name)` is not a source the interpreter runs yet", range: arguments.range,
-                                 hint: "docs/PIPELINES.md lists what runs")
+                if name == "command" {
+                    throw BuildError(message: "a command is defined on a line of its own", range: arguments.range,
+                                     hint: "write `c = command { … }.execute(on: trigger)`")
+                }
+                throw BuildError(message: "`\(name)` is not available here: the server provides it", range: arguments.range)
             }
             try arguments.expect(Array(repeating: nil, count: service.arity), usage: service.usage)
             let values = (0..<service.arity).map { valueArgument(arguments, $0) }
