@@ -145,6 +145,18 @@ struct EventOperatorTests {
         #expect(recorded["lazy"]?.compactMap(\.event.value) == [1, 2, 3])
     }
 
+    @Test func replayKeepsItsLastThousandValues() throws {
+        let sent = (1...1_005).map { (0, "n", Event<Value, PipelineFailure>.next(.number(Double($0)))) }
+        let recorded = try run("""
+            input n: number
+            kept = n.replay()
+            late = timer(after: 1s).flatMap(.merge) { _ in kept }
+            """, inputs: sent)
+        let late = recorded["late"]?.compactMap(\.event.value) ?? []
+        #expect(late.count == Builder.replayCapacity)
+        #expect(late.first == .number(6) && late.last == .number(1_005), "the oldest five are gone")
+    }
+
     @Test func namesOutsideTheLanguageAreRefusedWithWhatToWriteInstead() {
         let (program, _) = Pipeline.parse("input q: text\nx = q.map { just($0) }.switchToLatest()")
         do {

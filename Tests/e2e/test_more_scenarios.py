@@ -1,6 +1,7 @@
 """The binding, multicast and schedulers scenarios end to end over HTTP (real time, short intervals),
 and the scenarios' programs in the catalogue."""
 import json
+import time
 
 from test_sessions import has
 
@@ -120,3 +121,54 @@ def test_the_hostile_corpus_gets_clean_answers_and_the_server_carries_on(make_pl
     watcher.wait_for(lambda events: "swift" in watcher.values("validQuery"), timeout=5)
     watcher.close()
     assert playground.process.poll() is None
+
+
+def test_the_search_program_and_the_search_scenario_draw_the_same_marbles(make_playground):
+    """Over HTTP, on virtual clocks: the catalogue's search program and the built-in scenario, fed
+    the same typing and clock steps, draw the same marbles for every stream the program writes (at
+    the default timings, which the program states: a 0.5 s throttle, a 1 s service)."""
+    playground = make_playground(fast=False)
+    status, entry = playground.json("GET", "/api/scenarios/search")
+    status, scenario = playground.json("POST", "/api/scenarios/search/sessions?clock=virtual")
+    assert status == 201
+    status, _, raw = playground.request("POST", "/api/pipelines?clock=virtual", body=entry["pipeline"].encode(),
+                                        headers={"Content-Type": "text/plain"})
+    assert status == 201, raw
+    program = json.loads(raw)
+    sessions = [scenario["session"], program["session"]]
+    # A scenario's text field starts empty; a program's input has no value until one is posted.
+    playground.send(program["session"], "query", "")
+    for step in [("sw", 0), ("swe", 100), ("swed", 100), ("fre", 800), ("fren", 100), ("x!fail", 1300), (None, 3000)]:
+        text, advance = step
+        for session in sessions:
+            if advance:
+                playground.send(session, "advance", str(advance))
+            if text is not None:
+                playground.send(session, "query", text)
+    for session in sessions:  # the end of the typing travels down, so the drawings end with `|`
+        assert playground.request("POST", f"/api/sessions/{session}/inputs/query?event=completed")[0] == 202
+        playground.send(session, "advance", "2000")
+    def marbles(session):
+        """Each stream's drawing, with its legend of values (the indented lines under it)."""
+        status, _, body = playground.request("GET", f"/api/sessions/{session}/marbles")
+        assert status == 200
+        drawings, name = {}, None
+        for line in body.decode().splitlines()[1:]:
+            if line.startswith("  ") and name:
+                drawings[name] += "\n" + line
+            elif ": " in line or line.endswith(":"):
+                name, _, drawing = line.partition(":")
+                drawings[name] = drawing.strip()
+        return drawings
+
+    # Inputs are queued on each session's thread: wait (bounded) until the last step has run.
+    deadline = time.monotonic() + 5
+    while True:
+        drawn = [marbles(session) for session in sessions]
+        if all(lines.get("results", "").split("\n")[0].endswith("|") for lines in drawn) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)  # polling the sessions' threads, bounded by the deadline
+    for stream in ["validQuery", "throttled", "results"]:
+        line = drawn[0][stream].split("\n")[0]
+        assert any(mark.isalpha() for mark in line) and line.endswith("|"), (stream, drawn[0])
+        assert drawn[1][stream] == drawn[0][stream], stream
