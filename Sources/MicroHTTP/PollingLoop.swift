@@ -21,7 +21,7 @@ import Synchronization
 /// through an eventfd of its own, at most once per turn.
 ///
 /// Thread safety: libmicrohttpd's callbacks run on the loop's thread; ``resume(_:)``,
-/// ``perform(_:)`` and ``stop()`` may be called from any thread.
+/// ``quiesce()`` and ``stop()`` may be called from any thread but the loop's own.
 final class PollingLoop: Sendable {
     let daemon: DaemonHandle
     private let epollDescriptor: Int32
