@@ -337,6 +337,8 @@ private struct SessionInfo: Encodable {
     let inputs: String
     /// For a program's session, what the program defines (as `POST /api/pipelines` answered).
     let pipeline: ProgramSummary?
+    /// For a virtual-clock session, the milliseconds its clock has reached.
+    let virtualTime: Double?
 
     init(_ session: Session) {
         self.session = session.id
@@ -347,6 +349,7 @@ private struct SessionInfo: Encodable {
         events = session.eventsPath
         inputs = session.inputsPath
         pipeline = session.pipeline.programSummary
+        virtualTime = session.virtualTime
     }
 }
 

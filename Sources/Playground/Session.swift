@@ -226,6 +226,12 @@ final class Session: Sendable {
         }
     }
 
+    /// Milliseconds the virtual clock has reached since the session started (the work queued
+    /// before it may not have run yet); `nil` on a real clock.
+    var virtualTime: Double? {
+        virtualClock.map { Double(($0.now - origin) / .microseconds(100)).rounded() / 10 }
+    }
+
     /// Queues a move of the virtual clock by `milliseconds` (the `advance` input), unless the
     /// session's virtual time would pass ``maximumVirtualTime``.
     func advance(by milliseconds: Double) -> Result<Void, InputRefusal> {

@@ -55,6 +55,25 @@ struct VirtualClockLimitTests {
         sessions.closeAll()
     }
 
+    @Test func theSessionTellsTheTimeItsVirtualClockHasReached() async throws {
+        let (id, session) = try virtualSession("ticker")
+        func info() -> [String: Any] {
+            guard case .bytes(let bytes) = call(.get, "/api/sessions/\(id)").body else { return [:] }
+            return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+        }
+        #expect(info()["virtualTime"] as? Double == 0)
+        #expect(call(.post, "/api/sessions/\(id)/inputs/advance", body: "2500").status == 202)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while session.virtualTime != 2_500 && ContinuousClock.now < deadline { await Task.yield() }
+        #expect(info()["virtualTime"] as? Double == 2_500)
+        let real = call(.post, "/api/scenarios/ticker/sessions")
+        guard case .bytes(let bytes) = real.body,
+              let realID = (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["session"] as? String,
+              case .bytes(let realInfo) = call(.get, "/api/sessions/\(realID)").body else { throw CancellationError() }
+        #expect((try JSONSerialization.jsonObject(with: Data(realInfo)) as? [String: Any])?["virtualTime"] == nil, "a real clock has none")
+        sessions.closeAll()
+    }
+
     @Test func theMarblesViewBoundsItsLines() async throws {
         let (id, session) = try virtualSession("ticker")
         for _ in 0..<10 { #expect(call(.post, "/api/sessions/\(id)/inputs/advance", body: "60000").status == 202) }
