@@ -63,24 +63,15 @@ struct CommandProgramTests {
     }
 
     @Test func aCommandIsDefinedAsItsOwnLineWithExecute() {
-        func errors(_ text: String) -> [String] {
-            let (program, _) = Pipeline.parse(text)
-            do {
-                _ = try Interpreter(program: program, scheduler: TestScheduler()) { _, _ in }
-                return []
-            } catch {
-                return error.all.map(\.message)
-            }
-        }
-        #expect(errors("input g: action\nc = command { _ in just(1) }")
+        #expect(buildErrors("input g: action\nc = command { _ in just(1) }")
             == ["a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line"])
-        #expect(errors("input g: action\nc = command { _ in just(1) }.execute(on: g).map { $0 }")
+        #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g).map { $0 }")
             == ["a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line"])
-        #expect(errors("input g: action\nc = command(when: g) { _ in just(1) }.execute(on: g)")
+        #expect(buildErrors("input g: action\nc = command(when: g) { _ in just(1) }.execute(on: g)")
             == ["`command` takes `enabled:` and `allowsConcurrentExecution:` (both optional) and a closure"])
-        #expect(errors("input g: action\nc = command { _ in just(1) }.execute(g)") == ["`execute` takes (on:), not (_)"])
-        #expect(errors("input g: action\nc = command { _ in just(1) }.execute(on: g)\nd = c.running")
+        #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(g)") == ["`execute` takes (on:), not (_)"])
+        #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g)\nd = c.running")
             == ["a command has `executing`, `enabled`, `errors` and `executionSignals`, not `running`"])
-        #expect(errors("input g: action\nc = command { _ in just(1) }.execute(on: g)\nd = c.executing.map { !$0 }") == [])
+        #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g)\nd = c.executing.map { !$0 }") == [])
     }
 }

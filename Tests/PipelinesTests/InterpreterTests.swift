@@ -34,16 +34,6 @@ struct InterpreterTests {
         recorded.filter { $0.stream == stream }.compactMap(\.event.value)
     }
 
-    func buildErrors(_ text: String) -> [String] {
-        let (program, _) = Pipeline.parse(text)
-        do {
-            _ = try Interpreter(program: program, scheduler: TestScheduler()) { _, _ in }
-            return []
-        } catch {
-            return error.all.map(\.message)
-        }
-    }
-
     @Test func mapFilterAndScanGiveWhatTheSwiftOperatorsGive() throws {
         let recorded = try run("""
             input n: number
