@@ -51,15 +51,21 @@ final class Session: Sendable {
     private let stateStreams: Set<String>
     private let limits: SessionLimits
 
-    /// One recorded event: its number, stream, what happened and when, and its SSE frame.
+    /// One recorded event: its number, stream, what happened and when, why, and its SSE frame.
     struct Recorded: Sendable {
         let seq: Int
         let stream: String
         let streamEvent: StreamEvent
         /// Milliseconds since the session started (virtual on a virtual clock).
         let t: Double
+        /// The input events at the root of the propagation that sent it (see ``Causes``).
+        let causes: [Int]
         let event: ServerSentEvent
     }
+
+    /// The stream name under which input `name`'s events are recorded: apart from the streams, so
+    /// that an input and a stream of the same name (the binding scenario's `fieldA`) stay apart.
+    static func inputStream(_ name: String) -> String { "input:" + name }
 
     private struct State {
         var instance: (any RunningPipeline)?
@@ -90,7 +96,7 @@ final class Session: Sendable {
         self.clock = clock
         let virtualClock = clock == .virtual ? TestScheduler() : nil
         self.virtualClock = virtualClock
-        let clockScheduler: any Scheduler = virtualClock ?? scheduler
+        let clockScheduler: any Scheduler = CausalScheduler(virtualClock ?? scheduler)
         self.clockScheduler = clockScheduler
         origin = clockScheduler.now
         stateStreams = Set(pipeline.description.streams.filter(\.state).map(\.name))
@@ -116,16 +122,22 @@ final class Session: Sendable {
 
     // MARK: Events
 
-    private func record(_ stream: String, _ event: StreamEvent) {
+    /// Records `event` of `stream` with the current ``Causes``, or, for an input's event
+    /// (`isInput`), with its own number as its cause. Returns its number (`nil` once closed).
+    @discardableResult
+    private func record(_ stream: String, _ event: StreamEvent, isInput: Bool = false) -> Int? {
         let elapsed = clockScheduler.now - origin
         let milliseconds = Double(elapsed / .microseconds(100)).rounded() / 10
-        state.withLock { state in
-            guard !state.isClosed else { return }
+        let current = isInput ? [] : Causes.current
+        return state.withLock { state -> Int? in
+            guard !state.isClosed else { return nil }
             let seq = state.nextSeq
             state.nextSeq += 1
-            let frame = ServerSentEvent(data: EventJSON.encode(stream: stream, event: event, seq: seq, t: milliseconds),
-                                        event: stream, id: String(seq))
-            let recorded = Recorded(seq: seq, stream: stream, streamEvent: event, t: milliseconds, event: frame)
+            let causes = isInput ? [seq] : current
+            let frame = ServerSentEvent(
+                data: EventJSON.encode(stream: stream, event: event, seq: seq, t: milliseconds, causes: causes),
+                event: stream, id: String(seq))
+            let recorded = Recorded(seq: seq, stream: stream, streamEvent: event, t: milliseconds, causes: causes, event: frame)
             state.buffer.append(recorded)
             if state.buffer.count - state.bufferStart > limits.eventBuffer {
                 state.bufferStart += 1
@@ -136,6 +148,7 @@ final class Session: Sendable {
             }
             if stateStreams.contains(stream) { state.latestOfStateStream[stream] = recorded }
             for watcher in state.watchers.values { watcher.send(frame) }
+            return seq
         }
     }
 
@@ -221,8 +234,10 @@ final class Session: Sendable {
     /// is exceeded.
     func send(_ event: InputEvent, to name: String) -> Result<Void, InputRefusal> {
         enqueue(input: name, ending: !event.isValue) { [self] instance in
-            instance.apply(event, to: name)
-            runDueVirtualWork()  // work due now runs after each input
+            // The input is an event too (`input:NAME`), and the root cause of all it propagates.
+            guard let seq = record(Self.inputStream(name), event.recorded, isInput: true) else { return }
+            Causes.with([seq]) { instance.apply(event, to: name) }
+            runDueVirtualWork()  // work due now runs after each input, with the causes it was scheduled with
         }
     }
 
@@ -322,9 +337,9 @@ struct SessionLimits: Sendable {
     var inputBurst = 100.0
 }
 
-/// The `data:` of one event: `{"stream","kind","value","seq","t"}`.
+/// The `data:` of one event: `{"stream","kind","value","seq","t","causes"}`.
 enum EventJSON {
-    static func encode(stream: String, event: StreamEvent, seq: Int, t: Double) -> String {
+    static func encode(stream: String, event: StreamEvent, seq: Int, t: Double, causes: [Int]) -> String {
         // Hand-assembled so the fields keep the documented order; names come from the catalogue
         // (plain identifiers) and values are encoded by JSONEncoder.
         var data = #"{"stream":"\#(stream)","kind":"\#(event.kind)""#
@@ -336,7 +351,9 @@ enum EventJSON {
         case .completed:
             break
         }
-        return data + #","seq":\#(seq),"t":\#(t)}"#
+        data += #","seq":\#(seq),"t":\#(t),"causes":["#
+        data += causes.map(String.init).joined(separator: ",")
+        return data + "]}"
     }
 
     static func json(_ value: JSONValue) -> String {
@@ -348,4 +365,27 @@ enum EventJSON {
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
+}
+
+extension InputEvent {
+    /// The input event as a recorded stream event (an action's press is `null`).
+    var recorded: StreamEvent {
+        switch self {
+        case .next(let value): .next(value.json)
+        case .completed: .completed
+        case .error(let error): .error(code: error.code, message: error.message)
+        }
+    }
+}
+
+extension InputValue {
+    /// The value as JSON, as the input's client sent it.
+    var json: JSONValue {
+        switch self {
+        case .text(let text), .choice(let text): .string(text)
+        case .bool(let flag): .bool(flag)
+        case .number(let number): .double(number)
+        case .action: .null
+        }
+    }
 }

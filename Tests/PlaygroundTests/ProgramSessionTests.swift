@@ -54,7 +54,8 @@ struct ProgramSessionTests {
             await Task.yield()
         }
         let recorded = session.recordedEvents().map { ($0.stream, $0.streamEvent, $0.t) }
-        #expect(recorded.map(\.0) == ["valid", "valid", "throttled"])
+        #expect(recorded.map(\.0) == ["input:query", "input:query", "valid", "input:query", "valid", "throttled"],
+                "each input is recorded before what it propagates")
         #expect(recorded.last?.1 == .next(.string("swed")))
         #expect(recorded.last?.2 == 600, "throttled 500 ms after the last valid query, at 100 ms")
     }

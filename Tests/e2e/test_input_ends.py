@@ -21,9 +21,10 @@ def test_completing_the_query_ends_the_search_pipeline_in_order(make_playground)
     assert json.loads(curl(f"curl -s -X POST '{inputs}/query?event=completed'")) == {"accepted": True}
     assert json.loads(curl(f"curl -s -d 1000 {inputs}/advance")) == {"accepted": True}
     watcher = playground.watch(f"/api/sessions/{session}/events", last_event_id="0")
-    watcher.wait_for(lambda events: sum(e["json"]["kind"] == "completed" for e in events) == len(SEARCH_STREAMS))
+    # The input's own end is recorded first (`input:query`), then each stage's, in pipeline order.
+    watcher.wait_for(lambda events: sum(e["json"]["kind"] == "completed" for e in events) == len(SEARCH_STREAMS) + 1)
     ended = [e["json"]["stream"] for e in watcher.events if e["json"]["kind"] == "completed"]
-    assert ended == SEARCH_STREAMS
+    assert ended == ["input:query", *SEARCH_STREAMS]
     assert watcher.values("throttled") == ["french"], "throttle sends its pending value on completion"
     assert watcher.values("results"), "the search in flight finishes before the end"
     watcher.close()
@@ -46,10 +47,10 @@ def test_failing_an_input_fails_its_streams_with_the_message(playground):
     watcher.wait_for(has("usernameValid", False))
     status, body = playground.json("POST", f"/api/sessions/{session}/inputs/username?event=error", "keyboard unplugged")
     assert (status, body) == (202, {"accepted": True})
-    watcher.wait_for(lambda events: sum(e["json"]["kind"] == "error" for e in events) >= 2)
+    watcher.wait_for(lambda events: sum(e["json"]["kind"] == "error" for e in events) >= 3)
     failed = [e["json"] for e in watcher.events if e["json"]["kind"] == "error"]
-    assert [e["stream"] for e in failed] == ["usernameValid", "signInEnabled"]
-    assert failed[0]["value"] == {"code": "input_failed", "message": "keyboard unplugged"}
+    assert [e["stream"] for e in failed] == ["input:username", "usernameValid", "signInEnabled"]
+    assert failed[0]["value"] == failed[1]["value"] == {"code": "input_failed", "message": "keyboard unplugged"}
     marbles = playground.get(f"/api/sessions/{session}/marbles")[2].decode()
     assert "#" in next(line for line in marbles.splitlines() if line.startswith("usernameValid:"))
     # The other field still works: its stream did not end.

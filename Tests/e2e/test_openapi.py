@@ -64,12 +64,15 @@ def test_the_item_schema_refuses_what_the_server_must_not_send():
     """The schema is not vacuous: malformed events fail it."""
     document = json.loads((ROOT / "Public/openapi.json").read_text())
     validator = _event_validator(document)
-    good = {"id": "3", "event": "query", "data": {"stream": "query", "kind": "next", "value": "a", "seq": 3, "t": 1.5}}
+    good = {"id": "3", "event": "input:query",
+            "data": {"stream": "input:query", "kind": "next", "value": "a", "seq": 3, "t": 1.5, "causes": [3]}}
     assert validator.is_valid(good)
     for bad in [
         {**good, "id": "03"},
         {**good, "event": "session"},
         {**good, "data": {**good["data"], "kind": "done"}},
+        {**good, "data": {key: value for key, value in good["data"].items() if key != "causes"}},
+        {**good, "data": {**good["data"], "causes": ["3"]}},
         {"event": "session", "data": {"session": "x"}},
         {"event": "reset", "id": "4", "data": {"reason": "gone"}},
     ]:
