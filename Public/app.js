@@ -1,24 +1,28 @@
 // The playground page: picks a scenario, opens (or joins) a session, sends inputs, and shows every
 // stream of the pipeline live. Values are always rendered as text, never as HTML.
 import { APIError, InputSender, catalogue, createSession, sessionInfo } from "./api.js";
-import { Timeline, describe } from "./timeline.js";
+import { Diagram, WINDOW_RANGE } from "./diagram.js";
+import { describe, seconds } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_LOG = 200;
+/** How often Play moves the virtual clock, in wall milliseconds. */
+const PLAY_TICK_MS = 100;
 
 const page = {
   scenarios: [],
   source: null,
-  streams: new Map(), // name -> { timeline, latest, count, events }
+  diagram: null,
+  streamNames: new Set(),
+  windowMs: 10_000,
   clockOffset: Infinity,
-  follow: true,
-  frozenAt: 0,
   announceAt: new Map(),
   virtual: false,
   virtualTime: 0,
   advanced: 0, // what this page has advanced the clock by
   latestT: 0, // the latest event time seen (another tab may have advanced the clock too)
   advance: null,
+  playing: false,
 };
 
 function element(tag, className, text) {
@@ -58,8 +62,8 @@ function renderScenarioList() {
     const link = element("a", "scenario-link", scenario.title);
     link.href = `#${scenario.id}`;
     link.id = `pick-${scenario.id}`;
+    link.title = scenario.description.split(". ")[0] + ".";
     item.appendChild(link);
-    item.appendChild(element("span", "scenario-summary", scenario.description.split(". ")[0] + "."));
     list.appendChild(item);
   }
 }
@@ -225,38 +229,54 @@ function resultStreams(scenario) {
   return new Set(scenario.streams.filter((stream) => !read.has(stream.name)).map((stream) => stream.name));
 }
 
-function renderStreams(scenario) {
-  const list = $("streams");
-  list.replaceChildren();
-  page.streams.clear();
+/**
+ * The diagram's rows: each input (`input:NAME`, what was done), then the streams in pipeline order,
+ * each with the rows it reads. A stream reads the input of its own name (the binding scenario's
+ * fields), else a stream of that name, else an input.
+ */
+function diagramRows(scenario) {
+  const streams = new Set(scenario.streams.map((stream) => stream.name));
+  const inputs = new Set(scenario.inputs.map((input) => input.name));
+  const rows = scenario.inputs.map((input) => ({
+    name: `input:${input.name}`, title: input.name, operator: `input (${input.kind})`, from: [],
+    description: input.description, input: true,
+  }));
+  for (const stream of scenario.streams) {
+    const from = stream.from.map((name) =>
+      name !== stream.name && streams.has(name) ? name : inputs.has(name) ? `input:${name}` : name);
+    rows.push({ name: stream.name, title: stream.name, operator: stream.operator, description: stream.description,
+      from, input: false, state: stream.state });
+  }
+  return rows;
+}
+
+function renderDiagram(scenario) {
+  const rows = diagramRows(scenario);
+  const diagram = new Diagram($("diagram"), rows,
+    { detail: $("marble-detail"), windowMs: page.windowMs, onViewChange: showView });
+  page.diagram = diagram;
+  page.streamNames = new Set(rows.map((row) => row.name));
   const filter = $("log-filter");
   filter.replaceChildren(element("option", undefined, "every stream"));
   filter.firstChild.value = "";
-  const windowMs = Number($("window").value);
-  for (const stream of scenario.streams) {
-    const item = element("li", "stream");
-    item.dataset.stream = stream.name;
-    const head = element("div", "stream-head");
-    head.appendChild(element("span", "stream-name", stream.name));
-    const origin = stream.from.length ? `${stream.operator}(${stream.from.join(", ")})` : stream.operator;
-    head.appendChild(element("code", "stream-operator", origin));
-    if (stream.state) head.appendChild(element("span", "badge", "state"));
-    const latest = element("output", "latest", "—");
-    latest.setAttribute("aria-label", `latest ${stream.name}`);
-    const count = element("span", "count", "0 events");
-    head.append(latest, count);
-    item.appendChild(head);
-    item.appendChild(element("p", "stream-description", stream.description));
-    const timeline = element("div", "timeline");
-    timeline.setAttribute("aria-hidden", "true");
-    item.appendChild(timeline);
-    list.appendChild(item);
-    page.streams.set(stream.name, { timeline: new Timeline(timeline, windowMs), latest, count, events: 0 });
-    const option = element("option", undefined, stream.name);
-    option.value = stream.name;
+  for (const row of rows) {
+    const option = element("option", undefined, row.name);
+    option.value = row.name;
     filter.appendChild(option);
   }
   page.results = resultStreams(scenario);
+  showView();
+}
+
+/** The view controls say what the diagram shows: following time or not, and its window. */
+function showView() {
+  const diagram = page.diagram;
+  if (!diagram) return;
+  $("follow").checked = diagram.follow;
+  $("window-size").textContent = seconds(diagram.windowMs);
+  page.windowMs = diagram.windowMs;
+  $("zoom-in").disabled = diagram.windowMs <= WINDOW_RANGE[0];
+  $("zoom-out").disabled = diagram.windowMs >= WINDOW_RANGE[1];
 }
 
 function logEvent(event) {
@@ -280,16 +300,11 @@ function announce(event) {
 }
 
 function receive(event) {
-  const stream = page.streams.get(event.stream);
-  if (!stream) return;
+  if (!page.streamNames.has(event.stream)) return;
   page.clockOffset = Math.min(page.clockOffset, performance.now() - event.t);
   page.latestT = Math.max(page.latestT, event.t);
   if (page.virtual) setVirtualTime(Math.max(page.advanced, page.latestT));
-  stream.events += 1;
-  stream.count.textContent = `${stream.events} event${stream.events === 1 ? "" : "s"}`;
-  stream.latest.textContent = event.kind === "next" ? describe(event.value, 120) : event.kind;
-  stream.latest.dataset.kind = event.kind;
-  stream.timeline.add(event);
+  page.diagram.add(event);
   page.boundFields?.get(event.stream)?.received(event);
   logEvent(event);
   announce(event);
@@ -314,6 +329,7 @@ function renderClock(scenario, sessionID, clock) {
   page.advanced = 0;
   page.latestT = 0;
   setVirtualTime(0);
+  setPlaying(false);
   const sender = new InputSender(sessionID, "advance", (error) => notice(explain(error)));
   let pending = 0; // steps sent and not yet answered: the clock is busy until they are
   page.advance = (milliseconds) => {
@@ -322,16 +338,46 @@ function renderClock(scenario, sessionID, clock) {
     return sender.send(milliseconds).then((accepted) => {
       pending -= 1;
       $("clock").setAttribute("aria-busy", String(pending > 0));
-      if (!accepted) return; // refused (429, 400, 409): the clock did not move
+      if (!accepted) return false; // refused (429, 400, 409): the clock did not move
       page.advanced += milliseconds;
       setVirtualTime(Math.max(page.advanced, page.latestT));
+      return true;
     });
   };
 }
 
+/**
+ * Play: the virtual clock moves at the chosen speed, in small steps (one at a time, each sized by
+ * the wall time since the last, so the rate holds however long a step takes to be answered).
+ */
+function setPlaying(playing) {
+  page.playing = playing;
+  $("play").setAttribute("aria-pressed", String(playing));
+  $("play").textContent = playing ? "Pause" : "Play";
+  if (!playing) return;
+  const session = page.sessionID;
+  let last = performance.now();
+  let owed = 0;
+  const tick = async () => {
+    if (!page.playing || page.sessionID !== session) return;
+    const now = performance.now();
+    owed += (now - last) * Number($("speed").value);
+    last = now;
+    const step = Math.min(60_000, Math.floor(owed));
+    if (step >= 1) {
+      owed -= step;
+      if (!(await page.advance(step))) {
+        setPlaying(false); // refused: the notice says why
+        return;
+      }
+    }
+    setTimeout(tick, PLAY_TICK_MS);
+  };
+  setTimeout(tick, PLAY_TICK_MS);
+}
+
 function animate() {
-  const now = page.follow ? sessionNow() : page.frozenAt;
-  for (const stream of page.streams.values()) stream.timeline.render(now);
+  page.diagram?.render(sessionNow());
   requestAnimationFrame(animate);
 }
 
@@ -359,11 +405,11 @@ function connect(sessionID, scenario) {
         : explain(error));
     }
   };
-  for (const stream of scenario.streams) {
-    source.addEventListener(stream.name, (message) => receive(JSON.parse(message.data)));
+  for (const name of page.streamNames) {
+    source.addEventListener(name, (message) => receive(JSON.parse(message.data)));
   }
   source.addEventListener("reset", () => {
-    for (const stream of page.streams.values()) stream.timeline.clear();
+    page.diagram.clear();
     logEvent({ seq: "–", t: "–", stream: "reset", kind: "(some events were missed; showing the current state)" });
   });
 }
@@ -388,7 +434,10 @@ function showSession(scenario, sessionID, clock = "real") {
   $("intro").hidden = true;
   $("scenario").hidden = false;
   $("scenario-title").textContent = scenario.title;
-  $("scenario-description").textContent = scenario.description;
+  // The first sentence, then the rest on request: the diagram stays in view.
+  const [summary, ...rest] = scenario.description.split(/(?<=\.) /);
+  $("scenario-summary").textContent = summary;
+  $("scenario-description").textContent = rest.join(" ") || summary;
   const link = $("session-link");
   link.href = `#session=${sessionID}`;
   link.textContent = `${location.origin}/#session=${sessionID}`;
@@ -396,8 +445,9 @@ function showSession(scenario, sessionID, clock = "real") {
   $("log").replaceChildren();
   page.clockOffset = Infinity;
   notice(null);
+  page.sessionID = sessionID;
   renderInputs(scenario, sessionID);
-  renderStreams(scenario);
+  renderDiagram(scenario);
   renderSource(scenario);
   renderClock(scenario, sessionID, clock);
   connect(sessionID, scenario);
@@ -434,19 +484,24 @@ async function route() {
 }
 
 async function start() {
-  $("follow").addEventListener("change", (event) => {
-    page.follow = event.target.checked;
-    page.frozenAt = sessionNow();
-  });
-  $("window").addEventListener("change", (event) => {
-    for (const stream of page.streams.values()) stream.timeline.setWindow(Number(event.target.value));
+  $("follow").addEventListener("change", (event) => page.diagram?.setFollow(event.target.checked));
+  $("zoom-in").addEventListener("click", () => page.diagram?.setWindow(page.diagram.windowMs / 2));
+  $("zoom-out").addEventListener("click", () => page.diagram?.setWindow(page.diagram.windowMs * 2));
+  $("earlier").addEventListener("click", () => page.diagram?.pan(-0.5));
+  $("later").addEventListener("click", () => page.diagram?.pan(0.5));
+  $("play").addEventListener("click", () => setPlaying(!page.playing));
+  $("toggle-source").addEventListener("click", (event) => {
+    const shown = event.target.getAttribute("aria-expanded") !== "true";
+    event.target.setAttribute("aria-expanded", String(shown));
+    event.target.textContent = shown ? "Hide source" : "Show source";
+    $("source-panel").hidden = !shown;
+    $("pipeline-layout").classList.toggle("source-hidden", !shown);
+    page.diagram?.relayout();
   });
   $("log-filter").addEventListener("change", (event) => {
     for (const item of $("log").children) item.hidden = Boolean(event.target.value) && item.dataset.stream !== event.target.value;
   });
-  window.addEventListener("resize", () => {
-    for (const stream of page.streams.values()) stream.timeline.relayout();
-  });
+  window.addEventListener("resize", () => page.diagram?.relayout());
   $("scenario-title").tabIndex = -1;
   $("advance-100").addEventListener("click", () => page.advance?.(100));
   $("advance-500").addEventListener("click", () => page.advance?.(500));
