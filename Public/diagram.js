@@ -275,6 +275,8 @@ export class Diagram {
 
   /** Groups a row's events into glyphs at least GAP apart, and draws them. */
   layoutRow(row) {
+    const active = document.activeElement;
+    const focused = active?.classList?.contains("glyph") && active.dataset.stream === row.name ? Number(active.dataset.seq) : null;
     const scale = this.pxPerMs;
     row.clusters = [];
     for (const event of row.events) {
@@ -288,6 +290,14 @@ export class Diagram {
     row.clusters.forEach((_, index) => this.drawCluster(row, index));
     if (row.step) this.drawStep(row);
     else row.tail.removeAttribute("d");
+    // Focus and the diagram's one tab stop survive a new layout (or move to a glyph still drawn).
+    const again = row.clusters.find((cluster) => cluster.events.some((event) => event.seq === focused));
+    if (again) again.node.focus({ preventScroll: true });
+    if (!this.svg.querySelector('.glyph[tabindex="0"]')) {
+      const first = this.svg.querySelector(".glyph");
+      this.current = first ? Number(first.dataset.seq) : null;
+      first?.setAttribute("tabindex", "0");
+    }
     if (this.traced) this.trace(this.traced);
   }
 

@@ -28,12 +28,17 @@ struct SessionPipeline: Sendable {
     /// What a program session says of its program (`pipeline` in the API): its inputs and
     /// streams, as a catalogue entry has them, and its warnings; `nil` for a scenario's session.
     var programSummary: ProgramSummary? {
-        warnings.map { ProgramSummary(inputs: description.inputs, streams: description.streams, diagnostics: $0) }
+        warnings.map {
+            ProgramSummary(program: description.source.swift, inputs: description.inputs, streams: description.streams,
+                           diagnostics: $0)
+        }
     }
 }
 
 /// `pipeline` in a program session's answers.
 struct ProgramSummary: Encodable {
+    /// The program's text, so that a page joining the session by its link can show and edit it.
+    let program: String
     let inputs: [InputDescription]
     let streams: [StreamDescription]
     let diagnostics: [Diagnostic]
