@@ -2,18 +2,21 @@
 
 /** An error the API answered: status, code and the server's message. */
 export class APIError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, details = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    /** The rest of the error object (a refused program's `diagnostics`). */
+    this.details = details;
   }
 }
 
-async function call(method, path, body) {
+/** Calls the API; `body` is sent as JSON, or as it is when `plain` is true (a program). */
+async function call(method, path, body, { plain = false } = {}) {
   const options = { method, headers: {} };
   if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+    options.headers["Content-Type"] = plain ? "text/plain; charset=utf-8" : "application/json";
+    options.body = plain ? body : JSON.stringify(body);
   }
   let response;
   try {
@@ -25,7 +28,7 @@ async function call(method, path, body) {
   const json = text ? JSON.parse(text) : null;
   if (!response.ok) {
     const error = json?.error ?? { code: "http_" + response.status, message: response.statusText };
-    throw new APIError(response.status, error.code, error.message);
+    throw new APIError(response.status, error.code, error.message, error);
   }
   return json;
 }
@@ -34,6 +37,13 @@ export const catalogue = () => call("GET", "/api/scenarios").then((body) => body
 export const createSession = (scenario, clock = "real") =>
   call("POST", `/api/scenarios/${encodeURIComponent(scenario)}/sessions${clock === "virtual" ? "?clock=virtual" : ""}`);
 export const sessionInfo = (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}`);
+/** The problems of a program, as the server's checker finds them. */
+export const checkProgram = (program) =>
+  call("POST", "/api/pipelines/check", program, { plain: true }).then((body) => body.diagnostics);
+/** A new session running `program`; a refusal's `details.diagnostics` says why. */
+export const runProgram = (program, clock = "real") =>
+  call("POST", `/api/pipelines${clock === "virtual" ? "?clock=virtual" : ""}`, program, { plain: true });
+export const examplePrograms = () => call("GET", "/api/pipelines/examples").then((body) => body.examples);
 
 /**
  * Posts values to one input strictly one at a time, in order: the next post waits for the

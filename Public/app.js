@@ -1,11 +1,16 @@
 // The playground page: picks a scenario, opens (or joins) a session, sends inputs, and shows every
 // stream of the pipeline live. Values are always rendered as text, never as HTML.
-import { APIError, InputSender, catalogue, createSession, sessionInfo } from "./api.js";
+import { APIError, InputSender, catalogue, checkProgram, createSession, examplePrograms, runProgram, sessionInfo } from "./api.js";
 import { Diagram, WINDOW_RANGE } from "./diagram.js";
+import { ProgramEditor, decodeProgram, encodeProgram } from "./editor.js";
 import { describe, seconds } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 const MAX_LOG = 200;
+/** Events kept to redraw the diagram when a chain's stages are shown or hidden. */
+const MAX_KEPT_EVENTS = 5000;
+/** How long the editor waits after a keystroke before it asks the server to check the program. */
+const CHECK_DELAY_MS = 300;
 /** How often Play moves the virtual clock, in wall milliseconds. */
 const PLAY_TICK_MS = 100;
 
@@ -13,6 +18,11 @@ const page = {
   scenarios: [],
   source: null,
   diagram: null,
+  scenario: null,
+  events: [], // every event shown, so the diagram can be drawn again with other rows
+  expanded: new Set(), // named streams of a program whose chain's stages are shown
+  editor: null,
+  examples: [],
   streamNames: new Set(),
   windowMs: 10_000,
   clockOffset: Infinity,
@@ -232,28 +242,47 @@ function resultStreams(scenario) {
 /**
  * The diagram's rows: each input (`input:NAME`, what was done), then the streams in pipeline order,
  * each with the rows it reads. A stream reads the input of its own name (the binding scenario's
- * fields), else a stream of that name, else an input.
+ * fields), else a stream of that name, else an input. A program's stages (the operators inside a
+ * line's chain) are shown only under an expanded line; a row that reads a hidden stage is drawn
+ * from what that stage reads.
  */
 function diagramRows(scenario) {
-  const streams = new Set(scenario.streams.map((stream) => stream.name));
+  const streams = new Map(scenario.streams.map((stream) => [stream.name, stream]));
   const inputs = new Set(scenario.inputs.map((input) => input.name));
+  const shown = (stream) => !stream.stageOf || page.expanded.has(stream.stageOf);
+  const stageCount = new Map();
+  for (const stream of scenario.streams) {
+    if (stream.stageOf) stageCount.set(stream.stageOf, (stageCount.get(stream.stageOf) ?? 0) + 1);
+  }
+  const visibleSources = (stream, seen = new Set()) => stream.from.flatMap((name) => {
+    if (name !== stream.name && streams.has(name)) {
+      const source = streams.get(name);
+      if (shown(source) || seen.has(name)) return [name];
+      seen.add(name);
+      return visibleSources(source, seen);
+    }
+    return inputs.has(name) ? [`input:${name}`] : [];
+  });
   const rows = scenario.inputs.map((input) => ({
     name: `input:${input.name}`, title: input.name, operator: `input (${input.kind})`, from: [],
     description: input.description, input: true,
   }));
-  for (const stream of scenario.streams) {
-    const from = stream.from.map((name) =>
-      name !== stream.name && streams.has(name) ? name : inputs.has(name) ? `input:${name}` : name);
+  for (const stream of scenario.streams.filter(shown)) {
     rows.push({ name: stream.name, title: stream.name, operator: stream.operator, description: stream.description,
-      from, input: false, state: stream.state });
+      from: [...new Set(visibleSources(stream))], input: false, stage: Boolean(stream.stageOf),
+      stages: stageCount.get(stream.name) ?? 0, expanded: page.expanded.has(stream.name) });
   }
   return rows;
 }
 
 function renderDiagram(scenario) {
   const rows = diagramRows(scenario);
-  const diagram = new Diagram($("diagram"), rows,
-    { detail: $("marble-detail"), windowMs: page.windowMs, onViewChange: showView });
+  const previous = page.diagram;
+  const diagram = new Diagram($("diagram"), rows, {
+    detail: $("marble-detail"), windowMs: page.windowMs, onViewChange: showView,
+    onExpand: (name) => toggleStages(scenario, name),
+  });
+  if (previous) diagram.follow = previous.follow;
   page.diagram = diagram;
   page.streamNames = new Set(rows.map((row) => row.name));
   const filter = $("log-filter");
@@ -265,7 +294,16 @@ function renderDiagram(scenario) {
     filter.appendChild(option);
   }
   page.results = resultStreams(scenario);
+  for (const event of page.events) diagram.add(event);
   showView();
+}
+
+/** Shows or hides the stages of a program line's chain: the diagram is drawn again from the events kept. */
+function toggleStages(scenario, name) {
+  if (page.expanded.has(name)) page.expanded.delete(name);
+  else page.expanded.add(name);
+  renderDiagram(scenario);
+  page.diagram.rows.find((row) => row.name === name)?.label.querySelector(".expander")?.focus();
 }
 
 /** The view controls say what the diagram shows: following time or not, and its window. */
@@ -300,6 +338,8 @@ function announce(event) {
 }
 
 function receive(event) {
+  page.events.push(event);
+  if (page.events.length > MAX_KEPT_EVENTS) page.events.splice(0, page.events.length - MAX_KEPT_EVENTS);
   if (!page.streamNames.has(event.stream)) return;
   page.clockOffset = Math.min(page.clockOffset, performance.now() - event.t);
   page.latestT = Math.max(page.latestT, event.t);
@@ -324,7 +364,6 @@ function setVirtualTime(milliseconds) {
 function renderClock(scenario, sessionID, clock) {
   page.virtual = clock === "virtual";
   $("clock").hidden = !page.virtual;
-  $("step-offer").hidden = page.virtual;
   $("step-link").href = `#step=${scenario.id}`;
   page.advanced = 0;
   page.latestT = 0;
@@ -405,10 +444,10 @@ function connect(sessionID, scenario) {
         : explain(error));
     }
   };
-  for (const name of page.streamNames) {
-    source.addEventListener(name, (message) => receive(JSON.parse(message.data)));
-  }
+  const names = [...scenario.inputs.map((input) => `input:${input.name}`), ...scenario.streams.map((stream) => stream.name)];
+  for (const name of names) source.addEventListener(name, (message) => receive(JSON.parse(message.data)));
   source.addEventListener("reset", () => {
+    page.events = [];
     page.diagram.clear();
     logEvent({ seq: "–", t: "–", stream: "reset", kind: "(some events were missed; showing the current state)" });
   });
@@ -419,15 +458,21 @@ function renderSource(scenario) {
   $("source-path").textContent = scenario.source.path;
   const code = $("source-code");
   code.replaceChildren();
-  for (const line of scenario.source.swift.split("\n")) {
+  // A program's streams and stages say their line; a scenario's Swift names them in stream("…").
+  const byLine = new Map();
+  for (const stream of scenario.streams) {
+    if (stream.line) byLine.set(stream.line, [...(byLine.get(stream.line) ?? []), stream.name]);
+  }
+  scenario.source.swift.split("\n").forEach((line, index) => {
     const node = element("span", "line", line || " ");
-    const made = line.match(/stream\("([A-Za-z]+)"/);
+    const made = scenario.program ? byLine.get(index + 1) : line.match(/stream\("([A-Za-z]+)"/)?.slice(1);
     if (made) {
       node.classList.add("defines");
-      node.dataset.stream = made[1];
+      node.dataset.stream = made.join(" ");
+      node.dataset.line = String(index + 1);
     }
     code.appendChild(node);
-  }
+  });
 }
 
 function showSession(scenario, sessionID, clock = "real") {
@@ -442,7 +487,20 @@ function showSession(scenario, sessionID, clock = "real") {
   link.href = `#session=${sessionID}`;
   link.textContent = `${location.origin}/#session=${sessionID}`;
   $("marbles-link").href = `/api/sessions/${encodeURIComponent(sessionID)}/marbles`;
+  $("edit-offer").hidden = !scenario.pipeline;
+  $("step-offer").hidden = clock === "virtual" || Boolean(scenario.program); // a program picks its clock in the editor
+  $("edit-link").href = `#edit=${scenario.id}`;
+  $("program-share").hidden = !scenario.program;
+  if (scenario.program) {
+    const share = `${location.origin}/#program=${encodeProgram(scenario.program)}`;
+    $("program-link").href = share;
+    $("program-link").textContent = share.length > 90 ? `${share.slice(0, 87)}…` : share;
+  }
   $("log").replaceChildren();
+  page.events = [];
+  page.diagram = null;
+  if (page.scenario !== scenario) page.expanded.clear();
+  page.scenario = scenario;
   page.clockOffset = Infinity;
   notice(null);
   page.sessionID = sessionID;
@@ -456,12 +514,129 @@ function showSession(scenario, sessionID, clock = "real") {
   }
 }
 
+// MARK: Your own pipeline
+
+/** A program's session as the page shows a scenario: its summary, its text as the source. */
+function programScenario(summary, text) {
+  return {
+    id: "pipeline", title: "Your pipeline", program: text,
+    description: "Your program, running on the server: every named line a stream, every operator of a chain a stage.",
+    inputs: summary.inputs, streams: summary.streams, source: { path: "your program", swift: text },
+  };
+}
+
+/** Opens the editor with `text` (a scenario's program, an example, a shared link's, or nothing). */
+function showEditor(text) {
+  $("editor-panel").hidden = false;
+  $("intro").hidden = true;
+  if (text !== undefined && text !== page.editor.value) {
+    page.editor.value = text;
+    scheduleCheck();
+  }
+}
+
+let checkTimer = null;
+let checkNumber = 0;
+/** Asks the server to check the program once typing pauses; only the latest answer is shown. */
+function scheduleCheck() {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(async () => {
+    const number = ++checkNumber;
+    const text = page.editor.value;
+    if (!text.trim()) {
+      page.editor.setDiagnostics([]);
+      return;
+    }
+    try {
+      const diagnostics = await checkProgram(text);
+      if (number === checkNumber) page.editor.setDiagnostics(diagnostics);
+    } catch (error) {
+      if (number !== checkNumber) return;
+      if (error instanceof APIError && error.status === 429) scheduleCheck(); // checked again after the pause
+      else $("problems-summary").textContent = `Not checked: ${explain(error)}`;
+    }
+  }, CHECK_DELAY_MS);
+}
+
+/** Runs the editor's program as a new session, or shows why it cannot run. */
+async function runEditorProgram() {
+  const text = page.editor.value;
+  const clock = $("program-clock").value;
+  $("run").disabled = true;
+  try {
+    const created = await runProgram(text, clock);
+    page.editor.setDiagnostics(created.pipeline?.diagnostics ?? []);
+    history.replaceState(null, "", `#session=${created.session}`);
+    showSession(programScenario(created.pipeline, text), created.session, clock);
+    $("scenario-title").focus();
+  } catch (error) {
+    if (error instanceof APIError && error.code === "pipeline_invalid") {
+      page.editor.setDiagnostics(error.details.diagnostics ?? []);
+      notice(null);
+      $("problems-summary").focus();
+    } else {
+      $("scenario").hidden = false;
+      notice(explain(error));
+    }
+  } finally {
+    $("run").disabled = false;
+  }
+}
+
+/** The examples menu: the scenarios' programs, then the server's examples. */
+function renderExamples() {
+  const menu = $("examples");
+  const group = (label, items) => {
+    const node = element("optgroup");
+    node.label = label;
+    for (const [value, text] of items) {
+      const option = element("option", undefined, text);
+      option.value = value;
+      node.appendChild(option);
+    }
+    menu.appendChild(node);
+  };
+  group("The scenarios, as programs", page.scenarios.filter((item) => item.pipeline).map((item) => [`scenario:${item.id}`, item.title]));
+  group("Examples", page.examples.map((item) => [`example:${item.id}`, item.title]));
+  menu.addEventListener("change", () => {
+    const [kind, id] = menu.value.split(":");
+    const chosen = kind === "scenario" ? page.scenarios.find((item) => item.id === id)?.pipeline
+      : page.examples.find((item) => item.id === id)?.program;
+    if (chosen !== undefined) showEditor(chosen);
+    menu.value = "";
+  });
+}
+
 async function route() {
   const hash = decodeURIComponent(location.hash.slice(1));
+  $("editor-panel").hidden = true;
   try {
+    if (hash === "edit" || hash.startsWith("edit=")) {
+      // An empty editor, or a scenario's program to change ("Edit this pipeline").
+      page.source?.close();
+      $("scenario").hidden = true;
+      showEditor(page.scenarios.find((item) => item.id === hash.slice(5))?.pipeline ?? "");
+      $("program").focus();
+      return;
+    }
+    if (hash.startsWith("program=")) {
+      // A shared program: it runs in a new session of its own.
+      const text = decodeProgram(hash.slice("program=".length));
+      page.source?.close();
+      $("scenario").hidden = true;
+      showEditor(text ?? "");
+      if (text === null) notice("This program link is damaged: its text could not be read.");
+      else await runEditorProgram();
+      return;
+    }
     if (hash.startsWith("session=")) {
       const sessionID = hash.slice("session=".length);
       const info = await sessionInfo(sessionID);
+      if (info.pipeline) {
+        showEditor(info.pipeline.program);
+        showSession(programScenario(info.pipeline, info.pipeline.program), sessionID, info.clock);
+        return;
+      }
       const scenario = page.scenarios.find((item) => item.id === info.scenario);
       if (scenario) showSession(scenario, sessionID, info.clock);
       return;
@@ -513,6 +688,17 @@ async function start() {
     return;
   }
   renderScenarioList();
+  page.editor = new ProgramEditor({
+    textarea: $("program"), highlight: $("editor-highlight"), gutter: $("editor-gutter"),
+    problems: $("problems"), summary: $("problems-summary"),
+  }, { onChange: scheduleCheck, onRun: runEditorProgram });
+  $("run").addEventListener("click", runEditorProgram);
+  try {
+    page.examples = await examplePrograms();
+  } catch {
+    page.examples = []; // the menu still offers the scenarios' programs
+  }
+  renderExamples();
   window.addEventListener("hashchange", route);
   requestAnimationFrame(animate);
   await route();

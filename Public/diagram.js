@@ -69,8 +69,9 @@ export class Diagram {
    * `root` receives the diagram; `rows` are `{name, title, operator, from, description, input}` in
    * the order drawn (inputs first); `detail` is the live region that tells the marble pointed at.
    */
-  constructor(root, rows, { detail, windowMs, onViewChange }) {
+  constructor(root, rows, { detail, windowMs, onViewChange, onExpand }) {
     this.root = root;
+    this.onExpand = onExpand;
     this.detail = detail;
     this.windowMs = windowMs;
     this.onViewChange = onViewChange;
@@ -124,7 +125,7 @@ export class Diagram {
   }
 
   rowLabel(row) {
-    const item = html("li", `stream${row.input ? " input-row" : ""}`);
+    const item = html("li", `stream${row.input ? " input-row" : ""}${row.stage ? " stage-row" : ""}`);
     item.dataset.stream = row.name;
     item.title = row.description ?? "";
     const first = html("div", "row-line");
@@ -134,6 +135,15 @@ export class Diagram {
     first.appendChild(row.latest);
     const second = html("div", "row-line");
     second.appendChild(html("code", "stream-operator", row.operator));
+    if (row.stages) {
+      // A program line's chain: its stages are rows of their own, shown on request.
+      const toggle = html("button", "expander", `${row.expanded ? "▾" : "▸"} ${row.stages}`);
+      toggle.type = "button";
+      toggle.setAttribute("aria-expanded", String(row.expanded));
+      toggle.setAttribute("aria-label", `${row.expanded ? "Hide" : "Show"} the ${row.stages} stage${row.stages === 1 ? "" : "s"} of ${row.title}`);
+      toggle.addEventListener("click", () => this.onExpand?.(row.name));
+      second.appendChild(toggle);
+    }
     row.countLabel = html("span", "count", "0 events");
     second.appendChild(row.countLabel);
     item.append(first, second);

@@ -1,0 +1,171 @@
+"""Writing, running and sharing a pipeline on the page, in a real browser (headless Chromium)."""
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import ARTIFACTS
+from test_diagram import latest, set_viewport
+from test_page import check_console, wait
+
+MISSPELT = """input query: text
+// valid queries, then a pause in typing
+valid = query
+    .filter { $0.count > 2 }
+    .throtle(0.3s)
+"""
+FIXED = MISSPELT.replace("throtle", "throttle")
+
+
+@pytest.fixture
+def viewport(browser):
+    yield lambda width, height: set_viewport(browser, width, height)
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def open_editor(browser, playground, fragment="edit"):
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/#{fragment}")
+    wait(browser, lambda: browser.find_element(By.ID, "editor-panel").is_displayed())
+
+
+def replace_program(browser, text):
+    editor = browser.find_element(By.ID, "program")
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys(Keys.DELETE)
+    editor.send_keys(text)
+    return editor
+
+
+def problems(browser):
+    return browser.find_elements(By.CSS_SELECTOR, "#problems button.problem")
+
+
+def test_a_misspelt_operator_is_shown_at_its_line_then_the_fixed_program_runs(browser, make_playground, viewport):
+    playground = make_playground()
+    viewport(1280, 800)
+    open_editor(browser, playground)
+    replace_program(browser, MISSPELT)
+    wait(browser, lambda: problems(browser))
+    [problem] = problems(browser)
+    assert problem.get_attribute("data-line") == "5" and problem.get_attribute("data-column") == "6"
+    assert "throtle" in problem.text and "`throttle`" in problem.text, "the suggestion is shown"
+    assert "line 5" in browser.find_element(By.ID, "problems-summary").text, "announced (a live status)"
+    marked = browser.find_elements(By.CSS_SELECTOR, "#editor-highlight .problem-error")
+    assert [mark.text for mark in marked] == ["throtle"], "underlined where it is"
+    numbers = browser.find_element(By.ID, "editor-gutter").find_elements(By.CSS_SELECTOR, "span")
+    assert [n.text for n in numbers if n.get_attribute("class") == "gutter-error"] == ["5"]
+    browser.save_screenshot(str(ARTIFACTS / "editor-problem-1280px.png"))
+
+    replace_program(browser, FIXED)
+    wait(browser, lambda: browser.find_element(By.ID, "problems-summary").text == "No problems found.")
+    browser.find_element(By.ID, "program").send_keys(Keys.CONTROL, Keys.ENTER)
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    assert "session=" in browser.current_url
+    browser.find_element(By.ID, "input-query").send_keys("swedish")
+    wait(browser, lambda: latest(browser, "valid") == "swedish")
+    stage = '.glyph[data-stream="valid·filter"]'
+    assert not browser.find_elements(By.CSS_SELECTOR, stage), "a chain's stages start collapsed"
+    expander = browser.find_element(By.CSS_SELECTOR, 'li.stream[data-stream="valid"] .expander')
+    assert expander.get_attribute("aria-expanded") == "false"
+    expander.click()
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, stage))
+    assert latest(browser, "valid·filter") == "swedish"
+    assert browser.find_element(By.CSS_SELECTOR, 'li.stream[data-stream="valid"] .expander').get_attribute("aria-expanded") == "true"
+    lines = {line.get_attribute("data-line"): line.get_attribute("data-stream")
+             for line in browser.find_elements(By.CSS_SELECTOR, "#source-code .defines")}
+    assert lines == {"3": "valid", "4": "valid·filter"}, "each stage's line is marked in the source"
+    check_console(browser)
+    for width in (1280, 375):
+        viewport(width, 800)
+        browser.execute_script("window.dispatchEvent(new Event('resize'))")
+        page = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert page[0] <= page[1], f"no sideways scrolling of the page at {width} px"
+        browser.save_screenshot(str(ARTIFACTS / f"editor-running-{width}px.png"))
+
+
+def test_the_program_link_reproduces_the_program_in_a_new_session(browser, make_playground, viewport):
+    playground = make_playground()
+    viewport(1280, 800)
+    open_editor(browser, playground)
+    replace_program(browser, FIXED)
+    browser.find_element(By.ID, "run").click()
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    first_session = browser.current_url.split("session=")[1]
+    program_link = browser.find_element(By.ID, "program-link").get_attribute("href")
+    session_link = browser.find_element(By.ID, "session-link").get_attribute("href")
+    assert "#program=" in program_link and session_link.endswith(f"#session={first_session}")
+    first = browser.current_window_handle
+    browser.switch_to.new_window("window")
+    browser.get(program_link)
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    assert browser.find_element(By.ID, "program").get_attribute("value") == FIXED
+    second_session = browser.current_url.split("session=")[1]
+    assert second_session != first_session, "a program link starts a session of its own"
+    browser.get(session_link)  # the session link joins the first session, program and all
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    assert browser.find_element(By.ID, "program").get_attribute("value") == FIXED
+    browser.find_element(By.ID, "input-query").send_keys("danish")
+    wait(browser, lambda: latest(browser, "valid") == "danish")  # every keystroke posted before the window goes
+    browser.close()
+    browser.switch_to.window(first)
+    wait(browser, lambda: latest(browser, "valid") == "danish")  # typed in the other window
+    check_console(browser)
+
+
+def test_edit_this_pipeline_with_rate_limit_instead_of_throttle(browser, make_playground, viewport):
+    playground = make_playground()
+    viewport(1280, 800)
+    browser.get("about:blank")
+    browser.get(f"{playground.url}/#search")
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    browser.find_element(By.ID, "edit-link").click()
+    wait(browser, lambda: "throttle(0.5s)" in browser.find_element(By.ID, "program").get_attribute("value"))
+
+    def throttled_after_typing():
+        before = browser.current_url
+        browser.find_element(By.ID, "run").click()
+        wait(browser, lambda: browser.current_url != before)  # a new session, not the one before
+        wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+        browser.find_element(By.ID, "input-query").send_keys("swedish")  # one burst of typing
+        wait(browser, lambda: latest(browser, "throttled") == "swedish" and "Swedish" in latest(browser, "results"))
+        return int(browser.find_element(By.CSS_SELECTOR, 'li.stream[data-stream="throttled"] .count').text.split()[0])
+
+    assert throttled_after_typing() == 1, "throttle: only the value that ends the burst"
+    text = browser.find_element(By.ID, "program").get_attribute("value").replace("throttle(0.5s)", "rateLimit(0.5s)")
+    replace_program(browser, text)
+    wait(browser, lambda: browser.find_element(By.ID, "problems-summary").text == "No problems found.")
+    assert throttled_after_typing() >= 2, "rateLimit: the first value at once, the latest at the end of the window"
+    log = [entry.text for entry in browser.find_elements(By.CSS_SELECTOR, '#log li[data-stream="throttled"]')]
+    assert log[-1].endswith("throttled next swe"), log  # the first value let through (the log is newest first)
+    check_console(browser)
+
+
+def test_the_editor_and_its_problems_by_keyboard_alone(browser, make_playground, viewport):
+    from selenium_axe_python import Axe
+
+    playground = make_playground()
+    viewport(1280, 800)
+    open_editor(browser, playground)
+    editor = browser.switch_to.active_element
+    assert editor.get_attribute("id") == "program", "the editor has focus when it opens"
+    editor.send_keys(MISSPELT)
+    wait(browser, lambda: problems(browser))
+    editor.send_keys(Keys.TAB)  # Tab leaves the editor (it does not type a tab): to the problem list
+    focused = browser.switch_to.active_element
+    assert "problem" in focused.get_attribute("class")
+    focused.send_keys(Keys.ENTER)  # moves the caret to the problem
+    active = browser.switch_to.active_element
+    assert active.get_attribute("id") == "program"
+    caret = browser.execute_script("return arguments[0].selectionStart", active)
+    assert caret == MISSPELT.index("throtle"), "the caret is at the misspelt operator"
+    active.send_keys(Keys.DELETE * len("throtle"), "rateLimit")
+    wait(browser, lambda: browser.find_element(By.ID, "problems-summary").text == "No problems found.")
+    active.send_keys(Keys.CONTROL, Keys.ENTER)
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    axe = Axe(browser)
+    axe.inject()
+    results = axe.run()
+    serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    check_console(browser)
