@@ -111,7 +111,7 @@ class BoundField {
 
 /** The radio group that lets a person take one of several bound fields, the others read-only. */
 function renderFieldChoice(form, fields) {
-  const group = element("fieldset", "field-choice");
+  const group = element("fieldset", "field-owner");
   group.appendChild(element("legend", undefined, "Your field"));
   const take = (name) => {
     for (const [other, field] of fields) {
@@ -173,6 +173,7 @@ function renderEndControls(field, input, sender, controls) {
 function renderInputs(scenario, sessionID) {
   const form = $("inputs");
   form.replaceChildren();
+  form.closest(".panel").hidden = scenario.inputs.length === 0; // the ticker has none
   form.onsubmit = (event) => event.preventDefault();
   const streamNames = new Set(scenario.streams.map((stream) => stream.name));
   page.boundFields = new Map();
@@ -265,11 +266,11 @@ function diagramRows(scenario) {
   });
   const rows = scenario.inputs.map((input) => ({
     name: `input:${input.name}`, title: input.name, operator: `input (${input.kind})`, from: [],
-    description: input.description, input: true,
+    description: input.description, input: true, levels: input.kind === "choice" ? input.options : undefined,
   }));
   for (const stream of scenario.streams.filter(shown)) {
     rows.push({ name: stream.name, title: stream.name, operator: stream.operator, description: stream.description,
-      from: [...new Set(visibleSources(stream))], input: false, stage: Boolean(stream.stageOf),
+      from: [...new Set(visibleSources(stream))], input: false, stage: Boolean(stream.stageOf), levels: stream.levels,
       stages: stageCount.get(stream.name) ?? 0, expanded: page.expanded.has(stream.name) });
   }
   return rows;

@@ -261,8 +261,7 @@ export class Diagram {
     row.latest.textContent = event.kind === "next" ? describe(event.value, 120) : event.kind;
     row.latest.dataset.kind = event.kind;
     const wasStep = row.step;
-    row.step = row.events.some((item) => item.kind === "next") &&
-      row.events.every((item) => item.kind !== "next" || typeof item.value === "boolean");
+    row.step = this.isStep(row);
     if (row.events.length > KEEP || wasStep !== row.step) {
       if (row.events.length > KEEP) row.events.splice(0, row.events.length - KEEP);
       this.layoutRow(row);
@@ -281,6 +280,23 @@ export class Diagram {
     if (row.step) this.drawStep(row);
     if (this.current === null) this.current = event.seq;
     if (this.traced) this.trace(this.traced);
+  }
+
+  /**
+   * Whether a row is drawn as a step line: all its values are booleans (high is true), or all are
+   * among its known `levels` (a small enumeration, or a choice input's options), top first.
+   */
+  isStep(row) {
+    const values = row.events.filter((event) => event.kind === "next").map((event) => event.value);
+    if (!values.length) return false;
+    return row.levels ? values.every((value) => row.levels.includes(value)) : values.every((value) => typeof value === "boolean");
+  }
+
+  /** The height of a step row's level for `value`, from the row's top. */
+  levelY(row, value) {
+    if (!row.levels) return value ? HIGH_Y : LOW_Y;
+    const index = Math.max(0, row.levels.indexOf(value));
+    return row.levels.length < 2 ? HIGH_Y : HIGH_Y + ((LOW_Y - HIGH_Y) * index) / (row.levels.length - 1);
   }
 
   /** Groups a row's events into glyphs at least GAP apart, and draws them. */
@@ -323,7 +339,7 @@ export class Diagram {
         continue;
       }
       const x = event.t * scale;
-      const y = AXIS + row.index * ROW + (event.value ? HIGH_Y : LOW_Y);
+      const y = AXIS + row.index * ROW + this.levelY(row, event.value);
       d += level === null ? `M${x} ${y}` : ` H${x} V${y}`;
       level = y;
     }
@@ -357,9 +373,10 @@ export class Diagram {
       group.appendChild(svg("path", { class: "error-cross", d: `M${x - s} ${top + GLYPH_Y - s} L${x + s} ${top + GLYPH_Y + s} M${x + s} ${top + GLYPH_Y - s} L${x - s} ${top + GLYPH_Y + s}` }));
     } else if (row.step) {
       group.setAttribute("role", "img");
-      const y = top + (first.value ? HIGH_Y : LOW_Y);
+      const y = top + this.levelY(row, first.value);
       group.appendChild(svg("circle", { class: "glyph-hit", cx: x, cy: y, r: RADIUS }));
       group.appendChild(svg("circle", { class: "step-dot", cx: x, cy: y, r: DOT }));
+      if (row.levels) this.drawLabel(group, row, index, describe(first.value), top);
     } else {
       group.setAttribute("role", "img");
       const text = describe(first.value);
@@ -368,15 +385,7 @@ export class Diagram {
       if (textWidth(text) <= 2 * RADIUS - 5) {
         group.appendChild(svg("text", { class: "marble-text", x, y: top + GLYPH_Y + 5, "text-anchor": "middle" }, text));
       } else {
-        // Above the marble, cut to the room between its neighbours, so that no two labels meet.
-        const previous = row.clusters[index - 1]?.x ?? -Infinity;
-        const next = row.clusters[index + 1]?.x ?? Infinity;
-        // Centred labels: each may take half the distance to a neighbour, less a margin.
-        const room = Math.min(180, Math.min(x - previous, next - x) - 8);
-        const shown = fit(text, room);
-        if (shown) {
-          group.appendChild(svg("text", { class: "marble-label", x, y: top + LABEL_BASELINE, "text-anchor": "middle" }, shown));
-        }
+        this.drawLabel(group, row, index, text, top);
       }
     }
     group.setAttribute("aria-label", this.describeCluster(row, cluster));
@@ -387,6 +396,18 @@ export class Diagram {
     else row.group.appendChild(group);
     cluster.node = group;
     if (hadFocus) group.focus({ preventScroll: true });
+  }
+
+  /**
+   * A value written above its glyph, cut to the room between its neighbours: centred labels may
+   * each take half the distance to a neighbour, less a margin, so no two labels meet.
+   */
+  drawLabel(group, row, index, text, top) {
+    const x = row.clusters[index].x;
+    const previous = row.clusters[index - 1]?.x ?? -Infinity;
+    const next = row.clusters[index + 1]?.x ?? Infinity;
+    const shown = fit(text, Math.min(180, Math.min(x - previous, next - x) - 8));
+    if (shown) group.appendChild(svg("text", { class: "marble-label", x, y: top + LABEL_BASELINE, "text-anchor": "middle" }, shown));
   }
 
   /** What a glyph says to a screen reader and in the detail line: row, values, times, causes. */

@@ -41,7 +41,8 @@ public final class Multicast: Scenario {
             StreamDescription(name: "requestsMade", description: "How many requests the request signal's subscribe closure has started in this mode.",
                               operator: "createSignal", from: ["mode"], state: true),
             StreamDescription(name: "connection", description: "The multicast connection's subscription to the request: connected, disposed (cold: none).",
-                              operator: "publish / replayLazily", from: ["mode"], state: true),
+                              operator: "publish / replayLazily", from: ["mode"], state: true,
+                              levels: ["connected", "not connected", "disposed", "none: cold"]),
         ]
     )
 

@@ -88,10 +88,14 @@ public struct StreamDescription: Sendable, Encodable {
     public let column: Int?
     /// For a stage of a program's chain: the named stream whose chain it belongs to.
     public let stageOf: String?
+    /// For a state stream with a few known values (a small enumeration): those values, in the
+    /// order the page draws them as levels of a step line, top first.
+    public let levels: [String]?
 
     /// Creates a stream description.
     public init(name: String, description: String, operator: String, from: [String], state: Bool,
-                line: Int? = nil, column: Int? = nil, stageOf: String? = nil) {
+                line: Int? = nil, column: Int? = nil, stageOf: String? = nil, levels: [String]? = nil) {
+        self.levels = levels
         self.line = line
         self.column = column
         self.stageOf = stageOf

@@ -18,7 +18,7 @@ public final class Ticker: Scenario {
             StreamDescription(name: "count", description: "How many ticks so far.",
                               operator: "scan", from: ["timer"], state: true),
             StreamDescription(name: "parity", description: "Whether the count is even or odd.",
-                              operator: "map", from: ["count"], state: true),
+                              operator: "map", from: ["count"], state: true, levels: ["even", "odd"]),
         ],
         program: ScenarioPrograms.ticker
     )

@@ -182,3 +182,29 @@ def test_play_moves_the_virtual_clock_at_a_quarter_of_real_time(browser, make_pl
     time.sleep(1)  # a second of wall time in which a playing clock would move 250 ms
     assert virtual_time() == readings[-1], "Pause stops the clock"
     check_console(browser)
+
+
+def test_booleans_and_small_enumerations_are_step_lines(browser, make_playground, viewport):
+    """A boolean stream, a choice input and a stream with known levels are drawn as a step line,
+    the enumerations' levels labelled where the line moves to them."""
+    from selenium.webdriver.support.ui import Select
+
+    playground = make_playground()
+    viewport(1280, 800)
+    open_page(browser, playground, "multicast")
+    mode = Select(browser.find_element(By.ID, "input-mode"))
+    for choice in ("publish", "cold"):
+        mode.select_by_visible_text(choice)
+        wait(browser, lambda: latest(browser, "input:mode") == choice)
+        browser.find_element(By.ID, "input-subscribeA").click()
+        wait(browser, lambda: latest(browser, "subscriberA") == "completed")
+    step = lambda stream: browser.find_element(By.CSS_SELECTOR, f'.row[data-stream="{stream}"] .step-line').get_attribute("d") or ""
+    assert step("input:mode").count("V") == 1, "one move, from publish's level to cold's"
+    for _ in range(3):
+        browser.find_element(By.ID, "zoom-in").click()  # 1.25 s across: the two choices stand apart
+    labels = [label.text for label in browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="input:mode"] .marble-label')]
+    assert labels == ["publish", "cold"]
+    assert step("connection"), "connection has known levels"
+    assert not browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="connection"] .marble-circle:not(.stack .marble-circle)')
+    check_diagram(browser)
+    check_console(browser)
