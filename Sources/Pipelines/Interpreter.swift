@@ -16,6 +16,9 @@ public final class Interpreter: Sendable {
     /// Objects the streams read but do not keep alive (a command's subjects): released only after
     /// ``stop()`` disposed the subscriptions, so none ends a stream by going away.
     private let retained: [any AnyObject & Sendable]
+    /// The program's `marbles(…)` sources, in the order built: what a marble diagram of the
+    /// program's streams draws with (their smallest frame, their letters).
+    public let marbleSources: [MarbleSource]
 
     /// Builds `program` (which must have no errors) on `scheduler` and starts it: from now on every
     /// named stream's events go to `sink`. Throws the diagnostics of what cannot be built (a wrong
@@ -46,6 +49,7 @@ public final class Interpreter: Sendable {
         inputs = builder.inputs
         self.subscriptions = subscriptions
         retained = builder.retained
+        marbleSources = builder.marbleSources
     }
 
     /// The problems that building `program` finds, without running any of it: nothing is
@@ -96,6 +100,8 @@ struct Builder {
     /// What the interpreter keeps alive while it runs (the commands).
     var retained: [any AnyObject & Sendable] = []
     private(set) var errors: [BuildError] = []
+    /// Every `marbles(…)` source built, for drawing the program's streams.
+    var marbleSources: [MarbleSource] = []
 
     init(program: Program, scheduler: any Scheduler, services: [String: Service], budget: StepBudget,
          subscriptions: CompoundDisposable, subscribes: Bool = true, sink: @escaping Interpreter.Sink) {

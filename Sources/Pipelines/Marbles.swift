@@ -53,6 +53,15 @@ struct MarbleDiagram: Equatable {
     }
 }
 
+/// A `marbles(…)` source of a program: its frame and what each of its letters sends (when that
+/// is fixed), so that a drawing of the program's streams can use the same frame and letters.
+public struct MarbleSource: Sendable {
+    /// The time one character of the diagram takes.
+    public let frame: Duration
+    /// Each letter of the diagram and its value, in the order they appear (repeats included).
+    public let letters: [(Character, Value)]
+}
+
 /// What is wrong with a marble diagram.
 struct MarbleError: Error {
     let message: String
@@ -92,6 +101,14 @@ extension Builder {
                                  hint: "write `\(usage)`")
             }
         }
+        marbleSources.append(MarbleSource(frame: frame, letters: diagram.marbles.compactMap { marble -> (Character, Value)? in
+            guard case .value(let letter, _) = marble else { return nil }
+            guard let given = values[letter] else {
+                return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
+            }
+            // A value that needs a closure's parameters (a diagram inside a flattening) has no fixed letter.
+            return (try? given([])).map { (letter, $0) }
+        }))
         let scheduler = self.scheduler, marbles = diagram.marbles, given = values, frameLength = frame
         return { scopes in
             Signal { subscriber in

@@ -20,6 +20,9 @@ struct API: Sendable {
     /// Programs checked (`POST /api/pipelines/check`) per client: an editor checking as the user
     /// types (`--program-checks-per-second`).
     var programChecks = ClientRateLimiter(perSecond: 20, burst: 20)
+    /// Marble programs run (`POST /api/marbles`) per client: a gallery redrawing as a marble is
+    /// dragged (`--marble-runs-per-second`).
+    var marbleRuns = ClientRateLimiter(perSecond: 20, burst: 20)
 
     /// Sent with every response: no sniffing, a same-origin-only page, no referrer.
     static let securityHeaders: [(name: String, value: String)] = [
@@ -89,6 +92,9 @@ struct API: Sendable {
         }
         router.add(.post, "/api/pipelines/check", preflight: { request in limitPrograms(&request, programChecks, "checked") }) { request in
             .deferred { respond in sessions.onProgramThread { respond(PipelineCheck.respond(to: request)) } }
+        }
+        router.add(.post, "/api/marbles", preflight: { request in limitPrograms(&request, marbleRuns, "drawn") }) { request in
+            .deferred { respond in sessions.onProgramThread { respond(drawMarbles(request)) } }
         }
         router.setFallback(staticFiles.respond(to:))
         return router

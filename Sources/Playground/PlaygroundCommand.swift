@@ -61,6 +61,9 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "Programs a client may check (POST /api/pipelines/check) per second, in bursts as large; more answer 429.")
     var programChecksPerSecond = 20
 
+    @Option(help: "Marble programs a client may run (POST /api/marbles) per second, in bursts as large; more answer 429.")
+    var marbleRunsPerSecond = 20
+
     @Option(help: "The largest request body accepted, in bytes; larger ones answer 413.")
     var maxBodyBytes = 64 * 1024
 
@@ -107,6 +110,7 @@ struct PlaygroundCommand: ParsableCommand {
         try Self.require(programThreads, in: 1...256, "--program-threads")
         try Self.require(programRunsPerSecond, in: 1...100_000, "--program-runs-per-second")
         try Self.require(programChecksPerSecond, in: 1...100_000, "--program-checks-per-second")
+        try Self.require(marbleRunsPerSecond, in: 1...100_000, "--marble-runs-per-second")
         try Self.require(maxBodyBytes, in: 1...(64 * 1024 * 1024), "--max-body-bytes")
         try Self.require(maxConnections, in: 1...1_000_000, "--max-connections")
         try Self.require(maxConnectionsPerClient, in: 0...1_000_000, "--max-connections-per-client")
@@ -169,6 +173,7 @@ struct PlaygroundCommand: ParsableCommand {
         var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
+        api.marbleRuns = ClientRateLimiter(perSecond: Double(marbleRunsPerSecond), burst: Double(marbleRunsPerSecond))
         let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp"), metrics: metrics,
                                 router: api.router())
         do {

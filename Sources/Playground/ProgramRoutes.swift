@@ -12,10 +12,7 @@ extension API {
         }
         switch ProgramPipeline.make(from: text) {
         case .failure(let refusal):
-            let errors = refusal.diagnostics.filter { $0.severity == .error }.count
-            let message = "The program cannot run: \(errors) problem\(errors == 1 ? "" : "s") (see diagnostics)."
-            return .json(ProgramInvalid(error: .init(code: "pipeline_invalid", message: message, diagnostics: refusal.diagnostics)),
-                         status: 400)
+            return Self.programInvalid(refusal)
         case .success(let (pipeline, _)):
             let session: Session
             do {
@@ -27,6 +24,33 @@ extension API {
             response.addHeader("Location", "/api/sessions/\(session.id)")
             return response
         }
+    }
+}
+
+extension API {
+    /// `POST /api/marbles?until=MS`: the program in the body run on a virtual clock, its streams
+    /// drawn (``MarblesRun``); 400 `pipeline_invalid` with every problem when it cannot run.
+    func drawMarbles(_ request: HTTPRequest) -> HTTPResponse {
+        guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
+        let until = request.query["until"].map(OutsideNumbers.until)
+        if case .some(nil) = until {
+            return .error(status: 400, code: "invalid_value",
+                          message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil)).")
+        }
+        switch MarblesRun.run(text, until: until ?? nil) {
+        case .failure(let refusal):
+            return Self.programInvalid(refusal)
+        case .success(let answer):
+            return .json(answer)
+        }
+    }
+
+    /// 400 `pipeline_invalid`, with the diagnostics, for a program that cannot run.
+    static func programInvalid(_ refusal: ProgramRefusal) -> HTTPResponse {
+        let errors = refusal.diagnostics.filter { $0.severity == .error }.count
+        let message = "The program cannot run: \(errors) problem\(errors == 1 ? "" : "s") (see diagnostics)."
+        return .json(ProgramInvalid(error: .init(code: "pipeline_invalid", message: message, diagnostics: refusal.diagnostics)),
+                     status: 400)
     }
 }
 

@@ -123,6 +123,39 @@ def test_the_hostile_corpus_gets_clean_answers_and_the_server_carries_on(make_pl
     assert playground.process.poll() is None
 
 
+def test_the_hostile_corpus_as_marble_programs_gets_clean_answers_in_bounded_time(make_playground):
+    """The same corpus posted to POST /api/marbles (run on a virtual clock to 60 s, without a
+    session): each is drawn (200, perhaps truncated), or a clean 400 or 413, within its step
+    budget; a scenario's session made before them still answers."""
+    import sys
+    import time
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT / "Benchmarks" / "load"))
+    from pipelines import corpus
+
+    playground = make_playground("--marble-runs-per-second", "1000")
+    session = playground.new_session("search")
+    slowest = 0.0
+    for program in corpus():
+        if len(program) > 64 * 1024:
+            continue  # refused from the head, as above
+        start = time.monotonic()
+        status, _, raw = playground.request("POST", "/api/marbles", body=program, headers={"Content-Type": "text/plain"})
+        slowest = max(slowest, time.monotonic() - start)
+        assert status in (200, 400, 413), (status, program[:60], raw[:200])
+        answer = json.loads(raw)
+        if status == 200:
+            assert set(answer["streams"]) == set(answer["order"]) and isinstance(answer["truncated"], bool)
+        else:
+            assert answer["error"]["code"] in ("pipeline_invalid", "invalid_utf8", "payload_too_large"), raw[:200]
+    assert slowest < 5, f"one marble program took {slowest:.1f} s"
+    watcher = playground.watch(f"/api/sessions/{session}/events")
+    playground.send(session, "query", "swift")
+    watcher.wait_for(lambda events: "swift" in watcher.values("validQuery"), timeout=5)
+    watcher.close()
+    assert playground.process.poll() is None
+
+
 def test_the_search_program_and_the_search_scenario_draw_the_same_marbles(make_playground):
     """Over HTTP, on virtual clocks: the catalogue's search program and the built-in scenario, fed
     the same typing and clock steps, draw the same marbles for every stream the program writes (at

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# POST /api/marbles (issue: the operator gallery): latency of one client posting a marble program,
+# one request at a time over a kept-alive connection (1,000 requests after 20 to warm up), and
+# answers per second with 8 clients at once for 5 s. One program thread (the default), so the
+# throughput is one core's. Programs: Benchmarks/load/marbles/*.pipeline.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product playground >/dev/null
+port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+.build/release/playground --port "$port" --log-level warning --marble-runs-per-second 100000 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+echo "| program | p50 ms | p99 ms | max ms | answers/s (8 clients, one program thread) |"
+echo "| --- | --- | --- | --- | --- |"
+for program in Benchmarks/load/marbles/*.pipeline; do
+  python3 Benchmarks/load/marbles.py --port "$port" --program "$program" --requests 1000 --clients 8 --seconds 5 |
+    python3 -c 'import json,sys; r=json.load(sys.stdin); print("| %s | %s | %s | %s | %s |" % (sys.argv[1], r["p50_ms"], r["p99_ms"], r["max_ms"], r["answers_per_second"]))' "$(basename "$program")"
+done

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import MicroHTTP
+@testable import Playground
+import Scenarios
+import Testing
+
+/// `POST /api/marbles`: a marble program run on a virtual clock and drawn, without a session.
+@Suite("Marble programs")
+struct MarblesRunTests {
+    let router: Router
+    let store: SessionStore
+
+    init() throws {
+        try self.init(burst: 1_000)
+    }
+
+    init(burst: Double) throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
+        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
+        api.marbleRuns = ClientRateLimiter(perSecond: 1, burst: burst)
+        router = api.router()
+    }
+
+    func post(_ body: String, query: [String: String] = [:]) -> (status: Int, json: [String: Any]) {
+        var request = HTTPRequest(method: .post, rawPath: "/api/marbles", query: query, body: Array(body.utf8))
+        let response = (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
+        guard case .bytes(let bytes) = response.body else { return (response.status, [:]) }
+        return (response.status, (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:])
+    }
+
+    func stream(_ answer: [String: Any], _ name: String) -> [String: Any] {
+        (answer["streams"] as? [String: Any])?[name] as? [String: Any] ?? [:]
+    }
+
+    /// The example of the issue, by hand from RAC's throttle (a debounce): `a` is replaced by `b`
+    /// within 0.2 s and `b` sent 0.2 s after it; the same for `c` and `d`; completion at once.
+    @Test func throttleIsDrawnAsRACDefinesIt() {
+        let (status, answer) = post("a = marbles(\"-ab----cd-----|\", frame: 100ms)\nout = a.throttle(0.2s)\n")
+        #expect(status == 200)
+        #expect(answer["frame"] as? Double == 100)
+        #expect(answer["truncated"] as? Bool == false)
+        #expect(answer["order"] as? [String] == ["a", "out"])
+        let out = stream(answer, "out")
+        #expect(out["marbles"] as? String == "----b-----d---|")
+        #expect(out["values"] as? [String: String] == ["b": "b", "d": "d"])
+        let events = out["events"] as? [[String: Any]] ?? []
+        #expect(events.map { $0["kind"] as? String } == ["next", "next", "completed"])
+        #expect(events.map { $0["time"] as? Double } == [400, 1000, 1400])
+        #expect(stream(answer, "a")["marbles"] as? String == "-ab----cd-----|")
+    }
+
+    /// New values take letters no source uses; a value a source's letter sends keeps its letter.
+    @Test func outputLettersReuseTheInputsAndOtherwiseTakeFreeOnes() {
+        let (_, answer) = post("a = marbles(\"-x-y|\", x: 1, y: 2)\nb = a.map { $0 * 10 }\nc = a.filter { $0 > 1 }\n")
+        #expect(stream(answer, "b")["marbles"] as? String == "-a-b|")
+        #expect(stream(answer, "b")["values"] as? [String: Int] == ["a": 10, "b": 20])
+        #expect(stream(answer, "c")["marbles"] as? String == "---y|")
+    }
+
+    /// Events in one frame are grouped, at the smallest frame of the program's sources.
+    @Test func eventsInOneFrameAreGroupedAtTheSmallestFrame() {
+        // b at 40 ms and a at 50 ms both fall in frame 2 (of 20 ms); a completes at 250 ms, frame 12.
+        let (_, answer) = post("a = marbles(\"-a---|\", frame: 50ms)\nb = marbles(\"--b|\", frame: 20ms)\nboth = merge(a, b)\n")
+        #expect(answer["frame"] as? Double == 20)
+        #expect(stream(answer, "both")["marbles"] as? String == "--(ba)------|")
+    }
+
+    /// A stream that never ends stops at `until`, and says so.
+    @Test func aRunStopsAtUntilAndSaysItWasTruncated() {
+        let (status, answer) = post("t = interval(1s)\n", query: ["until": "3500"])
+        #expect(status == 200)
+        #expect(answer["truncated"] as? Bool == true)
+        #expect(answer["until"] as? Double == 3500)
+        #expect((stream(answer, "t")["events"] as? [Any])?.count == 3)
+        let quiet = post("n = never\n").json
+        #expect(quiet["truncated"] as? Bool == false, "nothing is due: the run ends at once")
+    }
+
+    @Test func badInputIsAClearError() {
+        let invalid = post("x = marbles(\"-a|\").thrtle(1s)")
+        #expect(invalid.status == 400)
+        let error = invalid.json["error"] as? [String: Any] ?? [:]
+        #expect(error["code"] as? String == "pipeline_invalid")
+        #expect((error["diagnostics"] as? [[String: Any]])?.first?["hint"] as? String == "did you mean `throttle`?")
+        for until in ["0", "60001", "-5", "1e3", "abc", "99999999999999999999999"] {
+            #expect(post("n = never", query: ["until": until]).status == 400, "until=\(until)")
+        }
+        #expect(post("a = marbles(\"-a-(b\")").status == 400, "a diagram that does not parse")
+    }
+
+    @Test func aClientThatDrawsTooFastIsRefused() throws {
+        let limited = try MarblesRunTests(burst: 3)
+        var statuses: [Int] = []
+        for _ in 0..<5 { statuses.append(limited.post("n = never").status) }
+        #expect(statuses.prefix(3).allSatisfy { $0 == 200 })
+        #expect(statuses.last == 429)
+    }
+}
