@@ -43,6 +43,8 @@ export const checkProgram = (program) =>
 /** A new session running `program`; a refusal's `details.diagnostics` says why. */
 export const runProgram = (program, clock = "real") =>
   call("POST", `/api/pipelines${clock === "virtual" ? "?clock=virtual" : ""}`, program, { plain: true });
+/** A marble program run on the server's virtual clock, each named stream drawn (POST /api/marbles). */
+export const drawMarbles = (program) => call("POST", "/api/marbles", program, { plain: true });
 export const examplePrograms = () => call("GET", "/api/pipelines/examples").then((body) => body.examples);
 
 /**

@@ -3,6 +3,7 @@
 import { APIError, InputSender, catalogue, checkProgram, createSession, examplePrograms, runProgram, sessionInfo } from "./api.js";
 import { Diagram, WINDOW_RANGE } from "./diagram.js";
 import { ProgramEditor, decodeProgram, encodeProgram } from "./editor.js";
+import { Gallery } from "./gallery.js";
 import { describe, seconds } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,7 @@ const page = {
   expanded: new Set(), // named streams of a program whose chain's stages are shown
   editor: null,
   examples: [],
+  gallery: null,
   streamNames: new Set(),
   windowMs: 10_000,
   clockOffset: Infinity,
@@ -515,6 +517,24 @@ function showSession(scenario, sessionID, clock = "real") {
   }
 }
 
+// MARK: The operator gallery
+
+/** Shows the gallery's list, or one operator's entry (`#gallery/throttle`). */
+async function showGallery(id) {
+  page.source?.close();
+  $("scenario").hidden = true;
+  $("intro").hidden = true;
+  $("gallery").hidden = false;
+  if (!page.gallery) {
+    const response = await fetch("/gallery/entries.json");
+    if (!response.ok) throw new APIError(response.status, "gallery_unavailable", "The gallery could not be loaded.");
+    page.gallery = new Gallery(await response.json());
+    $("gallery-search").addEventListener("input", () => page.gallery.showList());
+  }
+  if (id && page.gallery.show(id)) $("gallery-entry-title").focus();
+  else page.gallery.showList();
+}
+
 // MARK: Your own pipeline
 
 /** A program's session as the page shows a scenario: its summary, its text as the source. */
@@ -611,7 +631,12 @@ function renderExamples() {
 async function route() {
   const hash = decodeURIComponent(location.hash.slice(1));
   $("editor-panel").hidden = true;
+  $("gallery").hidden = true;
   try {
+    if (hash === "gallery" || hash.startsWith("gallery/")) {
+      await showGallery(hash.slice("gallery/".length));
+      return;
+    }
     if (hash === "edit" || hash.startsWith("edit=")) {
       // An empty editor, or a scenario's program to change ("Edit this pipeline").
       page.source?.close();
@@ -679,6 +704,7 @@ async function start() {
   });
   window.addEventListener("resize", () => page.diagram?.relayout());
   $("scenario-title").tabIndex = -1;
+  $("gallery-entry-title").tabIndex = -1;
   $("advance-100").addEventListener("click", () => page.advance?.(100));
   $("advance-500").addEventListener("click", () => page.advance?.(500));
   try {

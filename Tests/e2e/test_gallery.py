@@ -44,3 +44,81 @@ def test_the_real_operator_draws_what_rac_defines(server, entry):
         drawn = answer["streams"][name]
         assert drawn["marbles"] == expected["marbles"], f"{entry['id']}: {name} drew {drawn['marbles']!r}, values {drawn['values']}"
         assert drawn["values"] == expected["values"]
+
+
+# MARK: The gallery page, in a real browser (headless Chromium)
+
+def open_entry(browser, playground, entry_id):
+    from test_page import wait
+    from selenium.webdriver.common.by import By
+
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/#gallery/{entry_id}")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".gallery-output-notation"))
+    return lambda: browser.find_element(By.CSS_SELECTOR, '.gallery-output-notation[data-stream="out"]').text
+
+
+def test_dragging_a_marble_and_ending_with_an_error_redraw_the_output(browser, make_playground):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from test_page import check_console, wait
+
+    playground = make_playground()
+    browser.set_window_size(1280, 900)
+    output = open_entry(browser, playground, "throttle")
+    assert output() == "----b-----d---|", "the entry as RAC defines it"
+    # b, dragged two frames later, no longer replaces a within 0.2 s: a is sent, then b.
+    marble = browser.find_element(By.CSS_SELECTOR, '.gallery-marble[data-symbol="b"]')
+    ActionChains(browser).drag_and_drop_by_offset(marble, 60, 0).perform()
+    wait(browser, lambda: output() == "---a--b---d---|")
+    assert browser.find_element(By.ID, "gallery-notation-a").get_attribute("value") == "-a--b--cd-----|"
+    # A value pending at the end: sent at completion (RAC), dropped at an error.
+    notation = browser.find_element(By.ID, "gallery-notation-a")
+    notation.clear()
+    notation.send_keys("-ab----cd|")
+    wait(browser, lambda: output() == "----b----(d|)")
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element(By.ID, "gallery-end-a")).select_by_value("#")
+    wait(browser, lambda: output() == "----b----#")
+    browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-throttle-1280px.png"))
+    check_console(browser)
+
+
+def test_a_marble_moved_by_keyboard_alone_and_the_list_found_by_another_librarys_name(browser, make_playground):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium_axe_python import Axe
+    from test_page import check_console, wait
+
+    playground = make_playground()
+    browser.set_window_size(1280, 900)
+    browser.get(f"{playground.url}/#gallery")
+    search = browser.find_element(By.ID, "gallery-search")
+    wait(browser, lambda: search.is_displayed())
+    search.send_keys("debounce")  # RxSwift's and Combine's name for RAC's throttle
+    wait(browser, lambda: [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#gallery-list a")] == ["throttle"])
+    browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-list-1280px.png"))
+
+    output = open_entry(browser, playground, "delay")
+    assert output() == "---a-b-|"
+    browser.find_element(By.ID, "gallery-notation-a").send_keys(Keys.TAB, Keys.TAB)  # past the end choice, to marble a
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("data-symbol") == "a", focused.get_attribute("outerHTML")[:200]
+    focused.send_keys(Keys.ARROW_RIGHT)  # a moves one frame later: next to b
+    wait(browser, lambda: output() == "----ab-|")
+    assert browser.find_element(By.ID, "gallery-notation-a").get_attribute("value") == "--ab-|"
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("data-symbol") == "a", "focus stays on the marble it moved"
+    focused.send_keys(Keys.DELETE)
+    wait(browser, lambda: output() == "-----b-|")
+    assert browser.find_element(By.ID, "gallery-notation-a").get_attribute("value") == "---b-|"
+    axe = Axe(browser)
+    axe.inject()
+    serious = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    browser.set_window_size(375, 812)
+    browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-delay-375px.png"))
+    width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], "only the rows scroll sideways on a phone"
+    check_console(browser)

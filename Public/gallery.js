@@ -1,0 +1,367 @@
+// The operator gallery: each operator as RxMarbles draws it — input rows above, the output below —
+// computed by the real Swift operator on the server (POST /api/marbles). Input marbles are
+// dragged, added, removed and edited as notation; the output is drawn again after each change.
+import { drawMarbles } from "./api.js";
+import { encodeProgram } from "./editor.js";
+import { colour } from "./format.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const FRAME_WIDTH = 30;
+const ROW_HEIGHT = 44;
+const RADIUS = 12;
+/** How long the gallery waits after a change before it asks the server to draw again. */
+const DRAW_DELAY_MS = 120;
+
+const $ = (id) => document.getElementById(id);
+
+function node(tag, attributes = {}, text) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+function html(tag, className, text) {
+  const element = document.createElement(tag);
+  if (className) element.className = className;
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+/** What a letter of a source sends: a digit is a number, a letter itself as a string. */
+const letterValue = (symbol) => (/^\d$/.test(symbol) ? Number(symbol) : symbol);
+
+/**
+ * A row of RxJS notation as frames: `{values: [{frame, symbol}], end: {frame, kind} | null}`, or
+ * a message saying what is wrong. As in RxJS, every character but a space takes a frame.
+ */
+export function parseRow(text) {
+  const values = [];
+  let end = null;
+  let frame = 0;
+  let group = null;
+  for (const character of text.replaceAll(" ", "")) {
+    if (end && !(character === ")" && group !== null)) return { error: "nothing may follow | or #" };
+    const at = group ?? frame;
+    if (character === "(") {
+      if (group !== null) return { error: "groups do not nest" };
+      group = frame;
+    } else if (character === ")") {
+      if (group === null) return { error: ") without (" };
+      group = null;
+    } else if (character === "|" || character === "#") {
+      end = { frame: at, kind: character };
+    } else if (/^[A-Za-z0-9]$/.test(character)) {
+      values.push({ frame: at, symbol: character });
+    } else if (character !== "-") {
+      return { error: `${character} is not marble notation: -, a letter or digit, ( ), | or #` };
+    }
+    frame += 1;
+  }
+  if (group !== null) return { error: "a group ( is not closed" };
+  return { values, end };
+}
+
+/** A row back as notation; values in one frame are grouped. */
+export function renderRow({ values, end }) {
+  const byFrame = new Map();
+  for (const value of values) byFrame.set(value.frame, [...(byFrame.get(value.frame) ?? []), value.symbol]);
+  if (end) byFrame.set(end.frame, [...(byFrame.get(end.frame) ?? []), end.kind]);
+  let text = "";
+  let cursor = 0;
+  for (const frame of [...byFrame.keys()].sort((a, b) => a - b)) {
+    if (frame < cursor) continue; // inside a group drawn before: RxJS cannot say it
+    text += "-".repeat(frame - cursor);
+    const symbols = byFrame.get(frame);
+    text += symbols.length > 1 ? `(${symbols.join("")})` : symbols[0];
+    cursor = frame + (symbols.length > 1 ? symbols.length + 2 : 1);
+  }
+  return text;
+}
+
+export class Gallery {
+  constructor(entries) {
+    this.groups = entries.groups;
+    this.entries = entries.groups.flatMap((group) => group.entries.map((entry) => ({ ...entry, group: group.title })));
+    this.timer = null;
+    this.drawNumber = 0;
+  }
+
+  // MARK: The list
+
+  /** Shows the list, filtered by what the search box says (any of the entry's names). */
+  showList() {
+    $("gallery-entry").hidden = true;
+    $("gallery-index").hidden = false;
+    const query = $("gallery-search").value.trim().toLowerCase();
+    const list = $("gallery-list");
+    list.replaceChildren();
+    let shown = 0;
+    for (const group of this.groups) {
+      const matches = group.entries.filter((entry) => !query || [entry.name, entry.rac, entry.reactiveSwift, entry.rxSwift,
+        entry.combine, entry.id].some((name) => name.toLowerCase().includes(query)));
+      if (!matches.length) continue;
+      const section = html("section", "gallery-group");
+      section.appendChild(html("h3", undefined, group.title));
+      const items = html("ul", "gallery-items");
+      for (const entry of matches) {
+        const item = html("li");
+        const link = html("a", undefined, entry.name);
+        link.href = `#gallery/${entry.id}`;
+        const names = html("span", "gallery-names", ` — RAC ${entry.rac}; RxSwift ${entry.rxSwift}; Combine ${entry.combine}`);
+        item.append(link, names);
+        items.appendChild(item);
+        shown += 1;
+      }
+      section.appendChild(items);
+      list.appendChild(section);
+    }
+    $("gallery-count").textContent = `${shown} operator${shown === 1 ? "" : "s"}${query ? ` match “${query}”` : ""}.`;
+  }
+
+  // MARK: One entry
+
+  show(id) {
+    const entry = this.entries.find((item) => item.id === id);
+    if (!entry) {
+      this.showList();
+      return false;
+    }
+    this.entry = entry;
+    this.rows = entry.inputs.map((row) => ({ name: row.name, ...parseRow(row.marbles) }));
+    $("gallery-index").hidden = true;
+    $("gallery-entry").hidden = false;
+    $("gallery-entry-title").textContent = entry.name;
+    $("gallery-group").textContent = entry.group;
+    $("gallery-explanation").textContent = entry.explanation;
+    $("gallery-note").hidden = !entry.note;
+    $("gallery-note").textContent = entry.note ?? "";
+    $("gallery-entry-names").textContent =
+      `RAC 2.x ${entry.rac} · ReactiveSwift ${entry.reactiveSwift} · RxSwift ${entry.rxSwift} · Combine ${entry.combine}`;
+    this.renderInputs();
+    this.scheduleDraw(0);
+    return true;
+  }
+
+  /** The program as posted: each `@NAME` a cold marbles(…) source with the row's notation. */
+  program() {
+    let text = this.entry.program;
+    for (const row of this.rows) text = text.replaceAll(`@${row.name}`, `marbles("${renderRow(row)}")`);
+    return text;
+  }
+
+  get frames() {
+    const last = Math.max(...this.rows.flatMap((row) => [...row.values.map((value) => value.frame), row.end?.frame ?? 0]));
+    return Math.max(16, last + 4);
+  }
+
+  renderInputs() {
+    const container = $("gallery-inputs");
+    container.replaceChildren();
+    for (const row of this.rows) {
+      const block = html("div", "gallery-row");
+      const label = html("label", "gallery-row-name", row.name);
+      const field = html("input", "gallery-notation");
+      field.type = "text";
+      field.id = `gallery-notation-${row.name}`;
+      field.value = renderRow(row);
+      field.spellcheck = false;
+      field.setAttribute("aria-describedby", "gallery-keys");
+      label.htmlFor = field.id;
+      const problem = html("span", "gallery-problem");
+      problem.setAttribute("role", "status");
+      field.addEventListener("input", () => {
+        const parsed = parseRow(field.value);
+        problem.textContent = parsed.error ?? "";
+        if (parsed.error) return;
+        row.values = parsed.values;
+        row.end = parsed.end;
+        this.drawInput(row, lane);
+        this.scheduleDraw();
+      });
+      const endChoice = html("select", "gallery-end");
+      endChoice.id = `gallery-end-${row.name}`;
+      endChoice.setAttribute("aria-label", `How ${row.name} ends`);
+      for (const [value, text] of [["|", "completes"], ["#", "fails"], ["", "never ends"]]) {
+        const option = html("option", undefined, text);
+        option.value = value;
+        endChoice.appendChild(option);
+      }
+      endChoice.value = row.end?.kind ?? "";
+      endChoice.addEventListener("change", () => {
+        const last = Math.max(0, ...row.values.map((value) => value.frame));
+        row.end = endChoice.value ? { frame: row.end?.frame ?? last + 2, kind: endChoice.value } : null;
+        this.changed(row, lane);
+      });
+      const lane = node("svg", { class: "gallery-lane", height: ROW_HEIGHT, role: "group", "aria-label": `Row ${row.name}: click to add a marble` });
+      row.field = field;
+      row.endChoice = endChoice;
+      const controls = html("div", "gallery-row-controls");
+      controls.append(label, field, endChoice, problem);
+      const scroll = html("div", "gallery-scroll");
+      scroll.appendChild(lane);
+      block.append(controls, scroll);
+      container.appendChild(block);
+      lane.addEventListener("click", (event) => {
+        if (event.target.closest(".gallery-marble")) return;
+        const frame = this.frameAt(lane, event.clientX);
+        if (this.occupied(row, frame)) return;
+        row.values.push({ frame, symbol: this.nextSymbol(row) });
+        this.changed(row, lane);
+      });
+      this.drawInput(row, lane);
+    }
+    $("gallery-program").textContent = this.entry.program.replaceAll("@", "");
+  }
+
+  frameAt(lane, clientX) {
+    const box = lane.getBoundingClientRect();
+    return Math.max(0, Math.round((clientX - box.left - FRAME_WIDTH / 2) / FRAME_WIDTH));
+  }
+
+  occupied(row, frame, except) {
+    return row.values.some((value) => value !== except && value.frame === frame) || (row.end && row.end !== except && row.end.frame === frame);
+  }
+
+  nextSymbol(row) {
+    const used = new Set(this.rows.flatMap((item) => item.values.map((value) => value.symbol)));
+    return [..."abcdefghijklmnopqrstuvwxyz"].find((letter) => !used.has(letter)) ?? "z";
+  }
+
+  /** After an edit: the row redrawn, its notation updated, the output asked for. */
+  changed(row, lane, focusFrame) {
+    row.field.value = renderRow(row);
+    row.endChoice.value = row.end?.kind ?? "";
+    this.drawInput(row, lane, focusFrame);
+    this.scheduleDraw();
+  }
+
+  drawInput(row, lane, focus) {
+    const width = this.frames * FRAME_WIDTH;
+    lane.setAttribute("width", width);
+    lane.replaceChildren(node("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
+    const items = [...row.values, ...(row.end ? [row.end] : [])];
+    for (const item of items) {
+      const x = item.frame * FRAME_WIDTH + FRAME_WIDTH / 2;
+      const group = node("g", { class: "gallery-marble", tabindex: "0", role: "button", "data-frame": item.frame });
+      if (item.symbol !== undefined) {
+        group.dataset.symbol = item.symbol;
+        group.setAttribute("aria-label", `${item.symbol} in frame ${item.frame} of ${row.name}`);
+        group.append(node("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(letterValue(item.symbol)), class: "gallery-circle" }),
+          node("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, item.symbol));
+      } else {
+        group.dataset.end = item.kind;
+        group.setAttribute("aria-label", `${item.kind === "|" ? "completion" : "error"} in frame ${item.frame} of ${row.name}`);
+        group.appendChild(node("rect", { x: x - 8, y: 6, width: 16, height: ROW_HEIGHT - 12, class: "gallery-hit" }));
+        group.appendChild(item.kind === "|"
+          ? node("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" })
+          : node("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
+      }
+      this.attachMarble(group, row, item, lane);
+      lane.appendChild(group);
+      if (focus !== undefined && item.frame === focus) group.focus();
+    }
+  }
+
+  /** Drag along the row, arrows to move a frame, Delete to remove (a value), E to switch the end. */
+  attachMarble(group, row, item, lane) {
+    const move = (frame) => {
+      const limit = item.symbol !== undefined && row.end ? row.end.frame - 1 : this.frames + 20;
+      const floor = item.symbol === undefined ? Math.max(0, ...row.values.map((value) => value.frame + 1)) : 0;
+      const target = Math.min(limit, Math.max(floor, frame));
+      if (target === item.frame || this.occupied(row, target, item)) return false;
+      item.frame = target;
+      return true;
+    };
+    group.addEventListener("pointerdown", (event) => {
+      event.preventDefault();
+      group.setPointerCapture(event.pointerId);
+      const onMove = (moveEvent) => {
+        if (move(this.frameAt(lane, moveEvent.clientX))) {
+          group.setAttribute("transform", `translate(${(item.frame - Number(group.dataset.frame)) * FRAME_WIDTH} 0)`);
+        }
+      };
+      const onUp = () => {
+        group.removeEventListener("pointermove", onMove);
+        group.removeEventListener("pointerup", onUp);
+        this.changed(row, lane, item.frame);
+      };
+      group.addEventListener("pointermove", onMove);
+      group.addEventListener("pointerup", onUp);
+    });
+    group.addEventListener("keydown", (event) => {
+      if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+        event.preventDefault();
+        if (move(item.frame + (event.key === "ArrowLeft" ? -1 : 1))) this.changed(row, lane, item.frame);
+      } else if ((event.key === "Delete" || event.key === "Backspace") && item.symbol !== undefined) {
+        event.preventDefault();
+        row.values = row.values.filter((value) => value !== item);
+        this.changed(row, lane);
+      } else if (event.key.toLowerCase() === "e" && item.symbol === undefined) {
+        item.kind = item.kind === "|" ? "#" : "|";
+        this.changed(row, lane, item.frame);
+      }
+    });
+  }
+
+  // MARK: The output
+
+  scheduleDraw(delay = DRAW_DELAY_MS) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.draw(), delay);
+  }
+
+  async draw() {
+    const number = ++this.drawNumber;
+    const program = this.program();
+    $("gallery-open").href = `#program=${encodeProgram(program)}`;
+    const status = $("gallery-status");
+    try {
+      const answer = await drawMarbles(program);
+      if (number !== this.drawNumber) return;
+      status.textContent = answer.truncated ? `Drawn to ${answer.until} ms (cut short).` : "";
+      this.drawOutputs(answer);
+    } catch (error) {
+      if (number !== this.drawNumber) return;
+      status.textContent = `Not drawn: ${error.message}`;
+    }
+  }
+
+  drawOutputs(answer) {
+    const container = $("gallery-outputs");
+    container.replaceChildren();
+    for (const name of Object.keys(this.entry.expected)) {
+      const drawing = answer.streams[name];
+      if (!drawing) continue;
+      const block = html("div", "gallery-row gallery-output");
+      const label = html("span", "gallery-row-name", name);
+      const text = html("code", "gallery-output-notation", drawing.marbles);
+      text.dataset.stream = name;
+      const width = this.frames * FRAME_WIDTH;
+      const lane = node("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img",
+        "aria-label": `${name}: ${drawing.marbles}` });
+      lane.appendChild(node("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
+      const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
+      for (const event of drawing.events) {
+        const x = (event.time / answer.frame) * FRAME_WIDTH + FRAME_WIDTH / 2;
+        if (event.kind === "next") {
+          const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
+          lane.append(node("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
+            node("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, letter));
+        } else if (event.kind === "completed") {
+          lane.appendChild(node("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" }));
+        } else {
+          lane.appendChild(node("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
+        }
+      }
+      const legend = html("p", "gallery-legend",
+        Object.entries(drawing.values).map(([letter, value]) => `${letter} = ${JSON.stringify(value)}`).join(", "));
+      const controls = html("div", "gallery-row-controls");
+      controls.append(label, text);
+      const scroll = html("div", "gallery-scroll");
+      scroll.appendChild(lane);
+      block.append(controls, scroll, legend);
+      container.appendChild(block);
+    }
+  }
+}
