@@ -28,7 +28,7 @@ let package = Package(
         // Reactive's operators. Knows nothing of HTTP.
         .target(name: "Pipelines", dependencies: ["Reactive"]),
         // Marble diagrams (RxJS notation) for tests and the session marbles view.
-        .target(name: "ReactiveTesting"),
+        .target(name: "ReactiveTesting", dependencies: ["Locking", "Reactive"]),
         // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
         .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Playground", "ReactiveTesting"]),
-        .testTarget(name: "ReactiveTestingTests", dependencies: ["ReactiveTesting"]),
+        .testTarget(name: "ReactiveTestingTests", dependencies: ["Reactive", "ReactiveTesting"]),
         .testTarget(name: "PipelinesTests", dependencies: ["Pipelines"]),
     ],
     swiftLanguageModes: [.v6]

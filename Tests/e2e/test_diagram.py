@@ -202,7 +202,7 @@ def test_booleans_and_small_enumerations_are_step_lines(browser, make_playground
     assert step("input:mode").count("V") == 1, "one move, from publish's level to cold's"
     for _ in range(3):
         browser.find_element(By.ID, "zoom-in").click()  # 1.25 s across: the two choices stand apart
-    labels = [label.text for label in browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="input:mode"] .marble-label')]
+    labels = [label.get_attribute("textContent") for label in browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="input:mode"] .marble-label')]
     assert labels == ["publish", "cold"]
     assert step("connection"), "connection has known levels"
     assert not browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="connection"] .marble-circle:not(.stack .marble-circle)')

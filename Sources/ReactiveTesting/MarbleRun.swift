@@ -1,0 +1,70 @@
+import Locking
+import Reactive
+
+/// The `#` of an input diagram given to ``Marbles/output(of:frame:until:_:)``.
+public struct MarbleFailure: Error, Equatable, Sendable {
+    /// Creates the failure.
+    public init() {}
+}
+
+extension Marbles {
+    /// What `operation` sends, as a diagram, when its inputs send the given diagrams: an operator
+    /// stated as marbles, `"-ab----cd-----|" → "----b-----d---|"`, as the playground's
+    /// `POST /api/marbles` draws it for a program.
+    ///
+    /// Each input is a cold signal on a `TestScheduler` (RAC's signals are cold: its frames count
+    /// from its subscription), sending each letter or digit as a one-character string, `|` as
+    /// completion and `#` as a ``MarbleFailure``. The virtual clock runs until no work is left or
+    /// `until` (a thousand frames by default). The output's values are drawn as their one
+    /// character (`?` for a longer value), each event in the frame its time falls in.
+    ///
+    /// ```swift
+    /// let drawn = Marbles.output(of: "-ab----cd-----|") { inputs, scheduler in
+    ///     inputs[0].throttle(.milliseconds(200), on: scheduler)
+    /// }
+    /// // drawn == "----b-----d---|"
+    /// ```
+    public static func output(
+        of inputs: String..., frame: Duration = .milliseconds(100), until: Duration? = nil,
+        _ operation: (_ inputs: [Signal<String, MarbleFailure>], _ scheduler: TestScheduler) -> Signal<String, MarbleFailure>
+    ) -> String {
+        let scheduler = TestScheduler()
+        let signals = inputs.map { diagram in signal(diagram, frame: frame, on: scheduler) }
+        let recorded = Lock<[Entry]>([])
+        let frameNumber = { @Sendable in Int(scheduler.now / frame) }
+        let subscription = operation(signals, scheduler).subscribe(
+            next: { value in
+                let symbol: Character = value.count == 1 ? value.first! : "?"
+                recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: symbol)) }
+            },
+            error: { _ in recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: "#")) } },
+            completed: { recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: "|")) } })
+        scheduler.advance(to: until ?? frame * 1_000)
+        subscription.dispose()
+        return render(recorded.withLock { $0 })
+    }
+
+    /// A cold signal sending `diagram` on `scheduler`; a diagram that cannot be read is a
+    /// programming error in the test that wrote it.
+    private static func signal(_ diagram: String, frame: Duration, on scheduler: TestScheduler) -> Signal<String, MarbleFailure> {
+        let entries: [Entry]
+        do {
+            entries = try parse(diagram)
+        } catch {
+            preconditionFailure("not a marble diagram: \(diagram) (\(error))")
+        }
+        return Signal { subscriber in
+            let timers = CompoundDisposable()
+            for entry in entries {
+                timers.add(scheduler.schedule(after: frame * entry.frame) {
+                    switch entry.symbol {
+                    case "|": subscriber.sendCompleted()
+                    case "#": subscriber.sendError(MarbleFailure())
+                    default: subscriber.sendNext(String(entry.symbol))
+                    }
+                })
+            }
+            return timers
+        }
+    }
+}
