@@ -128,7 +128,7 @@ export class Gallery {
       return false;
     }
     this.entry = entry;
-    this.rows = entry.inputs.map((row) => ({ name: row.name, ...parseRow(row.marbles) }));
+    this.rows = entry.inputs.map((row) => ({ name: row.name, nested: { ...(row.nested ?? {}) }, ...parseRow(row.marbles) }));
     $("gallery-index").hidden = true;
     $("gallery-entry").hidden = false;
     $("gallery-entry-title").textContent = entry.name;
@@ -143,10 +143,16 @@ export class Gallery {
     return true;
   }
 
-  /** The program as posted: each `@NAME` a cold marbles(…) source with the row's notation. */
+  /**
+   * The program as posted: each `@NAME` a cold marbles(…) source with the row's notation, and
+   * its letters that stand for streams as nested diagrams (`x: marbles("-1-2|")`).
+   */
   program() {
     let text = this.entry.program;
-    for (const row of this.rows) text = text.replaceAll(`@${row.name}`, `marbles("${renderRow(row)}")`);
+    for (const row of this.rows) {
+      const nested = Object.entries(row.nested).map(([letter, inner]) => `, ${letter}: marbles("${inner}")`).join("");
+      text = text.replaceAll(`@${row.name}`, `marbles("${renderRow(row)}"${nested})`);
+    }
     return text;
   }
 
@@ -201,6 +207,28 @@ export class Gallery {
       const scroll = html("div", "gallery-scroll");
       scroll.appendChild(lane);
       block.append(controls, scroll);
+      // Letters that stand for streams: each an inner diagram of its own, edited as notation.
+      for (const letter of Object.keys(row.nested)) {
+        const inner = html("div", "gallery-row-controls gallery-nested");
+        const innerField = html("input", "gallery-notation");
+        innerField.type = "text";
+        innerField.id = `gallery-nested-${row.name}-${letter}`;
+        innerField.value = row.nested[letter];
+        innerField.spellcheck = false;
+        const innerLabel = html("label", undefined, `${letter} is the stream`);
+        innerLabel.htmlFor = innerField.id;
+        const innerProblem = html("span", "gallery-problem");
+        innerProblem.setAttribute("role", "status");
+        innerField.addEventListener("input", () => {
+          const parsed = parseRow(innerField.value);
+          innerProblem.textContent = parsed.error ?? "";
+          if (parsed.error) return;
+          row.nested[letter] = innerField.value.replaceAll(" ", "");
+          this.scheduleDraw();
+        });
+        inner.append(innerLabel, innerField, innerProblem);
+        block.appendChild(inner);
+      }
       container.appendChild(block);
       lane.addEventListener("click", (event) => {
         if (event.target.closest(".gallery-marble")) return;
@@ -342,8 +370,11 @@ export class Gallery {
         "aria-label": `${name}: ${drawing.marbles}` });
       lane.appendChild(node("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
       const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
+      const atTime = new Map(); // events at one instant side by side, as the notation groups them
       for (const event of drawing.events) {
-        const x = (event.time / answer.frame) * FRAME_WIDTH + FRAME_WIDTH / 2;
+        const before = atTime.get(event.time) ?? 0;
+        atTime.set(event.time, before + 1);
+        const x = (event.time / answer.frame) * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
         if (event.kind === "next") {
           const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
           lane.append(node("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),

@@ -71,19 +71,14 @@ struct MarbleError: Error {
 extension Builder {
     /// `marbles("-a-b--c|", a: 1, b: 2, frame: 100ms)`: a cold signal whose times count from its
     /// subscription. A letter without a value is itself as a string, a digit itself as a number.
+    /// A letter's value may be a diagram itself (`x: marbles("-1-2|")`): its text, which
+    /// `marbles($0)` inside a flattening turns into the inner signal, so flattening operators can
+    /// be drawn. The diagram may be any expression giving text; one that is not a literal is read
+    /// at each subscription, and one that cannot be read fails the signal (`invalid_marbles`).
     mutating func marbles(_ arguments: Arguments) throws(BuildError) -> SignalMaker {
         let usage = "marbles(\"-a-b-|\", a: 1, b: 2, frame: 100ms)"
         guard let first = arguments.list.first, first.label == nil else {
             throw BuildError(message: "`marbles` takes a diagram first", range: arguments.range, hint: "write `\(usage)`")
-        }
-        guard case .string(let text, let textRange) = first.value else {
-            throw BuildError(message: "`marbles` needs its diagram as a string literal", range: first.value.range, hint: "write `\(usage)`")
-        }
-        let diagram: MarbleDiagram
-        do throws(MarbleError) {
-            diagram = try MarbleDiagram(text)
-        } catch {
-            throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: textRange, hint: "write `\(usage)`")
         }
         var frame: Duration = .milliseconds(100)
         var values: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value] = [:]
@@ -95,11 +90,41 @@ extension Builder {
             if label == "frame" {
                 frame = try arguments.duration(index)
             } else if label.count == 1, let letter = label.first, letter.isLetter {
-                values[letter] = valueArgument(arguments, index)
+                values[letter] = try nestedDiagram(argument.value) ?? valueArgument(arguments, index)
             } else {
                 throw BuildError(message: "`\(label):` is not a letter of the diagram or `frame:`", range: argument.value.range,
                                  hint: "write `\(usage)`")
             }
+        }
+        let scheduler = self.scheduler, given = values, frameLength = frame
+        guard case .string(let text, let textRange) = first.value else {
+            // A diagram computed at run time: read at each subscription.
+            let diagramText = valueArgument(arguments, 0)
+            return { scopes in
+                Signal { subscriber in
+                    do throws(PipelineFailure) {
+                        guard case .string(let text) = try diagramText(scopes) else {
+                            throw PipelineFailure(code: "invalid_marbles", message: "`marbles` needs text: a diagram such as \"-a-b|\"")
+                        }
+                        let diagram: MarbleDiagram
+                        do throws(MarbleError) {
+                            diagram = try MarbleDiagram(text)
+                        } catch {
+                            throw PipelineFailure(code: "invalid_marbles", message: "the marble diagram is not valid: \(error.message)")
+                        }
+                        return Self.play(diagram.marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler, to: subscriber)
+                    } catch {
+                        subscriber.sendError(error)
+                        return nil
+                    }
+                }
+            }
+        }
+        let diagram: MarbleDiagram
+        do throws(MarbleError) {
+            diagram = try MarbleDiagram(text)
+        } catch {
+            throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: textRange, hint: "write `\(usage)`")
         }
         marbleSources.append(MarbleSource(frame: frame, letters: diagram.marbles.compactMap { marble -> (Character, Value)? in
             guard case .value(let letter, _) = marble else { return nil }
@@ -109,39 +134,70 @@ extension Builder {
             // A value that needs a closure's parameters (a diagram inside a flattening) has no fixed letter.
             return (try? given([])).map { (letter, $0) }
         }))
-        let scheduler = self.scheduler, marbles = diagram.marbles, given = values, frameLength = frame
+        let marbles = diagram.marbles
         return { scopes in
             Signal { subscriber in
-                let timers = CompoundDisposable()
-                subscriber.add(timers)
-                for marble in marbles {
-                    let event: Event<Value, PipelineFailure>
-                    let index: Int
-                    switch marble {
-                    case .value(let character, let frame):
-                        index = frame
-                        if let value = given[character] {
-                            do throws(PipelineFailure) {
-                                event = .next(try value(scopes))
-                            } catch {
-                                event = .error(error)
-                            }
-                        } else if let digit = character.wholeNumberValue {
-                            event = .next(.number(Double(digit)))
-                        } else {
-                            event = .next(.string(String(character)))
-                        }
-                    case .completed(let frame):
-                        index = frame
-                        event = .completed
-                    case .failed(let frame):
-                        index = frame
-                        event = .error(PipelineFailure(code: "failure", message: "the diagram's `#` in frame \(frame)"))
-                    }
-                    timers.add(scheduler.schedule(after: frameLength * index) { subscriber.send(event) })
-                }
-                return nil
+                Self.play(marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler, to: subscriber)
             }
         }
+    }
+
+    /// A letter's value written as a diagram, `marbles("-1-2|")`: its text (checked now), or `nil`
+    /// when the value is anything else.
+    private mutating func nestedDiagram(_ expression: Expression) throws(BuildError) -> (@Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value)? {
+        guard case .call(.name("marbles", _), let arguments, _) = expression else { return nil }
+        guard arguments.count == 1, arguments[0].label == nil, case .string(let text, let range) = arguments[0].value else {
+            throw BuildError(message: "a diagram as a value is `marbles(\"…\")` with its text alone", range: expression.range,
+                             hint: "write `x: marbles(\"-1-2|\")`, and `marbles($0)` where it is flattened")
+        }
+        let diagram: MarbleDiagram
+        do throws(MarbleError) {
+            diagram = try MarbleDiagram(text)
+        } catch {
+            throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: range, hint: "write `x: marbles(\"-1-2|\")`")
+        }
+        // Its letters are drawn as themselves where it is flattened (at the default frame).
+        marbleSources.append(MarbleSource(frame: .milliseconds(100), letters: diagram.marbles.compactMap { marble in
+            guard case .value(let letter, _) = marble else { return nil }
+            return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
+        }))
+        return { _ in .string(text) }
+    }
+
+    /// Schedules each marble's event on `scheduler`, its frames counted from now.
+    private static func play(
+        _ marbles: [MarbleDiagram.Marble], values given: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value],
+        frame frameLength: Duration, scopes: [Evaluator.Scope], on scheduler: any Scheduler,
+        to subscriber: Subscriber<Value, PipelineFailure>
+    ) -> any Disposable {
+        let timers = CompoundDisposable()
+        subscriber.add(timers)
+        for marble in marbles {
+            let event: Event<Value, PipelineFailure>
+            let index: Int
+            switch marble {
+            case .value(let character, let frame):
+                index = frame
+                if let value = given[character] {
+                    do throws(PipelineFailure) {
+                        event = .next(try value(scopes))
+                    } catch {
+                        event = .error(error)
+                    }
+                } else if let digit = character.wholeNumberValue {
+                    event = .next(.number(Double(digit)))
+                } else {
+                    event = .next(.string(String(character)))
+                }
+            case .completed(let frame):
+                index = frame
+                event = .completed
+            case .failed(let frame):
+                index = frame
+                event = .error(PipelineFailure(code: "failure", message: "the diagram's `#` in frame \(frame)"))
+            }
+            timers.add(scheduler.schedule(after: frameLength * index) { subscriber.send(event) })
+        }
+        return timers
     }
 }

@@ -56,7 +56,9 @@ struct EventOperatorTests {
         #expect(buildErrors("a = marbles(\"-a^b\")").first?.hasPrefix("the marble diagram is not valid: `^` is not marble notation") == true)
         #expect(buildErrors("a = marbles(\"-a-\", ab: 1)") == ["`ab:` is not a letter of the diagram or `frame:`"])
         #expect(buildErrors("a = marbles(\"-a-\", frame: 1ms)") == ["`marbles` needs a duration from 10ms to 1 hour, not 1ms"])
-        #expect(buildErrors("input q: text\na = marbles(\"\\(q)\")") == ["`marbles` needs its diagram as a string literal"])
+        // A diagram as a letter's value is a literal one, checked when the program is built.
+        #expect(buildErrors("a = marbles(\"-x|\", x: marbles(1))") == ["a diagram as a value is `marbles(\"…\")` with its text alone"])
+        #expect(buildErrors("a = marbles(\"-x|\", x: marbles(\"-(1\"))") == ["the marble diagram is not valid: a group `(` is not closed"])
         #expect(buildErrors("a = marbles(\"" + String(repeating: "-", count: 1_001) + "\")")
             == ["the marble diagram is not valid: a diagram has at most 1000 characters"])
     }

@@ -79,6 +79,26 @@ struct MarblesRunTests {
         #expect(quiet["truncated"] as? Bool == false, "nothing is due: the run ends at once")
     }
 
+    /// A stream of streams: the outer row's letters are diagrams, flattened with `marbles($0)`;
+    /// RAC's switchToLatest drops the rest of `x` when `y` comes (by hand: 1, 2, then 4, 5).
+    @Test func nestedDiagramsDrawAStreamOfStreams() {
+        let (status, answer) = post("""
+            a = marbles("-x---y---|", x: marbles("-1-2-3|"), y: marbles("-4-5|"))
+            out = a.flatMap(.latest) { marbles($0) }
+            """)
+        #expect(status == 200)
+        #expect(stream(answer, "a")["values"] as? [String: String] == ["x": "-1-2-3|", "y": "-4-5|"])
+        #expect(stream(answer, "out")["marbles"] as? String == "--1-2-4-5|")
+    }
+
+    /// A diagram read at run time that is not notation fails its stream, with what is wrong.
+    @Test func aDiagramThatCannotBeReadAtRunTimeFailsItsStream() {
+        let (_, answer) = post("a = marbles(\"-x|\", x: \"-(1\")\nout = a.flatMap(.latest) { marbles($0) }\n")
+        let events = stream(answer, "out")["events"] as? [[String: Any]] ?? []
+        #expect(events.count == 1)
+        #expect((events.first?["value"] as? [String: Any])?["code"] as? String == "invalid_marbles")
+    }
+
     @Test func badInputIsAClearError() {
         let invalid = post("x = marbles(\"-a|\").thrtle(1s)")
         #expect(invalid.status == 400)

@@ -15,7 +15,8 @@ def program(entry):
     builds it: Public/gallery.js)."""
     text = entry["program"]
     for row in entry["inputs"]:
-        text = text.replace(f'@{row["name"]}', f'marbles("{row["marbles"]}")')
+        nested = "".join(f', {letter}: marbles("{inner}")' for letter, inner in row.get("nested", {}).items())
+        text = text.replace(f'@{row["name"]}', f'marbles("{row["marbles"]}"{nested})')
     return text + "\n"
 
 
