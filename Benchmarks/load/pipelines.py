@@ -40,6 +40,10 @@ def corpus():
         b'x = just("' + b"a" * 60_000 + b'")\n',
         b"x = just(1)\n// " + b"a" * 1_000_000 + b"\n",  # declared, not sent: see oversized()
         b"x = just(\xff\xfe)\n",
+        # Diagrams read at run time: 500 inner diagrams of 900 values each, all in one frame.
+        b'a = marbles("(' + b"x" * 500 + b'|)", x: marbles("(' + b"a" * 900 + b'|)"))\n'
+        b"out = a.flatMap(.merge) { marbles($0) }\n",
+        b'a = marbles("-x|", x: marbles("' + b"a" * 990 + b'|"))\nout = a.flatMap(.merge) { marbles($0) }.repeat()\n',
     ]
     soup = random.Random(7)
     tokens = ["(", ")", "{", "}", "[", "]", ".", "map", "x", "=", "$0", "1", "\n", "input", ":", "text", '"', "interval"]

@@ -96,7 +96,7 @@ extension Builder {
                                  hint: "write `\(usage)`")
             }
         }
-        let scheduler = self.scheduler, given = values, frameLength = frame
+        let scheduler = self.scheduler, given = values, frameLength = frame, budget = self.budget
         guard case .string(let text, let textRange) = first.value else {
             // A diagram computed at run time: read at each subscription.
             let diagramText = valueArgument(arguments, 0)
@@ -112,7 +112,8 @@ extension Builder {
                         } catch {
                             throw PipelineFailure(code: "invalid_marbles", message: "the marble diagram is not valid: \(error.message)")
                         }
-                        return Self.play(diagram.marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler, to: subscriber)
+                        return Self.play(diagram.marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler,
+                                         budget: budget, to: subscriber)
                     } catch {
                         subscriber.sendError(error)
                         return nil
@@ -137,7 +138,7 @@ extension Builder {
         let marbles = diagram.marbles
         return { scopes in
             Signal { subscriber in
-                Self.play(marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler, to: subscriber)
+                Self.play(marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler, budget: budget, to: subscriber)
             }
         }
     }
@@ -164,15 +165,18 @@ extension Builder {
         return { _ in .string(text) }
     }
 
-    /// Schedules each marble's event on `scheduler`, its frames counted from now.
+    /// Schedules each marble's event on `scheduler`, its frames counted from now. Each scheduled
+    /// event is a step of the program's budget, so a flattening that plays diagrams by the
+    /// hundred thousand is halted like any other runaway program.
     private static func play(
         _ marbles: [MarbleDiagram.Marble], values given: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value],
-        frame frameLength: Duration, scopes: [Evaluator.Scope], on scheduler: any Scheduler,
+        frame frameLength: Duration, scopes: [Evaluator.Scope], on scheduler: any Scheduler, budget: StepBudget,
         to subscriber: Subscriber<Value, PipelineFailure>
     ) -> any Disposable {
         let timers = CompoundDisposable()
         subscriber.add(timers)
         for marble in marbles {
+            guard budget.spend() else { break }
             let event: Event<Value, PipelineFailure>
             let index: Int
             switch marble {
