@@ -128,7 +128,9 @@ export class Gallery {
       return false;
     }
     this.entry = entry;
-    this.rows = entry.inputs.map((row) => ({ name: row.name, nested: { ...(row.nested ?? {}) }, ...parseRow(row.marbles) }));
+    this.rows = entry.inputs.map((row) => ({
+      name: row.name, letters: { ...(row.values ?? {}) }, nested: { ...(row.nested ?? {}) }, ...parseRow(row.marbles),
+    }));
     $("gallery-index").hidden = true;
     $("gallery-entry").hidden = false;
     $("gallery-entry-title").textContent = entry.name;
@@ -144,14 +146,16 @@ export class Gallery {
   }
 
   /**
-   * The program as posted: each `@NAME` a cold marbles(…) source with the row's notation, and
-   * its letters that stand for streams as nested diagrams (`x: marbles("-1-2|")`).
+   * The program as posted: each `@NAME` a cold marbles(…) source with the row's notation, the
+   * values its letters stand for (`t: true`), and its letters that stand for streams as nested
+   * diagrams (`x: marbles("-1-2|")`).
    */
   program() {
     let text = this.entry.program;
     for (const row of this.rows) {
+      const values = Object.entries(row.letters).map(([letter, value]) => `, ${letter}: ${JSON.stringify(value)}`).join("");
       const nested = Object.entries(row.nested).map(([letter, inner]) => `, ${letter}: marbles("${inner}")`).join("");
-      text = text.replaceAll(`@${row.name}`, `marbles("${renderRow(row)}"${nested})`);
+      text = text.replaceAll(`@${row.name}`, `marbles("${renderRow(row)}"${values}${nested})`);
     }
     return text;
   }
@@ -207,6 +211,10 @@ export class Gallery {
       const scroll = html("div", "gallery-scroll");
       scroll.appendChild(lane);
       block.append(controls, scroll);
+      if (Object.keys(row.letters).length) {
+        block.appendChild(html("p", "gallery-legend",
+          Object.entries(row.letters).map(([letter, value]) => `${letter} = ${JSON.stringify(value)}`).join(", ")));
+      }
       // Letters that stand for streams: each an inner diagram of its own, edited as notation.
       for (const letter of Object.keys(row.nested)) {
         const inner = html("div", "gallery-row-controls gallery-nested");
@@ -252,6 +260,8 @@ export class Gallery {
   }
 
   nextSymbol(row) {
+    const [declared] = Object.keys(row.letters); // a row of declared values gets one of them
+    if (declared) return declared;
     const used = new Set(this.rows.flatMap((item) => item.values.map((value) => value.symbol)));
     return [..."abcdefghijklmnopqrstuvwxyz"].find((letter) => !used.has(letter)) ?? "z";
   }
@@ -275,7 +285,8 @@ export class Gallery {
       if (item.symbol !== undefined) {
         group.dataset.symbol = item.symbol;
         group.setAttribute("aria-label", `${item.symbol} in frame ${item.frame} of ${row.name}`);
-        group.append(node("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(letterValue(item.symbol)), class: "gallery-circle" }),
+        const value = item.symbol in row.letters ? row.letters[item.symbol] : letterValue(item.symbol);
+        group.append(node("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(value), class: "gallery-circle" }),
           node("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, item.symbol));
       } else {
         group.dataset.end = item.kind;

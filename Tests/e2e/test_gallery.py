@@ -11,12 +11,13 @@ ENTRIES = [entry for group in GALLERY["groups"] for entry in group["entries"]]
 
 
 def program(entry):
-    """The entry's program with each input row, `@NAME`, as a cold marbles(…) source (as the page
-    builds it: Public/gallery.js)."""
+    """The entry's program with each input row, `@NAME`, as a cold marbles(…) source with the
+    row's letter values and nested diagrams (as the page builds it: Public/gallery.js)."""
     text = entry["program"]
     for row in entry["inputs"]:
         nested = "".join(f', {letter}: marbles("{inner}")' for letter, inner in row.get("nested", {}).items())
-        text = text.replace(f'@{row["name"]}', f'marbles("{row["marbles"]}"{nested})')
+        values = "".join(f", {letter}: {json.dumps(value)}" for letter, value in row.get("values", {}).items())
+        text = text.replace(f'@{row["name"]}', f'marbles("{row["marbles"]}"{values}{nested})')
     return text + "\n"
 
 
@@ -34,6 +35,14 @@ def test_every_entry_has_a_unique_id_and_the_names_a_search_needs():
     for entry in ENTRIES:
         for field in ("name", "rac", "reactiveSwift", "rxSwift", "combine", "explanation", "inputs", "program", "expected"):
             assert entry.get(field) not in (None, ""), (entry["id"], field)
+
+
+def test_operators_md_links_every_entry_and_no_missing_one():
+    import re
+    linked = set(re.findall(r"#gallery/([A-Za-z]+)\)", (ROOT / "docs/OPERATORS.md").read_text()))
+    ids = {entry["id"] for entry in ENTRIES}
+    assert linked <= ids, f"links to no entry: {sorted(linked - ids)}"
+    assert ids <= linked, f"entries docs/OPERATORS.md does not link: {sorted(ids - linked)}"
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry["id"] for entry in ENTRIES])
