@@ -141,6 +141,7 @@ export class Gallery {
     $("gallery-entry-names").textContent =
       `RAC 2.x ${entry.rac} · ReactiveSwift ${entry.reactiveSwift} · RxSwift ${entry.rxSwift} · Combine ${entry.combine}`;
     this.renderInputs();
+    $("gallery-outputs").replaceChildren(); // the last entry's output goes at once, not when this one's comes
     this.scheduleDraw(0);
     return true;
   }

@@ -132,3 +132,24 @@ def test_a_marble_moved_by_keyboard_alone_and_the_list_found_by_another_librarys
     width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], "only the rows scroll sideways on a phone"
     check_console(browser)
+
+
+def test_every_entry_page_draws_its_expected_output(browser, make_playground):
+    """The page builds each entry's program itself (values, nested diagrams, several rows): every
+    entry's page shows the output the entry expects."""
+    from selenium.webdriver.common.by import By
+    from test_page import check_console, wait
+
+    playground = make_playground("--marble-runs-per-second", "1000")
+    browser.set_window_size(1280, 900)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/#gallery")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#gallery-list a"))
+    for entry in ENTRIES:
+        browser.execute_script("location.hash = arguments[0]", f"gallery/{entry['id']}")
+        for name, expected in entry["expected"].items():
+            shown = lambda: [e.text for e in browser.find_elements(By.CSS_SELECTOR, f'.gallery-output-notation[data-stream="{name}"]')]
+            wait(browser, lambda: browser.find_element(By.ID, "gallery-entry-title").text == entry["name"]
+                 and shown() == [expected["marbles"]])
+    check_console(browser)
