@@ -341,7 +341,8 @@ struct SessionLimits: Sendable {
 enum EventJSON {
     static func encode(stream: String, event: StreamEvent, seq: Int, t: Double, causes: [Int]) -> String {
         // Hand-assembled so the fields keep the documented order; names come from the catalogue
-        // (plain identifiers) and values are encoded by JSONEncoder.
+        // or a checked program (identifiers, `input:` and `·`: nothing JSON must escape) and
+        // values are encoded by JSONEncoder.
         var data = #"{"stream":"\#(stream)","kind":"\#(event.kind)""#
         switch event {
         case .next(let value):
