@@ -16,11 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product playground >/dev/null
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-.build/release/playground --port "$port" --log-level warning --max-sessions-per-client 1000 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+source Benchmarks/lib.sh
+start_playground main --max-sessions-per-client 1000
+port=$main_port server=$main_pid
 load=Benchmarks/load
 results=$(mktemp)
 
@@ -35,12 +33,9 @@ quiet_round() { # loadtest arguments; prints one accepted round
   done
 }
 
-check_port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-.build/release/playground --port "$check_port" --log-level warning --program-checks-per-second 100000 &
-checker=$!
-for _ in $(seq 1 50); do curl -fs "127.0.0.1:$check_port/healthz" >/dev/null && break; sleep 0.1; done
-python3 $load/pipelines.py check --port "$check_port" --file $load/programs/check-50-lines.pipeline | sed 's/^/check /' | tee -a "$results"
-kill $checker; wait $checker 2>/dev/null || true
+start_playground checker --program-checks-per-second 100000
+python3 $load/pipelines.py check --port "$checker_port" --file $load/programs/check-50-lines.pipeline | sed 's/^/check /' | tee -a "$results"
+kill $checker_pid; wait $checker_pid 2>/dev/null || true
 for _ in 1 2 3; do
   quiet_round --watchers 1000 --inputs 100 --rate 20 | sed 's/^/builtin /' | tee -a "$results"
   quiet_round --watchers 1000 --inputs 100 --rate 20 --program $load/programs/search.pipeline | sed 's/^/program /' | tee -a "$results"
@@ -61,12 +56,9 @@ hostile_rounds() { # port, server pid, suffix, hostile arguments...
 hostile_rounds "$port" "$server" ""
 # A thousand clients behind a trusted proxy: nothing refuses them, so their programs are checked,
 # built and run, on the program thread.
-proxy_port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-.build/release/playground --port "$proxy_port" --log-level warning --trust-proxy --max-sessions 100000 --max-sessions-per-client 1000 &
-proxied=$!
-for _ in $(seq 1 50); do curl -fs "127.0.0.1:$proxy_port/healthz" >/dev/null && break; sleep 0.1; done
-hostile_rounds "$proxy_port" "$proxied" "-proxied" --forwarded-clients 1000
-kill $proxied; wait $proxied 2>/dev/null || true
+start_playground proxied --trust-proxy --max-sessions 100000 --max-sessions-per-client 1000
+hostile_rounds "$proxied_port" "$proxied_pid" "-proxied" --forwarded-clients 1000
+kill $proxied_pid; wait $proxied_pid 2>/dev/null || true
 
 python3 - "$results" <<'PY'
 import json, statistics, sys

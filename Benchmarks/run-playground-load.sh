@@ -6,11 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product playground >/dev/null
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-.build/release/playground --port "$port" --log-level warning --max-sessions-per-client 1000 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+source Benchmarks/lib.sh
+start_playground main --max-sessions-per-client 1000
+port=$main_port server=$main_pid
 
 run() { # label, then loadtest arguments; prints the median round
   local label=$1; shift

@@ -2,6 +2,7 @@
 // stream of the pipeline live. Values are always rendered as text, never as HTML.
 import { APIError, InputSender, catalogue, checkProgram, createSession, examplePrograms, runProgram, sessionInfo } from "./api.js";
 import { Diagram, WINDOW_RANGE } from "./diagram.js";
+import { html } from "./dom.js";
 import { ProgramEditor, decodeProgram, encodeProgram } from "./editor.js";
 import { Gallery } from "./gallery.js";
 import { describe, seconds } from "./format.js";
@@ -37,13 +38,6 @@ const page = {
   playing: false,
 };
 
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function notice(message) {
   $("notice").textContent = message ?? "";
   $("notice").hidden = !message;
@@ -70,8 +64,8 @@ function renderScenarioList() {
   const list = $("scenario-list");
   list.replaceChildren();
   for (const scenario of page.scenarios) {
-    const item = element("li");
-    const link = element("a", "scenario-link", scenario.title);
+    const item = html("li");
+    const link = html("a", "scenario-link", scenario.title);
     link.href = `#${scenario.id}`;
     link.id = `pick-${scenario.id}`;
     link.title = scenario.description.split(". ")[0] + ".";
@@ -113,8 +107,8 @@ class BoundField {
 
 /** The radio group that lets a person take one of several bound fields, the others read-only. */
 function renderFieldChoice(form, fields) {
-  const group = element("fieldset", "field-owner");
-  group.appendChild(element("legend", undefined, "Your field"));
+  const group = html("fieldset", "field-owner");
+  group.appendChild(html("legend", undefined, "Your field"));
   const take = (name) => {
     for (const [other, field] of fields) {
       field.box.readOnly = other !== name;
@@ -122,8 +116,8 @@ function renderFieldChoice(form, fields) {
     }
   };
   for (const [name] of fields) {
-    const label = element("label", "switch");
-    const radio = element("input");
+    const label = html("label", "switch");
+    const radio = html("input");
     radio.type = "radio";
     radio.name = "take-field";
     radio.value = name;
@@ -132,7 +126,7 @@ function renderFieldChoice(form, fields) {
     label.append(radio, ` type into ${name}`);
     group.appendChild(label);
   }
-  group.appendChild(element("p", "help",
+  group.appendChild(html("p", "help",
     "Each person takes one field; the others follow the model. Open the session link in a second browser to try it."));
   form.prepend(group);
   const [first] = fields.keys();
@@ -145,10 +139,10 @@ function renderFieldChoice(form, fields) {
  * that shows the input as ended (also when another window ended it and a post here found out).
  */
 function renderEndControls(field, input, sender, controls) {
-  const group = element("div", "input-end");
+  const group = html("div", "input-end");
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", `End ${input.name}`);
-  const status = element("span", "input-ended");
+  const status = html("span", "input-ended");
   status.setAttribute("aria-live", "polite");
   const buttons = [];
   const showEnded = (how) => {
@@ -157,7 +151,7 @@ function renderEndControls(field, input, sender, controls) {
   };
   for (const [kind, text, title] of [["completed", "Complete", "sendCompleted: | travels down the pipeline"],
     ["error", "Fail", "sendError: # travels down the pipeline"]]) {
-    const button = element("button", "secondary", text);
+    const button = html("button", "secondary", text);
     button.type = "button";
     button.id = `${kind === "error" ? "fail" : "complete"}-${input.name}`;
     button.title = title;
@@ -185,33 +179,33 @@ function renderInputs(scenario, sessionID) {
       if (error instanceof APIError && error.code === "input_ended") showEnded("ended");
       notice(explain(error));
     });
-    const field = element("div", `field field-${input.kind}`);
+    const field = html("div", `field field-${input.kind}`);
     const id = `input-${input.name}`;
     let control;
     if (input.kind === "action") {
-      control = element("button", "action", input.name);
+      control = html("button", "action", input.name);
       control.type = "button";
       control.addEventListener("click", () => sender.send(null));
       field.appendChild(control);
     } else if (input.kind === "bool") {
-      const label = element("label", "switch");
-      control = element("input");
+      const label = html("label", "switch");
+      control = html("input");
       control.type = "checkbox";
       control.setAttribute("role", "switch");
       control.addEventListener("change", () => sender.send(control.checked));
       label.append(control, ` ${input.name}`);
       field.appendChild(label);
     } else if (input.kind === "choice") {
-      const label = element("label", undefined, input.name);
+      const label = html("label", undefined, input.name);
       label.htmlFor = id;
-      control = element("select");
-      for (const option of input.options ?? []) control.appendChild(element("option", undefined, option));
+      control = html("select");
+      for (const option of input.options ?? []) control.appendChild(html("option", undefined, option));
       control.addEventListener("change", () => sender.send(control.value));
       field.append(label, control);
     } else {
-      const label = element("label", undefined, input.name);
+      const label = html("label", undefined, input.name);
       label.htmlFor = id;
-      const box = element("input");
+      const box = html("input");
       control = box;
       box.type = input.kind === "number" ? "number" : "text";
       box.autocomplete = "off";
@@ -227,7 +221,7 @@ function renderInputs(scenario, sessionID) {
     }
     control.id = id;
     control.setAttribute("aria-describedby", `${id}-help`);
-    const help = element("p", "help", input.description);
+    const help = html("p", "help", input.description);
     help.id = `${id}-help`;
     field.appendChild(help);
     showEnded = renderEndControls(field, input, sender, [control]);
@@ -289,10 +283,10 @@ function renderDiagram(scenario) {
   page.diagram = diagram;
   page.streamNames = new Set(rows.map((row) => row.name));
   const filter = $("log-filter");
-  filter.replaceChildren(element("option", undefined, "every stream"));
+  filter.replaceChildren(html("option", undefined, "every stream"));
   filter.firstChild.value = "";
   for (const row of rows) {
-    const option = element("option", undefined, row.name);
+    const option = html("option", undefined, row.name);
     option.value = row.name;
     filter.appendChild(option);
   }
@@ -321,7 +315,7 @@ function showView() {
 }
 
 function logEvent(event) {
-  const item = element("li", "log-entry");
+  const item = html("li", "log-entry");
   item.dataset.stream = event.stream;
   const value = event.kind === "completed" ? "" : ` ${describe(event.value, 400)}`;
   item.textContent = `#${event.seq} · ${event.t} ms · ${event.stream} ${event.kind}${value}`;
@@ -467,7 +461,7 @@ function renderSource(scenario) {
     if (stream.line) byLine.set(stream.line, [...(byLine.get(stream.line) ?? []), stream.name]);
   }
   scenario.source.swift.split("\n").forEach((line, index) => {
-    const node = element("span", "line", line || " ");
+    const node = html("span", "line", line || " ");
     const made = scenario.program ? byLine.get(index + 1) : line.match(/stream\("([A-Za-z]+)"/)?.slice(1);
     if (made) {
       node.classList.add("defines");
@@ -608,10 +602,10 @@ async function runEditorProgram() {
 function renderExamples() {
   const menu = $("examples");
   const group = (label, items) => {
-    const node = element("optgroup");
+    const node = html("optgroup");
     node.label = label;
     for (const [value, text] of items) {
-      const option = element("option", undefined, text);
+      const option = html("option", undefined, text);
       option.value = value;
       node.appendChild(option);
     }

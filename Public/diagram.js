@@ -3,9 +3,9 @@
 // a cross for an error — with a graph column that shows which rows each stage reads, boolean
 // streams as step lines, marbles too close to tell apart stacked with a count, and "why did this
 // fire?": pointing at (or focusing) a marble highlights every event that shares its root cause.
+import { html, svg } from "./dom.js";
 import { colour, describe, seconds } from "./format.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 /** Row height, axis band height, marble radius, and the least distance between two glyphs' centres. */
 const ROW = 50;
 const AXIS = 26;
@@ -26,20 +26,6 @@ const KEEP = 400;
 const LABEL_FONT = "14px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /** The narrowest and widest time windows the zoom allows, in milliseconds. */
 export const WINDOW_RANGE = [200, 600_000];
-
-function svg(tag, attributes = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function html(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const measurer = document.createElement("canvas").getContext("2d");
 function textWidth(text) {

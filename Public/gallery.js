@@ -2,10 +2,10 @@
 // computed by the real Swift operator on the server (POST /api/marbles). Input marbles are
 // dragged, added, removed and edited as notation; the output is drawn again after each change.
 import { drawMarbles } from "./api.js";
+import { html, svg } from "./dom.js";
 import { encodeProgram } from "./editor.js";
 import { colour } from "./format.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const FRAME_WIDTH = 30;
 const ROW_HEIGHT = 44;
 const RADIUS = 12;
@@ -13,20 +13,6 @@ const RADIUS = 12;
 const DRAW_DELAY_MS = 120;
 
 const $ = (id) => document.getElementById(id);
-
-function node(tag, attributes = {}, text) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
-
-function html(tag, className, text) {
-  const element = document.createElement(tag);
-  if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
 
 /** What a letter of a source sends: a digit is a number, a letter itself as a string. */
 const letterValue = (symbol) => (/^\d$/.test(symbol) ? Number(symbol) : symbol);
@@ -77,6 +63,28 @@ export function renderRow({ values, end }) {
     cursor = frame + (symbols.length > 1 ? symbols.length + 2 : 1);
   }
   return text;
+}
+
+/**
+ * A labelled text field for a row in notation, with a status that says what is wrong with it;
+ * `onValid` gets each parse that succeeds.
+ */
+function notationEditor(id, labelText, value, onValid) {
+  const label = html("label", undefined, labelText);
+  const field = html("input", "gallery-notation");
+  field.type = "text";
+  field.id = id;
+  field.value = value;
+  field.spellcheck = false;
+  label.htmlFor = id;
+  const problem = html("span", "gallery-problem");
+  problem.setAttribute("role", "status");
+  field.addEventListener("input", () => {
+    const parsed = parseRow(field.value);
+    problem.textContent = parsed.error ?? "";
+    if (!parsed.error) onValid(parsed);
+  });
+  return { label, field, problem };
 }
 
 export class Gallery {
@@ -171,25 +179,14 @@ export class Gallery {
     container.replaceChildren();
     for (const row of this.rows) {
       const block = html("div", "gallery-row");
-      const label = html("label", "gallery-row-name", row.name);
-      const field = html("input", "gallery-notation");
-      field.type = "text";
-      field.id = `gallery-notation-${row.name}`;
-      field.value = renderRow(row);
-      field.spellcheck = false;
-      field.setAttribute("aria-describedby", "gallery-keys");
-      label.htmlFor = field.id;
-      const problem = html("span", "gallery-problem");
-      problem.setAttribute("role", "status");
-      field.addEventListener("input", () => {
-        const parsed = parseRow(field.value);
-        problem.textContent = parsed.error ?? "";
-        if (parsed.error) return;
+      const { label, field, problem } = notationEditor(`gallery-notation-${row.name}`, row.name, renderRow(row), (parsed) => {
         row.values = parsed.values;
         row.end = parsed.end;
         this.drawInput(row, lane);
         this.scheduleDraw();
       });
+      label.className = "gallery-row-name";
+      field.setAttribute("aria-describedby", "gallery-keys");
       const endChoice = html("select", "gallery-end");
       endChoice.id = `gallery-end-${row.name}`;
       endChoice.setAttribute("aria-label", `How ${row.name} ends`);
@@ -204,7 +201,7 @@ export class Gallery {
         row.end = endChoice.value ? { frame: row.end?.frame ?? last + 2, kind: endChoice.value } : null;
         this.changed(row, lane);
       });
-      const lane = node("svg", { class: "gallery-lane", height: ROW_HEIGHT, role: "group", "aria-label": `Row ${row.name}: click to add a marble` });
+      const lane = svg("svg", { class: "gallery-lane", height: ROW_HEIGHT, role: "group", "aria-label": `Row ${row.name}: click to add a marble` });
       row.field = field;
       row.endChoice = endChoice;
       const controls = html("div", "gallery-row-controls");
@@ -219,23 +216,12 @@ export class Gallery {
       // Letters that stand for streams: each an inner diagram of its own, edited as notation.
       for (const letter of Object.keys(row.nested)) {
         const inner = html("div", "gallery-row-controls gallery-nested");
-        const innerField = html("input", "gallery-notation");
-        innerField.type = "text";
-        innerField.id = `gallery-nested-${row.name}-${letter}`;
-        innerField.value = row.nested[letter];
-        innerField.spellcheck = false;
-        const innerLabel = html("label", undefined, `${letter} is the stream`);
-        innerLabel.htmlFor = innerField.id;
-        const innerProblem = html("span", "gallery-problem");
-        innerProblem.setAttribute("role", "status");
-        innerField.addEventListener("input", () => {
-          const parsed = parseRow(innerField.value);
-          innerProblem.textContent = parsed.error ?? "";
-          if (parsed.error) return;
-          row.nested[letter] = innerField.value.replaceAll(" ", "");
-          this.scheduleDraw();
-        });
-        inner.append(innerLabel, innerField, innerProblem);
+        const editor = notationEditor(`gallery-nested-${row.name}-${letter}`, `${letter} is the stream`, row.nested[letter],
+          () => {
+            row.nested[letter] = editor.field.value.replaceAll(" ", "");
+            this.scheduleDraw();
+          });
+        inner.append(editor.label, editor.field, editor.problem);
         block.appendChild(inner);
       }
       container.appendChild(block);
@@ -278,24 +264,24 @@ export class Gallery {
   drawInput(row, lane, focus) {
     const width = this.frames * FRAME_WIDTH;
     lane.setAttribute("width", width);
-    lane.replaceChildren(node("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
+    lane.replaceChildren(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
     const items = [...row.values, ...(row.end ? [row.end] : [])];
     for (const item of items) {
       const x = item.frame * FRAME_WIDTH + FRAME_WIDTH / 2;
-      const group = node("g", { class: "gallery-marble", tabindex: "0", role: "button", "data-frame": item.frame });
+      const group = svg("g", { class: "gallery-marble", tabindex: "0", role: "button", "data-frame": item.frame });
       if (item.symbol !== undefined) {
         group.dataset.symbol = item.symbol;
         group.setAttribute("aria-label", `${item.symbol} in frame ${item.frame} of ${row.name}`);
         const value = item.symbol in row.letters ? row.letters[item.symbol] : letterValue(item.symbol);
-        group.append(node("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(value), class: "gallery-circle" }),
-          node("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, item.symbol));
+        group.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(value), class: "gallery-circle" }),
+          svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, item.symbol));
       } else {
         group.dataset.end = item.kind;
         group.setAttribute("aria-label", `${item.kind === "|" ? "completion" : "error"} in frame ${item.frame} of ${row.name}`);
-        group.appendChild(node("rect", { x: x - 8, y: 6, width: 16, height: ROW_HEIGHT - 12, class: "gallery-hit" }));
+        group.appendChild(svg("rect", { x: x - 8, y: 6, width: 16, height: ROW_HEIGHT - 12, class: "gallery-hit" }));
         group.appendChild(item.kind === "|"
-          ? node("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" })
-          : node("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
+          ? svg("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" })
+          : svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
       }
       this.attachMarble(group, row, item, lane);
       lane.appendChild(group);
@@ -378,9 +364,9 @@ export class Gallery {
       const text = html("code", "gallery-output-notation", drawing.marbles);
       text.dataset.stream = name;
       const width = this.frames * FRAME_WIDTH;
-      const lane = node("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img",
+      const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img",
         "aria-label": `${name}: ${drawing.marbles}` });
-      lane.appendChild(node("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
+      lane.appendChild(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
       const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
       const atTime = new Map(); // events at one instant side by side, as the notation groups them
       for (const event of drawing.events) {
@@ -389,12 +375,12 @@ export class Gallery {
         const x = (event.time / answer.frame) * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
         if (event.kind === "next") {
           const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
-          lane.append(node("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
-            node("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, letter));
+          lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
+            svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, letter));
         } else if (event.kind === "completed") {
-          lane.appendChild(node("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" }));
+          lane.appendChild(svg("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" }));
         } else {
-          lane.appendChild(node("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
+          lane.appendChild(svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
         }
       }
       const legend = html("p", "gallery-legend",

@@ -95,14 +95,30 @@ def test_the_programs_in_the_catalogue_run_as_sessions(playground):
         playground.request("DELETE", f"/api/sessions/{session['session']}")
 
 
-def test_the_hostile_corpus_gets_clean_answers_and_the_server_carries_on(make_playground):
-    """Every program of the benchmark's hostile corpus (spinning, exploding, huge, deep, invalid)
-    is answered 201, a clean 400 or a 413; the server neither traps nor hangs, and a scenario's
-    session made before them still answers its inputs."""
+def hostile_corpus():
+    """The pipeline benchmark's hostile corpus (Benchmarks/load/pipelines.py) and its helper that
+    declares an oversized body without sending it."""
     import sys
     from conftest import ROOT
     sys.path.insert(0, str(ROOT / "Benchmarks" / "load"))
     from pipelines import corpus, oversized
+    return corpus, oversized
+
+
+def search_still_answers(playground, session):
+    """The search session made before an attack still answers its inputs; the server lives."""
+    watcher = playground.watch(f"/api/sessions/{session}/events")
+    playground.send(session, "query", "swift")
+    watcher.wait_for(lambda events: "swift" in watcher.values("validQuery"), timeout=5)
+    watcher.close()
+    assert playground.process.poll() is None
+
+
+def test_the_hostile_corpus_gets_clean_answers_and_the_server_carries_on(make_playground):
+    """Every program of the benchmark's hostile corpus (spinning, exploding, huge, deep, invalid)
+    is answered 201, a clean 400 or a 413; the server neither traps nor hangs, and a scenario's
+    session made before them still answers its inputs."""
+    corpus, oversized = hostile_corpus()
 
     playground = make_playground("--program-runs-per-second", "1000")
     session = playground.new_session("search")
@@ -116,22 +132,15 @@ def test_the_hostile_corpus_gets_clean_answers_and_the_server_carries_on(make_pl
         assert status in (201, 400, 413), (status, program[:60], raw[:200])
         if status != 201:
             assert json.loads(raw)["error"]["code"] in ("pipeline_invalid", "invalid_utf8", "payload_too_large"), raw[:200]
-    watcher = playground.watch(f"/api/sessions/{session}/events")
-    playground.send(session, "query", "swift")
-    watcher.wait_for(lambda events: "swift" in watcher.values("validQuery"), timeout=5)
-    watcher.close()
-    assert playground.process.poll() is None
+    search_still_answers(playground, session)
 
 
 def test_the_hostile_corpus_as_marble_programs_gets_clean_answers_in_bounded_time(make_playground):
     """The same corpus posted to POST /api/marbles (run on a virtual clock to 60 s, without a
     session): each is drawn (200, perhaps truncated), or a clean 400 or 413, within its step
     budget; a scenario's session made before them still answers."""
-    import sys
     import time
-    from conftest import ROOT
-    sys.path.insert(0, str(ROOT / "Benchmarks" / "load"))
-    from pipelines import corpus
+    corpus, _ = hostile_corpus()
 
     playground = make_playground("--marble-runs-per-second", "1000")
     session = playground.new_session("search")
@@ -149,11 +158,7 @@ def test_the_hostile_corpus_as_marble_programs_gets_clean_answers_in_bounded_tim
         else:
             assert answer["error"]["code"] in ("pipeline_invalid", "invalid_utf8", "payload_too_large"), raw[:200]
     assert slowest < 5, f"one marble program took {slowest:.1f} s"
-    watcher = playground.watch(f"/api/sessions/{session}/events")
-    playground.send(session, "query", "swift")
-    watcher.wait_for(lambda events: "swift" in watcher.values("validQuery"), timeout=5)
-    watcher.close()
-    assert playground.process.poll() is None
+    search_still_answers(playground, session)
 
 
 def test_the_search_program_and_the_search_scenario_draw_the_same_marbles(make_playground):
