@@ -460,9 +460,10 @@ function renderSource(scenario) {
   for (const stream of scenario.streams) {
     if (stream.line) byLine.set(stream.line, [...(byLine.get(stream.line) ?? []), stream.name]);
   }
-  scenario.source.swift.split("\n").forEach((line, index) => {
+  const lines = scenario.source.swift.split("\n");
+  lines.forEach((line, index) => {
     const node = html("span", "line", line || " ");
-    const made = scenario.program ? byLine.get(index + 1) : line.match(/stream\("([A-Za-z]+)"/)?.slice(1);
+    const made = scenario.program ? byLine.get(index + 1) : streamNamedOn(line, lines[index - 1]);
     if (made) {
       node.classList.add("defines");
       node.dataset.stream = made.join(" ");
@@ -470,6 +471,13 @@ function renderSource(scenario) {
     }
     code.appendChild(node);
   });
+}
+
+/** The stream a line of a scenario's Swift names: `stream("name", …)`, or `"name",` alone on the
+ * line after `stream(` (as swift-format breaks a long call). */
+function streamNamedOn(line, previous = "") {
+  const match = line.match(/stream\("([A-Za-z]+)"/) ?? (/stream\($/.test(previous) ? line.match(/^\s*"([A-Za-z]+)",/) : null);
+  return match?.slice(1);
 }
 
 function showSession(scenario, sessionID, clock = "real") {

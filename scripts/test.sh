@@ -24,6 +24,10 @@ step "hadolint"
 .venv/bin/hadolint --failure-threshold warning --ignore DL3008 Dockerfile
 echo "Dockerfile: no findings"
 
+step "swift format lint --strict (the style of .swift-format)"
+swift format lint --strict --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources
+echo "no findings"
+
 step "building (debug, with tests); any warning fails"
 build_log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$build_log"

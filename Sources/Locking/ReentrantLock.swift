@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A re-entrant mutex that serializes *delivery*: RAC's `@synchronized`, which `RACSubscriber`
 /// and `RACReplaySubject` take around `sendNext:`.

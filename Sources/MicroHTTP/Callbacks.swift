@@ -17,8 +17,14 @@ func accessHandlerCallback(
 ) -> MHD_Result {
     guard let cls, let connection, let url, let method, let uploadDataSize, let requestState else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    return core.handle(connection: connection, url: url, method: method, uploadData: uploadData,
-                       uploadDataSize: uploadDataSize, requestState: requestState)
+    return core.handle(
+        connection: connection,
+        url: url,
+        method: method,
+        uploadData: uploadData,
+        uploadDataSize: uploadDataSize,
+        requestState: requestState
+    )
 }
 
 func requestCompletedCallback(

@@ -213,4 +213,3 @@ extension UInt64 {
         return overflow ? .max : sum
     }
 }
-

@@ -150,7 +150,9 @@ public final class EventStream: Sendable {
                 let count = min(available, capacity)
                 state.pending.withUnsafeBytes { bytes in
                     UnsafeMutableRawPointer(buffer).copyMemory(
-                        from: bytes.baseAddress! + state.readOffset, byteCount: count)
+                        from: bytes.baseAddress! + state.readOffset,
+                        byteCount: count
+                    )
                 }
                 state.readOffset += count
                 metrics.bytesSent.add(count, ordering: .relaxed)
@@ -181,7 +183,7 @@ public final class EventStream: Sendable {
             defer { state.onTermination = [] }
             return state.onTermination
         }
-        actions.forEach { $0() }
+        for action in actions { action() }
     }
 
     static func singleLine(_ text: String) -> String {

@@ -46,17 +46,31 @@ public struct HTTPRequest: Sendable {
 
     /// Creates a request; the server does this for every request it receives.
     public init(
-        method: HTTPMethod, rawPath: String, query: [String: String] = [:],
-        headers: [String: String] = [:], body: [UInt8] = [], clientAddress: String = ""
+        method: HTTPMethod,
+        rawPath: String,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        body: [UInt8] = [],
+        clientAddress: String = ""
     ) {
-        self.init(method: method, rawPath: rawPath, query: query, headerFields: headers.map { ($0.key, $0.value) },
-                  body: body, clientAddress: clientAddress)
+        self.init(
+            method: method,
+            rawPath: rawPath,
+            query: query,
+            headerFields: headers.map { ($0.key, $0.value) },
+            body: body,
+            clientAddress: clientAddress
+        )
     }
 
     /// Creates a request from its header fields as received; the server does this for every request.
     public init(
-        method: HTTPMethod, rawPath: String, query: [String: String] = [:],
-        headerFields: [(name: String, value: String)], body: [UInt8] = [], clientAddress: String = ""
+        method: HTTPMethod,
+        rawPath: String,
+        query: [String: String] = [:],
+        headerFields: [(name: String, value: String)],
+        body: [UInt8] = [],
+        clientAddress: String = ""
     ) {
         self.method = method
         self.rawPath = rawPath
@@ -89,7 +103,8 @@ public struct HTTPRequest: Sendable {
 }
 
 private func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
-    var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
+    var left = a.utf8.makeIterator()
+    var right = b.utf8.makeIterator()
     while let x = left.next() {
         guard let y = right.next() else { return false }
         if x == y { continue }

@@ -43,15 +43,21 @@ public struct HTTPResponse: Sendable {
 
     /// A `text/plain; charset=utf-8` response.
     public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")],
-                     body: .bytes(Array(text.utf8)))
+        HTTPResponse(
+            status: status,
+            headers: [("Content-Type", "text/plain; charset=utf-8")],
+            body: .bytes(Array(text.utf8))
+        )
     }
 
     /// An `application/json` response with `value` encoded.
     public static func json<T: Encodable>(_ value: T, status: Int = 200) -> HTTPResponse {
         let data = (try? jsonEncoder.encode(value)) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")],
-                            body: .bytes(Array(data)))
+        return HTTPResponse(
+            status: status,
+            headers: [("Content-Type", "application/json")],
+            body: .bytes(Array(data))
+        )
     }
 
     /// The JSON error every part of the API answers with: `{"error":{"code","message"}}`.
@@ -81,11 +87,15 @@ public struct HTTPResponse: Sendable {
 
     /// A Server-Sent-Events response; `open` receives the stream (see ``Body/eventStream(open:)``).
     public static func eventStream(open: @escaping @Sendable (EventStream) -> Void) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [
-            ("Content-Type", "text/event-stream"),
-            ("Cache-Control", "no-cache"),
-            ("X-Accel-Buffering", "no"),
-        ], body: .eventStream(open: open))
+        HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "text/event-stream"),
+                ("Cache-Control", "no-cache"),
+                ("X-Accel-Buffering", "no"),
+            ],
+            body: .eventStream(open: open)
+        )
     }
 }
 
@@ -119,8 +129,11 @@ public final class PreparedResponse: Sendable {
         native.withLock { native in
             if let native { return native }
             let pointer = body.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
-                                                .RESPMEM_MUST_COPY)!
+                MHD_create_response_from_buffer(
+                    buffer.count,
+                    UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                    .RESPMEM_MUST_COPY
+                )!
             }
             for (name, value) in defaultHeaders + headers { MHD_add_response_header(pointer, name, value) }
             let handle = ResponseHandle(pointer: pointer)

@@ -1,8 +1,8 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
-import Logging
 import Locking
+import Logging
 
 /// An HTTP/1.1 server on GNU libmicrohttpd.
 ///
@@ -39,8 +39,13 @@ public final class HTTPServer: Sendable {
         metrics: ServerMetrics = ServerMetrics(),
         router: Router
     ) {
-        self.init(configuration: configuration, logger: logger, metrics: metrics,
-                  preflight: { request in router.preflight(resolving: &request) }, handler: router.respond(to:))
+        self.init(
+            configuration: configuration,
+            logger: logger,
+            metrics: metrics,
+            preflight: { request in router.preflight(resolving: &request) },
+            handler: router.respond(to:)
+        )
     }
 
     /// Binds the address and starts serving.
@@ -105,15 +110,23 @@ final class ServerCore: Sendable {
     /// How far past the body limit a chunked upload is read (and discarded) to answer it with 413.
     static let discardAllowance = 4 * 1024 * 1024
 
-    init(configuration: ServerConfiguration, logger: Logger, metrics: ServerMetrics, preflight: HTTPServer.HeadCheck?,
-         handler: @escaping Router.Handler) {
+    init(
+        configuration: ServerConfiguration,
+        logger: Logger,
+        metrics: ServerMetrics,
+        preflight: HTTPServer.HeadCheck?,
+        handler: @escaping Router.Handler
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
         self.preflight = preflight
         self.handler = handler
-        watch = ConnectionWatch(requestTimeout: configuration.requestTimeout,
-                                trimThresholdBytes: configuration.heapTrimThresholdBytes, metrics: metrics)
+        watch = ConnectionWatch(
+            requestTimeout: configuration.requestTimeout,
+            trimThresholdBytes: configuration.heapTrimThresholdBytes,
+            metrics: metrics
+        )
     }
 
     var boundPort: UInt16 { state.withLock { $0.port } }
@@ -137,7 +150,7 @@ final class ServerCore: Sendable {
             }
             guard let daemon, let loop = PollingLoop(daemon: daemon) else {
                 if let daemon { MHD_stop_daemon(daemon) }
-                loops.forEach { MHD_stop_daemon($0.daemon.pointer) }
+                for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
                 retained.release()
                 watch.stop()
                 throw HTTPServerError.startFailed(host: configuration.host, port: configuration.port)
@@ -158,8 +171,11 @@ final class ServerCore: Sendable {
     /// Starts a daemon that binds `address`.
     private func startDaemon(at address: SocketAddress, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
         address.withSockaddr { sockaddr in
-            startDaemon(listenOption: rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
-                        isIPv6: address.isIPv6, retained)
+            startDaemon(
+                listenOption: rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
+                isIPv6: address.isIPv6,
+                retained
+            )
         }
     }
 
@@ -170,7 +186,8 @@ final class ServerCore: Sendable {
 
     /// Starts a daemon for ``PollingLoop`` (epoll, no thread of its own) with the server's options.
     private func startDaemon(listenOption: MHD_OptionItem, isIPv6: Bool, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
-        var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+        var flags =
+            MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options: [MHD_OptionItem] = [
@@ -200,18 +217,19 @@ final class ServerCore: Sendable {
         }
         guard let (loops, streams) = taken else { return }
         let listenSockets = loops.map { $0.quiesce() }
-        streams.forEach { $0.close() }
+        for stream in streams { stream.close() }
         // libmicrohttpd will not stop with a connection suspended: answer the pending ones now.
-        state.withLock { Array($0.deferred.values) }.forEach { $0.complete(with: Self.shuttingDown) }
+        let pendingAnswers = state.withLock { Array($0.deferred.values) }
+        for pending in pendingAnswers { pending.complete(with: Self.shuttingDown) }
         let deadline = ContinuousClock.now + configuration.drainTimeout
         while (openEventStreams > 0 || state.withLock({ !$0.deferred.isEmpty })) && ContinuousClock.now < deadline {
             usleep(2_000)  // shutdown only: waiting for the polling threads to flush final chunks and 503s
         }
         let unfinished = openEventStreams
-        loops.forEach { $0.stop() }
-        loops.forEach { MHD_stop_daemon($0.daemon.pointer) }
+        for loop in loops { loop.stop() }
+        for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
         watch.stop()
-        listenSockets.filter { $0 >= 0 }.forEach { close($0) }
+        for socket in listenSockets where socket >= 0 { close(socket) }
         let retained = state.withLock { state -> Unmanaged<ServerCore>? in
             state.loops = []
             defer { state.selfRetain = nil }
@@ -247,7 +265,8 @@ final class ServerCore: Sendable {
                 headerFields: headerFields(of: connection),
                 clientAddress: effectiveClientAddress(of: connection)
             )
-            let refusal = StrictHTTP.refusal(of: head.headerFields)
+            let refusal =
+                StrictHTTP.refusal(of: head.headerFields)
                 ?? (query == nil ? Self.invalidQuery : preflight?(&head))
             let context = RequestContext(head: head)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -260,9 +279,15 @@ final class ServerCore: Sendable {
             }
             if rp_connection_head_size(connection) > configuration.maxRequestHeadBytes {
                 metrics.headsTooLarge.add(1, ordering: .relaxed)
-                return respond(.error(status: 431, code: "headers_too_large",
-                                      message: "The request head is larger than \(configuration.maxRequestHeadBytes) bytes."),
-                               to: context, on: connection)
+                return respond(
+                    .error(
+                        status: 431,
+                        code: "headers_too_large",
+                        message: "The request head is larger than \(configuration.maxRequestHeadBytes) bytes."
+                    ),
+                    to: context,
+                    on: connection
+                )
             }
             if let length = head.header("Content-Length").flatMap(Int.init), length > configuration.maxBodyBytes {
                 return respond(tooLarge(), to: context, on: connection)
@@ -293,7 +318,8 @@ final class ServerCore: Sendable {
         if let deferred = context.deferred {
             // Called again after the resume: the response computed elsewhere is ready. It stays
             // pending (for shutdown's wait) until the request completes.
-            let response = deferred.takeResponse()
+            let response =
+                deferred.takeResponse()
                 ?? .error(status: 500, code: "internal_error", message: "The response was never computed.")
             return respond(response, to: context, on: connection)
         }
@@ -310,8 +336,11 @@ final class ServerCore: Sendable {
 
     /// Suspends the connection while `start`'s worker computes the response; its completion
     /// resumes the connection, and libmicrohttpd calls the handler again to queue it.
-    private func deferResponse(_ start: @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void,
-                               context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+    private func deferResponse(
+        _ start: @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void,
+        context: RequestContext,
+        on connection: OpaquePointer
+    ) -> MHD_Result {
         let daemon = rp_connection_daemon(connection)
         guard let loop = state.withLock({ state in state.loops.first { $0.daemon.pointer == daemon } }) else {
             return respond(Self.shuttingDown, to: context, on: connection)
@@ -334,8 +363,11 @@ final class ServerCore: Sendable {
     /// 429 beyond ``ServerConfiguration/maxConnectionsPerClient``. Counts the request in progress.
     private func admit(_ context: RequestContext) -> HTTPResponse? {
         if metrics.openConnections.load(ordering: .relaxed) > configuration.maxConnections {
-            var response = HTTPResponse.error(status: 503, code: "server_busy",
-                                              message: "The server has as many connections as it accepts; try again shortly.")
+            var response = HTTPResponse.error(
+                status: 503,
+                code: "server_busy",
+                message: "The server has as many connections as it accepts; try again shortly."
+            )
             response.addHeader("Retry-After", "5")
             return response
         }
@@ -347,8 +379,11 @@ final class ServerCore: Sendable {
             return true
         }
         guard admitted else {
-            var response = HTTPResponse.error(status: 429, code: "rate_limited",
-                                              message: "Too many connections from your address; close some and retry.")
+            var response = HTTPResponse.error(
+                status: 429,
+                code: "rate_limited",
+                message: "Too many connections from your address; close some and retry."
+            )
             response.addHeader("Retry-After", "5")
             return response
         }
@@ -402,15 +437,21 @@ final class ServerCore: Sendable {
             }
         }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds) / 1e6
-        logger.info("\(context.head.method) \(context.head.rawPath) \(context.status)", metadata: [
-            "bytes": "\(context.bytesSent)",
-            "ms": "\((milliseconds * 10).rounded() / 10)",
-        ])
+        logger.info(
+            "\(context.head.method) \(context.head.rawPath) \(context.status)",
+            metadata: [
+                "bytes": "\(context.bytesSent)",
+                "ms": "\((milliseconds * 10).rounded() / 10)",
+            ]
+        )
     }
 
     private func tooLarge() -> HTTPResponse {
-        .error(status: 413, code: "payload_too_large",
-               message: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
+        .error(
+            status: 413,
+            code: "payload_too_large",
+            message: "The request body is larger than \(configuration.maxBodyBytes) bytes."
+        )
     }
 
     private func respond(_ response: HTTPResponse, to context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
@@ -423,8 +464,11 @@ final class ServerCore: Sendable {
             context.bytesSent = bytes.count
             metrics.bytesSent.add(bytes.count, ordering: .relaxed)
             mhdResponse = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
-                                                .RESPMEM_MUST_COPY)
+                MHD_create_response_from_buffer(
+                    buffer.count,
+                    UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                    .RESPMEM_MUST_COPY
+                )
             }
         case .prepared(let prepared):
             context.bytesSent = prepared.body.count
@@ -435,8 +479,11 @@ final class ServerCore: Sendable {
             return MHD_queue_response(connection, UInt32(response.status), handle.pointer)
         case .deferred:
             // A deferred response must complete with a real one.
-            return respond(.error(status: 500, code: "internal_error", message: "The response was never computed."),
-                           to: context, on: connection)
+            return respond(
+                .error(status: 500, code: "internal_error", message: "The response was never computed."),
+                to: context,
+                on: connection
+            )
         case .eventStream(let open):
             if context.head.method == .head {
                 mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
@@ -444,11 +491,18 @@ final class ServerCore: Sendable {
                 stream.sendRetry(milliseconds: 2_000)
                 open(stream)
                 mhdResponse = MHD_create_response_from_callback(
-                    rp_size_unknown(), 1_024, eventStreamReadCallback,
-                    Unmanaged.passRetained(stream).toOpaque(), eventStreamFreeCallback)
+                    rp_size_unknown(),
+                    1_024,
+                    eventStreamReadCallback,
+                    Unmanaged.passRetained(stream).toOpaque(),
+                    eventStreamFreeCallback
+                )
             } else {
-                return respond(.error(status: 503, code: "server_busy", message: "The server is shutting down."),
-                               to: context, on: connection)
+                return respond(
+                    .error(status: 503, code: "server_busy", message: "The server is shutting down."),
+                    to: context,
+                    on: connection
+                )
             }
         }
         guard let mhdResponse else { return .NO }
@@ -469,8 +523,13 @@ final class ServerCore: Sendable {
     private func openEventStream(on connection: OpaquePointer) -> EventStream? {
         let daemon = rp_connection_daemon(connection)
         guard let loop = state.withLock({ state in state.loops.first { $0.daemon.pointer == daemon } }) else { return nil }
-        let stream = EventStream(connection: connection, loop: loop, queueLimit: configuration.eventStreamQueueLimit,
-                                 lastEventID: header("Last-Event-ID", of: connection), metrics: metrics)
+        let stream = EventStream(
+            connection: connection,
+            loop: loop,
+            queueLimit: configuration.eventStreamQueueLimit,
+            lastEventID: header("Last-Event-ID", of: connection),
+            metrics: metrics
+        )
         let registered = state.withLock { state -> Bool in
             guard !state.isStopping else { return false }
             state.streams[ObjectIdentifier(stream)] = stream
@@ -494,7 +553,7 @@ final class ServerCore: Sendable {
             guard let self else { return }
             let streams = self.state.withLock { $0.isStopping ? nil : Array($0.streams.values) }
             guard let streams else { return }
-            streams.forEach { $0.sendComment("keep-alive") }
+            for stream in streams { stream.sendComment("keep-alive") }
             self.scheduleKeepAlive()
         }
     }
@@ -516,22 +575,30 @@ final class ServerCore: Sendable {
         var query: [String: String] = [:]
         for (name, value) in pairs(of: connection, kind: .GET_ARGUMENT_KIND) {
             guard let key = PathDecoding.decodeQueryComponent(name),
-                  let decoded = PathDecoding.decodeQueryComponent(value) else { return nil }
+                let decoded = PathDecoding.decodeQueryComponent(value)
+            else { return nil }
             query[key] = decoded
         }
         return query
     }
 
     private static let invalidQuery = HTTPResponse.error(
-        status: 400, code: "invalid_query", message: "The query is not valid percent-encoded UTF-8.")
+        status: 400,
+        code: "invalid_query",
+        message: "The query is not valid percent-encoded UTF-8."
+    )
 
     private func pairs(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
         // Counting first (no callback) spares the collector for the usual request without a query.
         guard MHD_get_connection_values(connection, kind, nil, nil) > 0 else { return [] }
         let collector = PairCollector()
         withExtendedLifetime(collector) {
-            _ = MHD_get_connection_values(connection, kind, collectValueCallback,
-                                          Unmanaged.passUnretained(collector).toOpaque())
+            _ = MHD_get_connection_values(
+                connection,
+                kind,
+                collectValueCallback,
+                Unmanaged.passUnretained(collector).toOpaque()
+            )
         }
         return collector.pairs
     }
@@ -540,8 +607,9 @@ final class ServerCore: Sendable {
     /// address of `X-Forwarded-For` when it is a valid IP literal.
     private func effectiveClientAddress(of connection: OpaquePointer) -> String {
         if configuration.trustProxy, let forwarded = header("X-Forwarded-For", of: connection),
-           let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces),
-           (try? SocketAddress(host: first, port: 0)) != nil {
+            let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces),
+            (try? SocketAddress(host: first, port: 0)) != nil
+        {
             return first
         }
         guard let address = rp_connection_client_address(connection) else { return "" }

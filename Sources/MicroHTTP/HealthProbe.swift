@@ -6,8 +6,13 @@ import Foundation
 public enum HealthProbe {
     /// Whether the server at `host`:`port` answers `GET path` with status 200 and body `body`
     /// within `timeoutSeconds`. A wildcard host (`0.0.0.0`, `::`) is probed over loopback.
-    public static func check(host: String, port: UInt16, path: String = "/healthz", body expected: String = "ok",
-                             timeoutSeconds: Int = 3) -> Bool {
+    public static func check(
+        host: String,
+        port: UInt16,
+        path: String = "/healthz",
+        body expected: String = "ok",
+        timeoutSeconds: Int = 3
+    ) -> Bool {
         let target = host == "0.0.0.0" || host.isEmpty ? "127.0.0.1" : (host == "::" ? "::1" : host)
         guard let address = try? SocketAddress(host: target, port: port) else { return false }
         let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)

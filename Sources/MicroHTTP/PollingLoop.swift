@@ -77,10 +77,12 @@ final class PollingLoop: Sendable {
     func quiesce() -> Int32 {
         let done = DispatchSemaphore(value: 0)
         let socket = Lock<Int32>(-1)
-        work.withLock { $0.jobs.append { daemon in
-            socket.withLock { $0 = MHD_quiesce_daemon(daemon) }
-            done.signal()
-        } }
+        work.withLock {
+            $0.jobs.append { daemon in
+                socket.withLock { $0 = MHD_quiesce_daemon(daemon) }
+                done.signal()
+            }
+        }
         wake()
         done.wait()
         return socket.withLock { $0 }
@@ -122,7 +124,7 @@ final class PollingLoop: Sendable {
                     defer { work.jobs = [] }
                     return (work.jobs, work.isStopping)
                 }
-                jobs.forEach { $0(daemon.pointer) }
+                for job in jobs { job(daemon.pointer) }
                 if isStopping { return }
             }
             _ = MHD_run(daemon.pointer)

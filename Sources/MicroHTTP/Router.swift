@@ -37,7 +37,10 @@ public struct Router: Sendable {
     /// Adds a route for `method` and `pattern` (e.g. `/api/sessions/{sid}`), with an optional check
     /// of the request head that runs before its body is read.
     public mutating func add(
-        _ method: HTTPMethod, _ pattern: String, preflight: Preflight? = nil, _ handler: @escaping Handler
+        _ method: HTTPMethod,
+        _ pattern: String,
+        preflight: Preflight? = nil,
+        _ handler: @escaping Handler
     ) {
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map { part -> Segment in
             if part.hasPrefix("{") && part.hasSuffix("}") {
@@ -45,8 +48,16 @@ public struct Router: Sendable {
             }
             return .literal(String(part))
         }
-        routes.append(Route(index: routes.count, method: method, pattern: pattern, segments: segments,
-                            preflight: preflight, handler: handler))
+        routes.append(
+            Route(
+                index: routes.count,
+                method: method,
+                pattern: pattern,
+                segments: segments,
+                preflight: preflight,
+                handler: handler
+            )
+        )
     }
 
     /// Every route's method and pattern, in the order added (for documentation checks).
@@ -103,8 +114,15 @@ public struct Router: Sendable {
     /// Finds the route for `request` (`nil` route: the fallback serves it), or the error response.
     private func resolve(_ request: HTTPRequest) -> Result<(Route?, HTTPRequest), ErrorResponse> {
         guard let path = PathDecoding.decode(request.rawPath) else {
-            return .failure(ErrorResponse(.error(status: 400, code: "invalid_path",
-                                                 message: "The request path is not valid percent-encoded UTF-8.")))
+            return .failure(
+                ErrorResponse(
+                    .error(
+                        status: 400,
+                        code: "invalid_path",
+                        message: "The request path is not valid percent-encoded UTF-8."
+                    )
+                )
+            )
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let lookupMethod = request.method == .head ? HTTPMethod.get : request.method
@@ -122,7 +140,10 @@ public struct Router: Sendable {
             if allowed.contains(.get) { allowed.append(.head) }
             let list = allowed.map(\.rawValue).joined(separator: ", ")
             var response = HTTPResponse.error(
-                status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed here; use \(list).")
+                status: 405,
+                code: "method_not_allowed",
+                message: "\(request.method) is not allowed here; use \(list)."
+            )
             response.addHeader("Allow", list)
             return .failure(ErrorResponse(response))
         }
@@ -130,7 +151,10 @@ public struct Router: Sendable {
             if lookupMethod == .get { return .success((nil, request)) }
             // What the fallback serves (static files) is read-only.
             var response = HTTPResponse.error(
-                status: 405, code: "method_not_allowed", message: "\(request.method) is not allowed here; use GET, HEAD.")
+                status: 405,
+                code: "method_not_allowed",
+                message: "\(request.method) is not allowed here; use GET, HEAD."
+            )
             response.addHeader("Allow", "GET, HEAD")
             return .failure(ErrorResponse(response))
         }

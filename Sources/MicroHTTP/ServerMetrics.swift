@@ -43,31 +43,66 @@ public final class ServerMetrics: Sendable {
         }
         metric("microhttp_open_connections", "gauge", "Open TCP connections.", [("", value(openConnections))])
         metric("microhttp_open_sse_streams", "gauge", "Open Server-Sent-Event streams.", [("", value(openEventStreams))])
-        metric("microhttp_requests_total", "counter", "Responses sent, by status class.", [
-            (#"{class="1xx"}"#, value(requests1xx)), (#"{class="2xx"}"#, value(requests2xx)),
-            (#"{class="3xx"}"#, value(requests3xx)), (#"{class="4xx"}"#, value(requests4xx)),
-            (#"{class="5xx"}"#, value(requests5xx)),
-        ])
+        metric(
+            "microhttp_requests_total",
+            "counter",
+            "Responses sent, by status class.",
+            [
+                (#"{class="1xx"}"#, value(requests1xx)), (#"{class="2xx"}"#, value(requests2xx)),
+                (#"{class="3xx"}"#, value(requests3xx)), (#"{class="4xx"}"#, value(requests4xx)),
+                (#"{class="5xx"}"#, value(requests5xx)),
+            ]
+        )
         metric("microhttp_sse_frames_sent_total", "counter", "Frames queued to event streams.", [("", value(framesSent))])
-        metric("microhttp_sse_frames_dropped_total", "counter",
-               "Frames dropped because their stream had ended or fell behind.", [("", value(framesDropped))])
+        metric(
+            "microhttp_sse_frames_dropped_total",
+            "counter",
+            "Frames dropped because their stream had ended or fell behind.",
+            [("", value(framesDropped))]
+        )
         metric("microhttp_bytes_sent_total", "counter", "Response body bytes handed to libmicrohttpd.", [("", value(bytesSent))])
-        metric("microhttp_sse_slow_clients_closed_total", "counter",
-               "Event streams closed because their queue overflowed.", [("", value(slowClientsClosed))])
-        metric("microhttp_refused_busy_total", "counter",
-               "Requests refused with 503 server_busy or 429 because of a connection cap.", [("", value(refusedBusy))])
-        metric("microhttp_request_deadlines_expired_total", "counter",
-               "Connections closed because a request (head and body) was not complete within the request timeout.",
-               [("", value(requestDeadlinesExpired))])
-        metric("microhttp_sse_hangups_total", "counter",
-               "Event-stream clients found gone (closed, reset or silent) while their stream waited.", [("", value(hangUpsNoticed))])
-        metric("microhttp_heap_trims_total", "counter", "Times freed heap memory was handed back to the system.",
-               [("", value(heapTrims))])
-        metric("microhttp_heap_free_bytes", "gauge",
-               "Heap memory freed but kept by the allocator (glibc's mallinfo2 fordblks; 0 under other allocators).",
-               [("", ConnectionWatch.heapFreeBytes)])
-        metric("microhttp_request_heads_too_large_total", "counter", "Requests answered 431 by the server itself.",
-               [("", value(headsTooLarge))])
+        metric(
+            "microhttp_sse_slow_clients_closed_total",
+            "counter",
+            "Event streams closed because their queue overflowed.",
+            [("", value(slowClientsClosed))]
+        )
+        metric(
+            "microhttp_refused_busy_total",
+            "counter",
+            "Requests refused with 503 server_busy or 429 because of a connection cap.",
+            [("", value(refusedBusy))]
+        )
+        metric(
+            "microhttp_request_deadlines_expired_total",
+            "counter",
+            "Connections closed because a request (head and body) was not complete within the request timeout.",
+            [("", value(requestDeadlinesExpired))]
+        )
+        metric(
+            "microhttp_sse_hangups_total",
+            "counter",
+            "Event-stream clients found gone (closed, reset or silent) while their stream waited.",
+            [("", value(hangUpsNoticed))]
+        )
+        metric(
+            "microhttp_heap_trims_total",
+            "counter",
+            "Times freed heap memory was handed back to the system.",
+            [("", value(heapTrims))]
+        )
+        metric(
+            "microhttp_heap_free_bytes",
+            "gauge",
+            "Heap memory freed but kept by the allocator (glibc's mallinfo2 fordblks; 0 under other allocators).",
+            [("", ConnectionWatch.heapFreeBytes)]
+        )
+        metric(
+            "microhttp_request_heads_too_large_total",
+            "counter",
+            "Requests answered 431 by the server itself.",
+            [("", value(headsTooLarge))]
+        )
         return text
     }
 }

@@ -46,8 +46,13 @@ public struct StaticFiles: Sendable {
             }
         }
         if file.isNotModified(for: request) {
-            return HTTPResponse(status: 304, headers: [("ETag", file.etag), ("Last-Modified", file.lastModified),
-                                                       ("Cache-Control", "no-cache")])
+            return HTTPResponse(
+                status: 304,
+                headers: [
+                    ("ETag", file.etag), ("Last-Modified", file.lastModified),
+                    ("Cache-Control", "no-cache"),
+                ]
+            )
         }
         return file.prepared.response
     }
@@ -149,10 +154,12 @@ private final class FileCache: Sendable {
 
     /// The file a request path resolved to before, if it is still there and unchanged.
     func file(forRawPath rawPath: String) -> CachedFile? {
-        guard let (path, cached) = state.withLock({ state -> (String, CachedFile?)? in
-            guard let path = state.resolved[rawPath] else { return nil }
-            return (path, state.files[path])
-        }), let cached, cached.version == Self.version(ofPath: path) else { return nil }
+        guard
+            let (path, cached) = state.withLock({ state -> (String, CachedFile?)? in
+                guard let path = state.resolved[rawPath] else { return nil }
+                return (path, state.files[path])
+            }), let cached, cached.version == Self.version(ofPath: path)
+        else { return nil }
         return cached
     }
 
@@ -181,8 +188,11 @@ private final class FileCache: Sendable {
     private static func version(ofPath path: String) -> FileVersion? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileVersion(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec),
-                           modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
+        return FileVersion(
+            size: Int(info.st_size),
+            modifiedSeconds: Int(info.st_mtim.tv_sec),
+            modifiedNanoseconds: Int(info.st_mtim.tv_nsec)
+        )
     }
 }
 
@@ -200,23 +210,28 @@ private struct CachedFile: Sendable {
 
     init(path: String, version: FileVersion, body: [UInt8]) {
         self.version = version
-        etag = "\"\(String(version.size, radix: 16))-\(String(version.modifiedSeconds, radix: 16))-\(String(version.modifiedNanoseconds, radix: 16))\""
+        etag =
+            "\"\(String(version.size, radix: 16))-\(String(version.modifiedSeconds, radix: 16))-\(String(version.modifiedNanoseconds, radix: 16))\""
         lastModified = httpDate(version.modifiedSeconds)
-        prepared = PreparedResponse(headers: [
-            ("Content-Type", StaticFiles.contentType(forPath: path)),
-            ("Cache-Control", "no-cache"),
-            ("ETag", etag),
-            ("Last-Modified", lastModified),
-        ], body: body)
+        prepared = PreparedResponse(
+            headers: [
+                ("Content-Type", StaticFiles.contentType(forPath: path)),
+                ("Cache-Control", "no-cache"),
+                ("ETag", etag),
+                ("Last-Modified", lastModified),
+            ],
+            body: body
+        )
     }
 
     /// Whether a conditional request already has this version (If-None-Match first, as RFC 9110 says).
     func isNotModified(for request: HTTPRequest) -> Bool {
         if let tags = request.header("If-None-Match") {
-            return tags == "*" || tags.split(separator: ",").contains {
-                let tag = $0.trimmingCharacters(in: .whitespaces)
-                return tag == etag || tag == "W/" + etag
-            }
+            return tags == "*"
+                || tags.split(separator: ",").contains {
+                    let tag = $0.trimmingCharacters(in: .whitespaces)
+                    return tag == etag || tag == "W/" + etag
+                }
         }
         if let since = request.header("If-Modified-Since") {
             return since == lastModified

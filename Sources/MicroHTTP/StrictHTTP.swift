@@ -31,7 +31,10 @@ enum StrictHTTP {
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard codings == ["chunked"] else {
                 var response = HTTPResponse.error(
-                    status: 501, code: "not_implemented", message: "The only transfer coding this server reads is chunked.")
+                    status: 501,
+                    code: "not_implemented",
+                    message: "The only transfer coding this server reads is chunked."
+                )
                 response.addHeader("Connection", "close")
                 return response
             }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Locking
 import Logging
 import MicroHTTP
-import Locking
 
 /// `microhttp-echo`: the server core alone, for the load benchmark. `GET /events` is an event
 /// stream; `POST /publish` sends its body to every open stream as one event; other paths are
@@ -40,10 +40,12 @@ struct EchoCommand: ParsableCommand {
     var mallocArenas = 1
 
     func validate() throws {
-        for (value, range, flag) in [(keepAliveSeconds, 1...3_600, "--keep-alive-seconds"),
-                                     (pollingThreads, 1...256, "--polling-threads"),
-                                     (connectionMemoryKib, 4...1_024, "--connection-memory-kib"),
-                                     (mallocArenas, 1...64, "--malloc-arenas")] where !range.contains(value) {
+        for (value, range, flag) in [
+            (keepAliveSeconds, 1...3_600, "--keep-alive-seconds"),
+            (pollingThreads, 1...256, "--polling-threads"),
+            (connectionMemoryKib, 4...1_024, "--connection-memory-kib"),
+            (mallocArenas, 1...64, "--malloc-arenas"),
+        ] where !range.contains(value) {
             throw ValidationError("\(flag) must be between \(range.lowerBound) and \(range.upperBound).")
         }
     }
@@ -74,8 +76,12 @@ struct EchoCommand: ParsableCommand {
         configuration.keepAliveInterval = .seconds(keepAliveSeconds)
         configuration.pollingThreads = pollingThreads
         configuration.connectionMemoryBytes = connectionMemoryKib * 1024
-        let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp-echo"), metrics: metrics,
-                                router: router)
+        let server = HTTPServer(
+            configuration: configuration,
+            logger: Logger(label: "microhttp-echo"),
+            metrics: metrics,
+            router: router
+        )
         try server.start()
         FileHandle.standardOutput.write(Data("microhttp-echo listening on http://\(host):\(server.port)/\n".utf8))
         let stop = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
@@ -104,7 +110,7 @@ final class Streams: Sendable {
     /// Sends `event` to every open stream; returns how many.
     func broadcast(_ event: ServerSentEvent) -> Int {
         let all = streams.withLock { Array($0.values) }
-        all.forEach { $0.send(event) }
+        for stream in all { stream.send(event) }
         return all.count
     }
 }

@@ -19,8 +19,11 @@ struct Arguments {
     /// Refuses the call unless its labels are exactly `labels` (`nil`: no label), in order.
     func expect(_ labels: [String?], usage: String) throws(BuildError) {
         guard list.map(\.label) == labels else {
-            throw BuildError(message: "`\(name)` takes \(Arguments.describe(labels)), not \(Arguments.describe(list.map(\.label)))",
-                             range: range, hint: "write `\(usage)`")
+            throw BuildError(
+                message: "`\(name)` takes \(Arguments.describe(labels)), not \(Arguments.describe(list.map(\.label)))",
+                range: range,
+                hint: "write `\(usage)`"
+            )
         }
     }
 
@@ -44,8 +47,10 @@ struct Arguments {
         switch self[index] {
         case .duration(let milliseconds, let range):
             guard milliseconds >= minimum, milliseconds <= 3_600_000 else {
-                throw BuildError(message: "`\(name)` needs a duration from \(Value.format(minimum))ms to 1 hour, not \(Value.format(milliseconds))ms",
-                                 range: range)
+                throw BuildError(
+                    message: "`\(name)` needs a duration from \(Value.format(minimum))ms to 1 hour, not \(Value.format(milliseconds))ms",
+                    range: range
+                )
             }
             return .microseconds(Int64((milliseconds * 1_000).rounded()))
         case .number(_, let range):
@@ -66,8 +71,10 @@ struct Arguments {
     /// An implicit member such as `.latest`, one of `choices`.
     func option(_ index: Int, among choices: [String]) throws(BuildError) -> String {
         guard case .member(nil, let option, _) = self[index], choices.contains(option) else {
-            throw BuildError(message: "`\(name)` needs one of \(choices.map { "`.\($0)`" }.joined(separator: ", ")) here",
-                             range: self[index].range)
+            throw BuildError(
+                message: "`\(name)` needs one of \(choices.map { "`.\($0)`" }.joined(separator: ", ")) here",
+                range: self[index].range
+            )
         }
         return option
     }

@@ -41,8 +41,14 @@ struct Checker {
         }
         reportCycles()
         for input in program.inputs where !usedAnywhere.contains(input.name) && defined[input.name] == input.range {
-            diagnostics.append(Diagnostic(.warning, "the input `\(input.name)` is not used by any stream", at: input.range,
-                                          hint: "use it in a stream, or remove the line"))
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "the input `\(input.name)` is not used by any stream",
+                    at: input.range,
+                    hint: "use it in a stream, or remove the line"
+                )
+            )
         }
     }
 
@@ -81,7 +87,11 @@ struct Checker {
             // In a chain outside closures, every member is an operator; inside, it may be a field.
             if !inClosure && !Vocabulary.operators.contains(name) {
                 let hint = suggestion(for: name, among: Vocabulary.operators)
-                report("unknown operator `\(Checker.shortened(name))`", at: memberRange(range, name: name), hint: hint ?? "docs/PIPELINES.md lists the operators")
+                report(
+                    "unknown operator `\(Checker.shortened(name))`",
+                    at: memberRange(range, name: name),
+                    hint: hint ?? "docs/PIPELINES.md lists the operators"
+                )
             }
         case .call(let callee, let arguments, _):
             visit(callee, closureParameters: closureParameters, isStreamLevel: isStreamLevel, used: &used)
@@ -144,8 +154,11 @@ struct Checker {
                     if onPath.contains(dependency) {
                         let cycle = Array(path[path.firstIndex(of: dependency)!...]) + [dependency]
                         if reported.insert(Set(cycle)).inserted, let range = defined[cycle[0]] {
-                            report("`\(cycle[0])` is defined through itself: \(cycle.map { "`\($0)`" }.joined(separator: " → "))",
-                                   at: range, hint: "a stream may use streams on any line, but not in a circle")
+                            report(
+                                "`\(cycle[0])` is defined through itself: \(cycle.map { "`\($0)`" }.joined(separator: " → "))",
+                                at: range,
+                                hint: "a stream may use streams on any line, but not in a circle"
+                            )
                         }
                     } else if !finished.contains(dependency) {
                         stack.append((dependency, 0))

@@ -39,15 +39,23 @@ extension Builder {
         let usage = "command(enabled: valid) { input in subscribe(input) }.execute(on: submit)"
         let arguments = Arguments(name: "command", list: list, range: range)
         guard links.count == 1, let execute = links.first, execute.name == "execute" else {
-            throw BuildError(message: "a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line",
-                             range: links.first?.range ?? range, hint: "read its signals in other lines: `busy = \(definition.name).executing`")
+            throw BuildError(
+                message: "a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line",
+                range: links.first?.range ?? range,
+                hint: "read its signals in other lines: `busy = \(definition.name).executing`"
+            )
         }
         let labels = list.map(\.label)
-        let allowedLabels: [[String?]] = [[nil], ["enabled", nil], ["allowsConcurrentExecution", nil],
-                                          ["enabled", "allowsConcurrentExecution", nil]]
+        let allowedLabels: [[String?]] = [
+            [nil], ["enabled", nil], ["allowsConcurrentExecution", nil],
+            ["enabled", "allowsConcurrentExecution", nil],
+        ]
         guard allowedLabels.contains(labels) else {
-            throw BuildError(message: "`command` takes `enabled:` and `allowsConcurrentExecution:` (both optional) and a closure",
-                             range: range, hint: "write `\(usage)`")
+            throw BuildError(
+                message: "`command` takes `enabled:` and `allowsConcurrentExecution:` (both optional) and a closure",
+                range: range,
+                hint: "write `\(usage)`"
+            )
         }
         let closureIndex = list.count - 1
         let work = try signalClosure(arguments, closureIndex, parameters: [])
@@ -85,7 +93,8 @@ extension Builder {
             executing: command.executing.map(Value.bool).promoteError(PipelineFailure.self),
             enabled: command.enabled.map(Value.bool).promoteError(PipelineFailure.self),
             errors: Signal.merge([command.errors.map(Self.errorValue), refusals.signal]).promoteError(PipelineFailure.self),
-            executionSignals: command.executionSignals.switchToLatest().promoteError(PipelineFailure.self))
+            executionSignals: command.executionSignals.switchToLatest().promoteError(PipelineFailure.self)
+        )
         let refused = Self.errorValue(Self.notEnabled)
         return trigger([]).flatMap(.merge) { input in
             command.execute(input).catch { error in
@@ -99,8 +108,11 @@ extension Builder {
     /// `name.member`, where `name` is a command definition.
     mutating func commandMember(_ name: String, _ member: String, range: SourceRange) throws(BuildError) -> SignalMaker {
         guard Self.commandMembers.contains(member) else {
-            throw BuildError(message: "a command has `executing`, `enabled`, `errors` and `executionSignals`, not `\(member)`",
-                             range: range, hint: "write `\(name).executing`")
+            throw BuildError(
+                message: "a command has `executing`, `enabled`, `errors` and `executionSignals`, not `\(member)`",
+                range: range,
+                hint: "write `\(name).executing`"
+            )
         }
         _ = try streamSignal(name)
         let signal = commands[name]?.member(member) ?? .never

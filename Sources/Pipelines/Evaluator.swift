@@ -18,7 +18,8 @@ struct Evaluator {
         init(parameters: [String], arguments: [Value]) {
             var arguments = arguments
             if parameters.count > 1, arguments.count == 1, case .array(let elements) = arguments[0],
-               elements.count == parameters.count {
+                elements.count == parameters.count
+            {
                 arguments = elements
             }
             positional = arguments
@@ -141,8 +142,12 @@ struct Evaluator {
         }
     }
 
-    private func binary(_ symbol: String, _ leftExpression: Expression, _ rightExpression: Expression,
-                        at range: SourceRange) throws(PipelineFailure) -> Value {
+    private func binary(
+        _ symbol: String,
+        _ leftExpression: Expression,
+        _ rightExpression: Expression,
+        at range: SourceRange
+    ) throws(PipelineFailure) -> Value {
         let left = try evaluate(leftExpression)
         // `&&` and `||` look at their right side only when they must.
         if symbol == "&&" || symbol == "||" {

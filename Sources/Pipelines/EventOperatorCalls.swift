@@ -8,8 +8,12 @@ extension Builder {
     static let replayCapacity = 1_000
 
     /// The signal of `upstream.name(arguments)` for the operators above, or `nil` for another name.
-    mutating func applyEventOperator(_ name: String, to upstream: @escaping SignalMaker, _ arguments: Arguments,
-                            parameters: [[String]]) throws(BuildError) -> SignalMaker? {
+    mutating func applyEventOperator(
+        _ name: String,
+        to upstream: @escaping SignalMaker,
+        _ arguments: Arguments,
+        parameters: [[String]]
+    ) throws(BuildError) -> SignalMaker? {
         switch name {
         case "materialize":
             try arguments.expect([], usage: "materialize()")
@@ -22,11 +26,21 @@ extension Builder {
             return { scopes in
                 let events = upstream(scopes)
                 return Signal { subscriber in
-                    events.subscribe(Subscriber { event in
-                        guard case .next(let value) = event else { return subscriber.send(event) }
-                        subscriber.send(Self.event(described: value) ?? .error(.closure(
-                            "`dematerialize` needs events as `materialize` sends them, not \(value.kindName)", at: range)))
-                    }, for: subscriber)
+                    events.subscribe(
+                        Subscriber { event in
+                            guard case .next(let value) = event else { return subscriber.send(event) }
+                            subscriber.send(
+                                Self.event(described: value)
+                                    ?? .error(
+                                        .closure(
+                                            "`dematerialize` needs events as `materialize` sends them, not \(value.kindName)",
+                                            at: range
+                                        )
+                                    )
+                            )
+                        },
+                        for: subscriber
+                    )
                 }
             }
         case "attempt":
@@ -39,8 +53,10 @@ extension Builder {
                         throw .closure("`attempt`'s closure must give a bool", at: range)
                     }
                     if !passed {
-                        throw PipelineFailure(code: "attempt_failed",
-                                              message: "line \(range.line), column \(range.column): a value did not pass the test")
+                        throw PipelineFailure(
+                            code: "attempt_failed",
+                            message: "line \(range.line), column \(range.column): a value did not pass the test"
+                        )
                     }
                 }
             }
@@ -75,12 +91,18 @@ extension Builder {
 
     /// Names of docs/OPERATORS.md that a program cannot use: why, and what to write instead.
     static let outsideTheLanguage: [String: (reason: String, hint: String)] = [
-        "switchToLatest": ("`switchToLatest` needs a stream of streams, and a stream's values are JSON here",
-                           "`x.map { search($0) }.switchToLatest()` is written `x.flatMap(.latest) { search($0) }`"),
-        "flatten": ("`flatten` needs a stream of streams, and a stream's values are JSON here",
-                    "`x.map { f($0) }.flatten()` is written `x.flatMap(.merge) { f($0) }`"),
-        "groupBy": ("`groupBy` sends streams, and a stream's values are JSON here",
-                    "filter by key instead: `x.filter { $0.kind == \"a\" }`"),
+        "switchToLatest": (
+            "`switchToLatest` needs a stream of streams, and a stream's values are JSON here",
+            "`x.map { search($0) }.switchToLatest()` is written `x.flatMap(.latest) { search($0) }`"
+        ),
+        "flatten": (
+            "`flatten` needs a stream of streams, and a stream's values are JSON here",
+            "`x.map { f($0) }.flatten()` is written `x.flatMap(.merge) { f($0) }`"
+        ),
+        "groupBy": (
+            "`groupBy` sends streams, and a stream's values are JSON here",
+            "filter by key instead: `x.filter { $0.kind == \"a\" }`"
+        ),
         "doNext": ("`doNext` runs a side effect, and closures here are pure", "every stage is already shown: nothing to log"),
         "doError": ("`doError` runs a side effect, and closures here are pure", "every stage is already shown: nothing to log"),
         "doCompleted": ("`doCompleted` runs a side effect, and closures here are pure", "every stage is already shown: nothing to log"),

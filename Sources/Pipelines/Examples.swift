@@ -20,7 +20,8 @@ public struct Example: Sendable, Equatable, Encodable {
                 input query: text
                 debounced = query.throttle(0.5s)
                 limited = query.rateLimit(0.5s)
-                """),
+                """
+        ),
         Example(
             id: "flattening-strategies",
             title: "switchToLatest, flattenMap and concatMap with a slow service",
@@ -32,7 +33,8 @@ public struct Example: Sendable, Equatable, Encodable {
                 latest = valid.flatMap(.latest) { search($0) }
                 merged = valid.flatMap(.merge) { search($0) }
                 inOrder = valid.flatMap(.concat) { search($0) }
-                """),
+                """
+        ),
         Example(
             id: "retry-and-catch",
             title: "retry and catch",
@@ -42,7 +44,8 @@ public struct Example: Sendable, Equatable, Encodable {
                 input query: text
                 retried = query.flatMap(.latest) { search($0).retry(2).catch { error in just(error.message) } }
                 failed = query.flatMap(.latest) { search($0).catch { error in just("failed: " + error.code) } }
-                """),
+                """
+        ),
         Example(
             id: "combine-latest-vs-zip",
             title: "combineLatest against zip",
@@ -53,7 +56,8 @@ public struct Example: Sendable, Equatable, Encodable {
                 input b: number
                 latest = combineLatest(a, b).map { x, y in "\\(x) and \\(y)" }
                 paired = zip(a, b).map { x, y in "\\(x) and \\(y)" }
-                """),
+                """
+        ),
         Example(
             id: "search",
             title: "The search scenario as a program",
@@ -64,6 +68,7 @@ public struct Example: Sendable, Equatable, Encodable {
                 validQuery = query.filter { $0.count > 2 }
                 throttled = validQuery.throttle(0.5s)
                 results = throttled.flatMap(.latest) { search($0).catch { _ in empty } }
-                """),
+                """
+        ),
     ]
 }

@@ -24,8 +24,13 @@ public final class Interpreter: Sendable {
     /// named stream's events go to `sink`. Throws the diagnostics of what cannot be built (a wrong
     /// argument, a closure where a signal is needed…). A program that runs out of its
     /// ``StepBudget`` is halted: each stream not ended yet ends with `budget_exceeded`.
-    public init(program: Program, scheduler: any Scheduler, services: [String: Service] = [:],
-                limits: StepBudget.Limits = .standard, sink: @escaping Sink) throws(Diagnostics) {
+    public init(
+        program: Program,
+        scheduler: any Scheduler,
+        services: [String: Service] = [:],
+        limits: StepBudget.Limits = .standard,
+        sink: @escaping Sink
+    ) throws(Diagnostics) {
         let subscriptions = CompoundDisposable()
         let ended = Lock<Set<String>>([])
         let names = program.summaries.map(\.name)  // streams and stages
@@ -33,11 +38,18 @@ public final class Interpreter: Sendable {
             subscriptions.dispose()
             let failure = PipelineFailure(
                 code: "budget_exceeded",
-                message: "The program was stopped: it did more than \(Int(limits.capacity)) steps (subscriptions and values) at once, or more than \(Int(limits.perSecond)) a second for long.")
+                message:
+                    "The program was stopped: it did more than \(Int(limits.capacity)) steps (subscriptions and values) at once, or more than \(Int(limits.perSecond)) a second for long."
+            )
             for name in names where ended.withLock({ $0.insert(name).inserted }) { sink(name, .error(failure)) }
         }
-        var builder = Builder(program: program, scheduler: scheduler, services: services, budget: budget,
-                              subscriptions: subscriptions) { name, event in
+        var builder = Builder(
+            program: program,
+            scheduler: scheduler,
+            services: services,
+            budget: budget,
+            subscriptions: subscriptions
+        ) { name, event in
             guard ended.withLock({ event.isTerminating ? $0.insert(name).inserted : !$0.contains(name) }) else { return }
             sink(name, event)
         }
@@ -55,8 +67,14 @@ public final class Interpreter: Sendable {
     /// The problems that building `program` finds, without running any of it: nothing is
     /// subscribed, so nothing runs (a server checks a program this way before making a session).
     public static func validate(_ program: Program, services: [String: Service] = [:]) -> [Diagnostic] {
-        var builder = Builder(program: program, scheduler: TestScheduler(), services: services, budget: StepBudget {},
-                              subscriptions: CompoundDisposable(), subscribes: false) { _, _ in }
+        var builder = Builder(
+            program: program,
+            scheduler: TestScheduler(),
+            services: services,
+            budget: StepBudget {},
+            subscriptions: CompoundDisposable(),
+            subscribes: false
+        ) { _, _ in }
         builder.buildAll()
         return builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
@@ -103,8 +121,15 @@ struct Builder {
     /// Every `marbles(…)` source built, for drawing the program's streams.
     var marbleSources: [MarbleSource] = []
 
-    init(program: Program, scheduler: any Scheduler, services: [String: Service], budget: StepBudget,
-         subscriptions: CompoundDisposable, subscribes: Bool = true, sink: @escaping Interpreter.Sink) {
+    init(
+        program: Program,
+        scheduler: any Scheduler,
+        services: [String: Service],
+        budget: StepBudget,
+        subscriptions: CompoundDisposable,
+        subscribes: Bool = true,
+        sink: @escaping Interpreter.Sink
+    ) {
         self.program = program
         self.scheduler = scheduler
         self.services = services
@@ -140,10 +165,14 @@ struct Builder {
         let sink = self.sink
         shared[name] = subject.signal
         guard subscribes else { return subject.signal }
-        subscriptions.add(signal.subscribe(Subscriber { event in
-            sink(name, event)
-            subject.send(event)
-        }))
+        subscriptions.add(
+            signal.subscribe(
+                Subscriber { event in
+                    sink(name, event)
+                    subject.send(event)
+                }
+            )
+        )
         return subject.signal
     }
 
@@ -170,10 +199,13 @@ struct Builder {
         return { scopes in
             let signal = maker(scopes)
             return Signal { subscriber in
-                signal.subscribe(Subscriber { event in
-                    sink(name, event)
-                    subscriber.send(event)
-                }, for: subscriber)
+                signal.subscribe(
+                    Subscriber { event in
+                        sink(name, event)
+                        subscriber.send(event)
+                    },
+                    for: subscriber
+                )
             }
         }
     }
@@ -197,13 +229,16 @@ struct Builder {
             let upstream = try compile(base, parameters: parameters)
             return spending(try apply(name, to: upstream, Arguments(name: name, list: arguments, range: range), parameters: parameters))
         case .member(.name(let base, _)?, let name, let range)
-            where program.streams.contains(where: { $0.name == base && $0.isCommand }):
+        where program.streams.contains(where: { $0.name == base && $0.isCommand }):
             return try commandMember(base, name, range: range)
         case .member(_?, let name, let range):
             throw BuildError(message: "`\(name)` is an operator: call it", range: range, hint: "write `.\(name)()`")
         default:
-            throw BuildError(message: "a signal is needed here, not a value", range: expression.range,
-                             hint: "a value becomes a signal with `just(…)`")
+            throw BuildError(
+                message: "a signal is needed here, not a value",
+                range: expression.range,
+                hint: "a value becomes a signal with `just(…)`"
+            )
         }
     }
 
@@ -214,8 +249,12 @@ struct Builder {
     }
 
     /// A value closure: its result for the given arguments, or the failure it ran into.
-    func valueClosure(_ arguments: Arguments, _ index: Int)
-        throws(BuildError) -> @Sendable ([Evaluator.Scope], [Value]) throws(PipelineFailure) -> Value {
+    func valueClosure(
+        _ arguments: Arguments,
+        _ index: Int
+    )
+        throws(BuildError) -> @Sendable ([Evaluator.Scope], [Value]) throws(PipelineFailure) -> Value
+    {
         let (names, body) = try arguments.closure(index)
         return { scopes, values throws(PipelineFailure) in
             try Evaluator(scopes: scopes + [Evaluator.Scope(parameters: names, arguments: values)]).evaluate(body)
@@ -223,8 +262,13 @@ struct Builder {
     }
 
     /// A signal closure (the function of a flattening): the signal it makes for a value.
-    mutating func signalClosure(_ arguments: Arguments, _ index: Int, parameters: [[String]])
-        throws(BuildError) -> @Sendable ([Evaluator.Scope], Value) -> Signal<Value, PipelineFailure> {
+    mutating func signalClosure(
+        _ arguments: Arguments,
+        _ index: Int,
+        parameters: [[String]]
+    )
+        throws(BuildError) -> @Sendable ([Evaluator.Scope], Value) -> Signal<Value, PipelineFailure>
+    {
         let (names, body) = try arguments.closure(index)
         let maker = try compile(body, parameters: parameters + [names.isEmpty ? [] : names])
         return { scopes, value in maker(scopes + [Evaluator.Scope(parameters: names, arguments: [value])]) }
@@ -238,7 +282,8 @@ struct Builder {
 
     /// The whole milliseconds since the program started, as `interval` and `timer` send them.
     var elapsed: @Sendable () -> Value {
-        let scheduler = self.scheduler, start = self.start
+        let scheduler = self.scheduler
+        let start = self.start
         return { .number((Double((scheduler.now - start) / .microseconds(1)) / 1_000).rounded()) }
     }
 }

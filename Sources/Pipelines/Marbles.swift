@@ -84,19 +84,28 @@ extension Builder {
         var values: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value] = [:]
         for (index, argument) in arguments.list.enumerated().dropFirst() {
             guard let label = argument.label else {
-                throw BuildError(message: "`marbles` takes one diagram, then labeled values", range: argument.value.range,
-                                 hint: "write `\(usage)`")
+                throw BuildError(
+                    message: "`marbles` takes one diagram, then labeled values",
+                    range: argument.value.range,
+                    hint: "write `\(usage)`"
+                )
             }
             if label == "frame" {
                 frame = try arguments.duration(index)
             } else if label.count == 1, let letter = label.first, letter.isLetter {
                 values[letter] = try nestedDiagram(argument.value) ?? valueArgument(arguments, index)
             } else {
-                throw BuildError(message: "`\(label):` is not a letter of the diagram or `frame:`", range: argument.value.range,
-                                 hint: "write `\(usage)`")
+                throw BuildError(
+                    message: "`\(label):` is not a letter of the diagram or `frame:`",
+                    range: argument.value.range,
+                    hint: "write `\(usage)`"
+                )
             }
         }
-        let scheduler = self.scheduler, given = values, frameLength = frame, budget = self.budget
+        let scheduler = self.scheduler
+        let given = values
+        let frameLength = frame
+        let budget = self.budget
         guard case .string(let text, let textRange) = first.value else {
             // A diagram computed at run time: read at each subscription.
             let diagramText = valueArgument(arguments, 0)
@@ -112,8 +121,15 @@ extension Builder {
                         } catch {
                             throw PipelineFailure(code: "invalid_marbles", message: "the marble diagram is not valid: \(error.message)")
                         }
-                        return Self.play(diagram.marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler,
-                                         budget: budget, to: subscriber)
+                        return Self.play(
+                            diagram.marbles,
+                            values: given,
+                            frame: frameLength,
+                            scopes: scopes,
+                            on: scheduler,
+                            budget: budget,
+                            to: subscriber
+                        )
                     } catch {
                         subscriber.sendError(error)
                         return nil
@@ -127,14 +143,19 @@ extension Builder {
         } catch {
             throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: textRange, hint: "write `\(usage)`")
         }
-        marbleSources.append(MarbleSource(frame: frame, letters: diagram.marbles.compactMap { marble -> (Character, Value)? in
-            guard case .value(let letter, _) = marble else { return nil }
-            guard let given = values[letter] else {
-                return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
-            }
-            // A value that needs a closure's parameters (a diagram inside a flattening) has no fixed letter.
-            return (try? given([])).map { (letter, $0) }
-        }))
+        marbleSources.append(
+            MarbleSource(
+                frame: frame,
+                letters: diagram.marbles.compactMap { marble -> (Character, Value)? in
+                    guard case .value(let letter, _) = marble else { return nil }
+                    guard let given = values[letter] else {
+                        return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
+                    }
+                    // A value that needs a closure's parameters (a diagram inside a flattening) has no fixed letter.
+                    return (try? given([])).map { (letter, $0) }
+                }
+            )
+        )
         let marbles = diagram.marbles
         return { scopes in
             Signal { subscriber in
@@ -145,11 +166,16 @@ extension Builder {
 
     /// A letter's value written as a diagram, `marbles("-1-2|")`: its text (checked now), or `nil`
     /// when the value is anything else.
-    private mutating func nestedDiagram(_ expression: Expression) throws(BuildError) -> (@Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value)? {
+    private mutating func nestedDiagram(
+        _ expression: Expression
+    ) throws(BuildError) -> (@Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value)? {
         guard case .call(.name("marbles", _), let arguments, _) = expression else { return nil }
         guard arguments.count == 1, arguments[0].label == nil, case .string(let text, let range) = arguments[0].value else {
-            throw BuildError(message: "a diagram as a value is `marbles(\"…\")` with its text alone", range: expression.range,
-                             hint: "write `x: marbles(\"-1-2|\")`, and `marbles($0)` where it is flattened")
+            throw BuildError(
+                message: "a diagram as a value is `marbles(\"…\")` with its text alone",
+                range: expression.range,
+                hint: "write `x: marbles(\"-1-2|\")`, and `marbles($0)` where it is flattened"
+            )
         }
         let diagram: MarbleDiagram
         do throws(MarbleError) {
@@ -158,10 +184,15 @@ extension Builder {
             throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: range, hint: "write `x: marbles(\"-1-2|\")`")
         }
         // Its letters are drawn as themselves where it is flattened (at the default frame).
-        marbleSources.append(MarbleSource(frame: .milliseconds(100), letters: diagram.marbles.compactMap { marble in
-            guard case .value(let letter, _) = marble else { return nil }
-            return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
-        }))
+        marbleSources.append(
+            MarbleSource(
+                frame: .milliseconds(100),
+                letters: diagram.marbles.compactMap { marble in
+                    guard case .value(let letter, _) = marble else { return nil }
+                    return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
+                }
+            )
+        )
         return { _ in .string(text) }
     }
 
@@ -169,8 +200,12 @@ extension Builder {
     /// event is a step of the program's budget, so a flattening that plays diagrams by the
     /// hundred thousand is halted like any other runaway program.
     private static func play(
-        _ marbles: [MarbleDiagram.Marble], values given: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value],
-        frame frameLength: Duration, scopes: [Evaluator.Scope], on scheduler: any Scheduler, budget: StepBudget,
+        _ marbles: [MarbleDiagram.Marble],
+        values given: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value],
+        frame frameLength: Duration,
+        scopes: [Evaluator.Scope],
+        on scheduler: any Scheduler,
+        budget: StepBudget,
         to subscriber: Subscriber<Value, PipelineFailure>
     ) -> any Disposable {
         let timers = CompoundDisposable()

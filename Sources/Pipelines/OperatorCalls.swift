@@ -2,8 +2,12 @@ import Reactive
 
 extension Builder {
     /// `upstream.name(arguments)`.
-    mutating func apply(_ name: String, to upstream: @escaping SignalMaker, _ arguments: Arguments,
-                        parameters: [[String]]) throws(BuildError) -> SignalMaker {
+    mutating func apply(
+        _ name: String,
+        to upstream: @escaping SignalMaker,
+        _ arguments: Arguments,
+        parameters: [[String]]
+    ) throws(BuildError) -> SignalMaker {
         if name == "take" || name == "skip", arguments.list.first?.label != nil {
             return try applyWindow(name, to: upstream, arguments, parameters: parameters)
         }
@@ -28,7 +32,7 @@ extension Builder {
             try arguments.expect([nil], usage: "\(name)(0)")
             let value = valueArgument(arguments, 0)
             return { scopes in
-                .using({ () throws(PipelineFailure) in try value(scopes) }) { constant in
+                .using(value, in: scopes) { constant in
                     switch name {
                     case "startWith": upstream(scopes).startWith(constant)
                     case "ignore": upstream(scopes).ignore(constant)
@@ -110,7 +114,7 @@ extension Builder {
             let initial = valueArgument(arguments, 0)
             let combine = try valueClosure(arguments, 1)
             return { scopes in
-                .using({ () throws(PipelineFailure) in try initial(scopes) }) { seed in
+                .using(initial, in: scopes) { seed in
                     let step: @Sendable (Value, Value) throws(PipelineFailure) -> Value = { first, second throws(PipelineFailure) in
                         try combine(scopes, [first, second])
                     }
@@ -144,7 +148,10 @@ extension Builder {
             try arguments.expect(["after"], usage: "timeout(after: 2s)")
             let interval = try arguments.duration(0)
             let scheduler = self.scheduler
-            let failure = PipelineFailure(code: "timeout", message: "The stream did not complete within \(Value.format(Double(interval / .milliseconds(1)))) ms.")
+            let failure = PipelineFailure(
+                code: "timeout",
+                message: "The stream did not complete within \(Value.format(Double(interval / .milliseconds(1)))) ms."
+            )
             return { scopes in upstream(scopes).timeout(after: interval, raising: failure, on: scheduler) }
         case "collect":
             try arguments.expect([], usage: "collect()")
@@ -162,10 +169,14 @@ extension Builder {
             let range = arguments.range
             return { scopes in
                 let flags = upstream(scopes).attemptMap { value throws(PipelineFailure) -> [Bool] in
-                    guard case .array(let elements) = value else { throw .closure("`\(name)` needs arrays of bools, not \(value.kindName)", at: range) }
+                    guard case .array(let elements) = value else {
+                        throw .closure("`\(name)` needs arrays of bools, not \(value.kindName)", at: range)
+                    }
                     var flags: [Bool] = []
                     for element in elements {
-                        guard case .bool(let flag) = element else { throw .closure("`\(name)` needs arrays of bools, not of \(element.kindName)", at: range) }
+                        guard case .bool(let flag) = element else {
+                            throw .closure("`\(name)` needs arrays of bools, not of \(element.kindName)", at: range)
+                        }
                         flags.append(flag)
                     }
                     return flags
@@ -180,8 +191,11 @@ extension Builder {
             return { scopes in upstream(scopes).attemptMap { value throws(PipelineFailure) in try transform(scopes, [value]) } }
         case "withLatest":
             guard !arguments.list.isEmpty, arguments.list.first?.label == "from", arguments.list.dropFirst().allSatisfy({ $0.label == nil }) else {
-                throw BuildError(message: "`withLatest` takes `from:` and one or more streams", range: arguments.range,
-                                 hint: "write `submit.withLatest(from: user, password)`")
+                throw BuildError(
+                    message: "`withLatest` takes `from:` and one or more streams",
+                    range: arguments.range,
+                    hint: "write `submit.withLatest(from: user, password)`"
+                )
             }
             var others: [SignalMaker] = []
             for argument in arguments.list { others.append(try compile(argument.value, parameters: parameters)) }
@@ -192,21 +206,34 @@ extension Builder {
         default:
             if let maker = try applyEventOperator(name, to: upstream, arguments, parameters: parameters) { return maker }
             if name == "execute" || Self.commandMembers.contains(name) {
-                throw BuildError(message: "`\(name)` belongs to a command", range: arguments.range,
-                                 hint: "define `c = command { … }.execute(on: trigger)`, then read `c.executing`")
+                throw BuildError(
+                    message: "`\(name)` belongs to a command",
+                    range: arguments.range,
+                    hint: "define `c = command { … }.execute(on: trigger)`, then read `c.executing`"
+                )
             }
-            throw BuildError(message: "`\(name)` cannot be used on a stream", range: arguments.range,
-                             hint: "docs/PIPELINES.md lists the operators")
+            throw BuildError(
+                message: "`\(name)` cannot be used on a stream",
+                range: arguments.range,
+                hint: "docs/PIPELINES.md lists the operators"
+            )
         }
     }
 
     /// `take(while:)`, `take(until:)` (a closure or a stream), `skip(while:)`, `skip(until:)`.
-    private mutating func applyWindow(_ name: String, to upstream: @escaping SignalMaker, _ arguments: Arguments,
-                                      parameters: [[String]]) throws(BuildError) -> SignalMaker {
+    private mutating func applyWindow(
+        _ name: String,
+        to upstream: @escaping SignalMaker,
+        _ arguments: Arguments,
+        parameters: [[String]]
+    ) throws(BuildError) -> SignalMaker {
         let label = arguments.list.first?.label ?? ""
         guard arguments.list.count == 1, label == "while" || label == "until" else {
-            throw BuildError(message: "`\(name)` takes a count, `while:` or `until:`", range: arguments.range,
-                             hint: "write `\(name)(3)`, `\(name)(while: { $0 > 0 })` or `\(name)(until: { $0 == 0 })`")
+            throw BuildError(
+                message: "`\(name)` takes a count, `while:` or `until:`",
+                range: arguments.range,
+                hint: "write `\(name)(3)`, `\(name)(while: { $0 > 0 })` or `\(name)(until: { $0 == 0 })`"
+            )
         }
         var isClosure = false
         if case .closure = arguments[0] { isClosure = true }
@@ -239,8 +266,13 @@ extension Builder {
     }
 
     /// A closure that must give a bool.
-    private func predicate(_ arguments: Arguments, _ index: Int, of name: String)
-        throws(BuildError) -> @Sendable ([Evaluator.Scope], Value) throws(PipelineFailure) -> Bool {
+    private func predicate(
+        _ arguments: Arguments,
+        _ index: Int,
+        of name: String
+    )
+        throws(BuildError) -> @Sendable ([Evaluator.Scope], Value) throws(PipelineFailure) -> Bool
+    {
         let closure = try valueClosure(arguments, index)
         let range = arguments[index].range
         return { scopes, value throws(PipelineFailure) in
@@ -253,13 +285,16 @@ extension Builder {
 }
 
 extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
-    /// The signal `make` gives for a value computed when it is subscribed (an argument that may
-    /// read closure parameters); a failure to compute it fails the signal.
-    static func using(_ compute: @escaping @Sendable () throws(PipelineFailure) -> Pipelines.Value,
-                      _ make: @escaping @Sendable (Pipelines.Value) -> Signal) -> Signal {
+    /// The signal `make` gives for a value computed in `scopes` when it is subscribed (an argument
+    /// that may read closure parameters); a failure to compute it fails the signal.
+    static func using(
+        _ compute: @escaping @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Pipelines.Value,
+        in scopes: [Evaluator.Scope],
+        _ make: @escaping @Sendable (Pipelines.Value) -> Signal
+    ) -> Signal {
         .deferred {
             do throws(PipelineFailure) {
-                return make(try compute())
+                return make(try compute(scopes))
             } catch {
                 return .failure(error)
             }
@@ -273,8 +308,10 @@ extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
     }
 
     /// `scan` with a combination that may fail: the failure ends the stream.
-    func scanning(_ seed: Pipelines.Value,
-                  _ combine: @escaping @Sendable (Pipelines.Value, Pipelines.Value) throws(PipelineFailure) -> Pipelines.Value) -> Signal {
+    func scanning(
+        _ seed: Pipelines.Value,
+        _ combine: @escaping @Sendable (Pipelines.Value, Pipelines.Value) throws(PipelineFailure) -> Pipelines.Value
+    ) -> Signal {
         scan(Result<Pipelines.Value, PipelineFailure>.success(seed)) { total, value in
             total.flatMap { total in Result { () throws(PipelineFailure) in try combine(total, value) } }
         }.attemptMap { result throws(PipelineFailure) in try result.get() }

@@ -88,8 +88,11 @@ struct Parser {
             do {
                 try parseLine(into: &program)
                 if current.kind != .newline && current.kind != .end {
-                    throw fail("unexpected \(describe(current)) after the end of the definition", at: current.range,
-                               hint: "put each definition on its own line; start a line with `.` to continue a chain")
+                    throw fail(
+                        "unexpected \(describe(current)) after the end of the definition",
+                        at: current.range,
+                        hint: "put each definition on its own line; start a line with `.` to continue a chain"
+                    )
                 }
             } catch {
                 // Skip to the end of the line and go on with the next one.
@@ -381,8 +384,11 @@ struct Parser {
             throw fail("the expression is nested too deeply (more than \(Parser.maximumDepth) levels)", at: current.range)
         }
         if treeDepth > Parser.maximumTreeDepth {
-            throw fail("the definition is too long or too deeply nested (a tree of more than \(Parser.maximumTreeDepth) levels)",
-                       at: current.range, hint: "split it into several named streams")
+            throw fail(
+                "the definition is too long or too deeply nested (a tree of more than \(Parser.maximumTreeDepth) levels)",
+                at: current.range,
+                hint: "split it into several named streams"
+            )
         }
     }
 

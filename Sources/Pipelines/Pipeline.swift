@@ -19,16 +19,24 @@ public enum Pipeline {
     /// an error.
     public static func parse(_ text: String) -> (program: Program, diagnostics: [Diagnostic]) {
         guard text.utf8.count <= maximumProgramBytes else {
-            let diagnostic = Diagnostic(.error, "the program is \(text.utf8.count) bytes; at most \(maximumProgramBytes) are accepted",
-                                        at: SourceRange(line: 1, column: 1, endColumn: 2))
+            let diagnostic = Diagnostic(
+                .error,
+                "the program is \(text.utf8.count) bytes; at most \(maximumProgramBytes) are accepted",
+                at: SourceRange(line: 1, column: 1, endColumn: 2)
+            )
             return (Program(), [diagnostic])
         }
         let (program, syntax) = Parser.parse(text)
         var diagnostics = syntax
         let definitions = program.inputs.count + program.streams.count
         if definitions > maximumDefinitions {
-            diagnostics.append(Diagnostic(.error, "the program defines \(definitions) inputs and streams; at most \(maximumDefinitions) are accepted",
-                                          at: SourceRange(line: 1, column: 1, endColumn: 2)))
+            diagnostics.append(
+                Diagnostic(
+                    .error,
+                    "the program defines \(definitions) inputs and streams; at most \(maximumDefinitions) are accepted",
+                    at: SourceRange(line: 1, column: 1, endColumn: 2)
+                )
+            )
         }
         diagnostics += Checker.check(program)
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
@@ -36,8 +44,14 @@ public enum Pipeline {
             let rest = diagnostics.count - maximumDiagnostics
             let last = diagnostics[maximumDiagnostics - 1]
             diagnostics.removeLast(rest)
-            diagnostics.append(Diagnostic(.error, "\(rest) more problems are not listed", at: SourceRange(line: last.line, column: last.column, endColumn: last.endColumn),
-                                          hint: "fix the ones above first"))
+            diagnostics.append(
+                Diagnostic(
+                    .error,
+                    "\(rest) more problems are not listed",
+                    at: SourceRange(line: last.line, column: last.column, endColumn: last.endColumn),
+                    hint: "fix the ones above first"
+                )
+            )
         }
         return (program, diagnostics)
     }

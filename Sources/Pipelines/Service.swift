@@ -13,8 +13,11 @@ public struct Service: Sendable {
     public let call: @Sendable (_ arguments: [Value]) throws(PipelineFailure) -> Signal<Value, PipelineFailure>
 
     /// Creates a service.
-    public init(arity: Int, usage: String,
-                call: @escaping @Sendable (_ arguments: [Value]) throws(PipelineFailure) -> Signal<Value, PipelineFailure>) {
+    public init(
+        arity: Int,
+        usage: String,
+        call: @escaping @Sendable (_ arguments: [Value]) throws(PipelineFailure) -> Signal<Value, PipelineFailure>
+    ) {
         self.arity = arity
         self.usage = usage
         self.call = call

@@ -14,7 +14,7 @@ extension Builder {
             let value = valueArgument(arguments, 0)
             let range = arguments[0].range
             return { scopes in
-                .using({ () throws(PipelineFailure) in try value(scopes) }) { values in
+                .using(value, in: scopes) { values in
                     guard case .array(let elements) = values else {
                         return .failure(.closure("`from` needs an array", at: range))
                     }
@@ -31,26 +31,31 @@ extension Builder {
             try arguments.expect([nil], usage: "failure(\"message\")")
             let value = valueArgument(arguments, 0)
             return { scopes in
-                .using({ () throws(PipelineFailure) in try value(scopes) }) { message in
+                .using(value, in: scopes) { message in
                     .failure(PipelineFailure(code: "failure", message: message.text))
                 }
             }
         case "interval":
             try arguments.expect([nil], usage: "interval(1s)")
             let period = try arguments.duration(0)
-            let scheduler = self.scheduler, elapsed = self.elapsed
+            let scheduler = self.scheduler
+            let elapsed = self.elapsed
             return { _ in Signal<Duration, Never>.interval(period, on: scheduler).map { _ in elapsed() }.promoteError(PipelineFailure.self) }
         case "timer":
             try arguments.expect(["after"], usage: "timer(after: 2s)")
             let delay = try arguments.duration(0, minimum: 0)
-            let scheduler = self.scheduler, elapsed = self.elapsed
+            let scheduler = self.scheduler
+            let elapsed = self.elapsed
             return { _ in Signal<Duration, Never>.timer(after: delay, on: scheduler).map { _ in elapsed() }.promoteError(PipelineFailure.self) }
         case "marbles":
             return try marbles(arguments)
         case "combineLatest", "merge", "zip", "concat":
             guard !arguments.list.isEmpty, arguments.list.allSatisfy({ $0.label == nil }) else {
-                throw BuildError(message: "`\(name)` takes signals, at least one, without labels", range: arguments.range,
-                                 hint: "write `\(name)(a, b)`")
+                throw BuildError(
+                    message: "`\(name)` takes signals, at least one, without labels",
+                    range: arguments.range,
+                    hint: "write `\(name)(a, b)`"
+                )
             }
             var makers: [SignalMaker] = []
             for argument in arguments.list { makers.append(try compile(argument.value, parameters: parameters)) }
@@ -64,8 +69,11 @@ extension Builder {
         default:
             guard let service = services[name] else {
                 if name == "command" {
-                    throw BuildError(message: "a command is defined on a line of its own", range: arguments.range,
-                                     hint: "write `c = command { … }.execute(on: trigger)`")
+                    throw BuildError(
+                        message: "a command is defined on a line of its own",
+                        range: arguments.range,
+                        hint: "write `c = command { … }.execute(on: trigger)`"
+                    )
                 }
                 throw BuildError(message: "`\(name)` is not available here: the server provides it", range: arguments.range)
             }

@@ -70,10 +70,13 @@ extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
     func spending(_ budget: StepBudget) -> Signal {
         Signal { subscriber in
             guard budget.spend() else { return nil }
-            return subscribe(Subscriber { event in
-                if case .next = event, !budget.spend() { return }
-                subscriber.send(event)
-            }, for: subscriber)
+            return subscribe(
+                Subscriber { event in
+                    if case .next = event, !budget.spend() { return }
+                    subscriber.send(event)
+                },
+                for: subscriber
+            )
         }
     }
 }

@@ -36,8 +36,14 @@ extension StreamDefinition {
         var current = expression
         while case .call(.member(let base?, let name, let memberRange), let arguments, let range) = current {
             let nameStart = max(memberRange.column, memberRange.endColumn - name.utf16.count)
-            links.append(ChainLink(name: name, arguments: arguments, range: range,
-                                   nameRange: SourceRange(line: memberRange.line, column: nameStart, endColumn: memberRange.endColumn)))
+            links.append(
+                ChainLink(
+                    name: name,
+                    arguments: arguments,
+                    range: range,
+                    nameRange: SourceRange(line: memberRange.line, column: nameStart, endColumn: memberRange.endColumn)
+                )
+            )
             current = base
         }
         return (current, links.reversed())
@@ -107,15 +113,32 @@ extension Program {
                 flattened = flattened || flattening.contains(link.name)
                 var from = previous
                 for argument in link.arguments { argument.value.collectNames(into: &from, known: known) }
-                summaries.append(StreamSummary(name: stage, operator: link.name, from: from, isState: rootState && !flattened,
-                                               line: link.nameRange.line, column: link.nameRange.column, stageOf: stream.name))
+                summaries.append(
+                    StreamSummary(
+                        name: stage,
+                        operator: link.name,
+                        from: from,
+                        isState: rootState && !flattened,
+                        line: link.nameRange.line,
+                        column: link.nameRange.column,
+                        stageOf: stream.name
+                    )
+                )
                 previous = [stage]
             }
             var from = previous
             for argument in links.last?.arguments ?? [] { argument.value.collectNames(into: &from, known: known) }
-            summaries.append(StreamSummary(name: stream.name, operator: links.last?.name ?? source, from: from,
-                                           isState: isState(stream.name), line: stream.range.line,
-                                           column: stream.range.column, stageOf: nil))
+            summaries.append(
+                StreamSummary(
+                    name: stream.name,
+                    operator: links.last?.name ?? source,
+                    from: from,
+                    isState: isState(stream.name),
+                    line: stream.range.line,
+                    column: stream.range.column,
+                    stageOf: nil
+                )
+            )
         }
         return summaries
     }
@@ -130,14 +153,14 @@ extension Expression {
         case .interpolation(let parts, _):
             for case .expression(let part) in parts { part.collectNames(into: &names, known: known) }
         case .array(let elements, _):
-            elements.forEach { $0.collectNames(into: &names, known: known) }
+            for element in elements { element.collectNames(into: &names, known: known) }
         case .dictionary(let entries, _):
-            entries.forEach { $0.value.collectNames(into: &names, known: known) }
+            for entry in entries { entry.value.collectNames(into: &names, known: known) }
         case .member(let base, _, _):
             base?.collectNames(into: &names, known: known)
         case .call(let callee, let arguments, _):
             callee.collectNames(into: &names, known: known)
-            arguments.forEach { $0.value.collectNames(into: &names, known: known) }
+            for argument in arguments { argument.value.collectNames(into: &names, known: known) }
         case .subscripted(let base, let index, _):
             base.collectNames(into: &names, known: known)
             index.collectNames(into: &names, known: known)

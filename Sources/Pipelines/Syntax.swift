@@ -67,10 +67,10 @@ public indirect enum Expression: Sendable, Equatable {
     public var range: SourceRange {
         switch self {
         case .number(_, let range), .duration(_, let range), .string(_, let range), .interpolation(_, let range),
-             .bool(_, let range), .null(let range), .array(_, let range), .dictionary(_, let range),
-             .name(_, let range), .parameter(_, let range), .member(_, _, let range), .call(_, _, let range),
-             .subscripted(_, _, let range), .unary(_, _, let range), .binary(_, _, _, let range),
-             .conditional(_, _, _, let range), .closure(_, _, let range):
+            .bool(_, let range), .null(let range), .array(_, let range), .dictionary(_, let range),
+            .name(_, let range), .parameter(_, let range), .member(_, _, let range), .call(_, _, let range),
+            .subscripted(_, _, let range), .unary(_, _, let range), .binary(_, _, _, let range),
+            .conditional(_, _, _, let range), .closure(_, _, let range):
             range
         }
     }

@@ -55,7 +55,8 @@ public enum Value: Sendable, Hashable {
             case "\n": quoted += "\\n"
             case "\r": quoted += "\\r"
             case "\t": quoted += "\\t"
-            case _ where scalar.value < 0x20: quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20:
+                quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
             default: quoted.unicodeScalars.append(scalar)
             }
         }
@@ -86,7 +87,8 @@ public struct PipelineFailure: Error, Sendable, Hashable {
 
 /// Literals of values, as a Swift caller writes them (`let v: Value = ["a": 1]`).
 extension Value: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     /// A whole number.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
     /// A number.

@@ -52,7 +52,8 @@ enum Vocabulary {
     /// Edit distance between two short strings, counting a swap of two neighbours as one edit
     /// (`qurey` is one edit from `query`).
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

@@ -27,9 +27,11 @@ struct API: Sendable {
     /// Sent with every response: no sniffing, a same-origin-only page, no referrer.
     static let securityHeaders: [(name: String, value: String)] = [
         ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy",
-         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+                + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
         ("Referrer-Policy", "no-referrer"),
     ]
 
@@ -37,10 +39,14 @@ struct API: Sendable {
         var router = Router()
         router.add(.get, "/healthz") { _ in .text("ok") }
         router.add(.get, "/metrics") { [metrics, sessions] _ in
-            let text = metrics.prometheusText() + "# HELP playground_sessions Live sessions.\n"
+            let text =
+                metrics.prometheusText() + "# HELP playground_sessions Live sessions.\n"
                 + "# TYPE playground_sessions gauge\nplayground_sessions \(sessions.count)\n"
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                                body: .bytes(Array(text.utf8)))
+            return HTTPResponse(
+                status: 200,
+                headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                body: .bytes(Array(text.utf8))
+            )
         }
         router.add(.get, "/api/scenarios") { [catalogue] _ in
             catalogue.all.response
@@ -75,8 +81,11 @@ struct API: Sendable {
             switch MarblesView.render(session, frame: frame ?? nil) {
             case .success(let text): return .text(text)
             case .failure(let tooFine):
-                return .error(status: 400, code: "invalid_value",
-                              message: "At that frame a line would pass \(MarblesView.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more.")
+                return .error(
+                    status: 400,
+                    code: "invalid_value",
+                    message: "At that frame a line would pass \(MarblesView.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more."
+                )
             }
         }
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
@@ -84,16 +93,16 @@ struct API: Sendable {
         }
         // Checking and building a program (up to 64 KiB of it) is done on a program thread, not on
         // the polling thread every connection shares.
-        router.add(.post, "/api/pipelines", preflight: { request in limitPrograms(&request, programRuns, "run") }) { request in
+        router.add(.post, "/api/pipelines", preflight: limitingPrograms(programRuns, "run")) { request in
             .deferred { respond in sessions.onProgramThread { respond(runProgram(request)) } }
         }
         router.add(.get, "/api/pipelines/examples") { _ in
             .json(ExampleList(examples: Example.all))
         }
-        router.add(.post, "/api/pipelines/check", preflight: { request in limitPrograms(&request, programChecks, "checked") }) { request in
+        router.add(.post, "/api/pipelines/check", preflight: limitingPrograms(programChecks, "checked")) { request in
             .deferred { respond in sessions.onProgramThread { respond(PipelineCheck.respond(to: request)) } }
         }
-        router.add(.post, "/api/marbles", preflight: { request in limitPrograms(&request, marbleRuns, "drawn") }) { request in
+        router.add(.post, "/api/marbles", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
             .deferred { respond in sessions.onProgramThread { respond(drawMarbles(request)) } }
         }
         router.setFallback(staticFiles.respond(to:))
@@ -126,12 +135,17 @@ struct API: Sendable {
         case .failure(let error):
             return refusal(error)
         case .success(let session):
-            let announcement = ServerSentEvent(data: EventJSON.json(.object([
-                "session": .string(session.id),
-                "scenario": .string(scenario.description.id),
-                "events": .string(session.eventsPath),
-                "inputs": .string(session.inputsPath),
-            ])), event: "session")
+            let announcement = ServerSentEvent(
+                data: EventJSON.json(
+                    .object([
+                        "session": .string(session.id),
+                        "scenario": .string(scenario.description.id),
+                        "events": .string(session.eventsPath),
+                        "inputs": .string(session.inputsPath),
+                    ])
+                ),
+                event: "session"
+            )
             return .eventStream { stream in
                 stream.send(announcement)
                 session.watch(stream)
@@ -184,12 +198,18 @@ struct API: Sendable {
     /// The `advance` input: moves a virtual-clock session's clock by a number of milliseconds.
     private func advance(_ session: Session, by raw: RawInput) -> HTTPResponse {
         guard session.clock == .virtual else {
-            return .error(status: 400, code: "not_virtual",
-                          message: "advance moves a virtual clock; create the session with ?clock=virtual.")
+            return .error(
+                status: 400,
+                code: "not_virtual",
+                message: "advance moves a virtual clock; create the session with ?clock=virtual."
+            )
         }
         guard let milliseconds = OutsideNumbers.advanceMilliseconds(raw) else {
-            return .error(status: 400, code: "invalid_value",
-                          message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance)).")
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance))."
+            )
         }
         return queued(session.advance(by: milliseconds), input: Session.advanceInput)
     }
@@ -200,11 +220,18 @@ struct API: Sendable {
         case .success: return accepted
         case .failure(.rateExceeded): return inputRateExceeded()
         case .failure(.clockExhausted):
-            return .error(status: 409, code: "clock_exhausted",
-                          message: "This session's virtual clock has moved \(Int(Session.maximumVirtualTime / 60_000)) minutes, as far as a session's may; start a new session.")
+            return .error(
+                status: 409,
+                code: "clock_exhausted",
+                message:
+                    "This session's virtual clock has moved \(Int(Session.maximumVirtualTime / 60_000)) minutes, as far as a session's may; start a new session."
+            )
         case .failure(.inputEnded):
-            return .error(status: 409, code: "input_ended",
-                          message: "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session.")
+            return .error(
+                status: 409,
+                code: "input_ended",
+                message: "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session."
+            )
         }
     }
 
@@ -213,25 +240,35 @@ struct API: Sendable {
 
     /// The programs' routes' head check: the media type (415), then the client's rate (429),
     /// before the body is read, so a refused client costs no more than its head.
-    private func limitPrograms(_ request: inout HTTPRequest, _ limiter: ClientRateLimiter, _ what: String) -> HTTPResponse? {
-        if let refusal = PipelineCheck.checkHead(&request) { return refusal }
-        guard !limiter.allow(request.clientAddress) else { return nil }
-        var response = HTTPResponse.error(status: 429, code: "rate_limited",
-                                          message: "Too many programs \(what) from your address; slow down.")
-        response.addHeader("Retry-After", "\(limiter.retryAfterSeconds)")
-        return response
+    private func limitingPrograms(_ limiter: ClientRateLimiter, _ what: String) -> Router.Preflight {
+        { request in
+            if let refusal = PipelineCheck.checkHead(&request) { return refusal }
+            guard !limiter.allow(request.clientAddress) else { return nil }
+            var response = HTTPResponse.error(
+                status: 429,
+                code: "rate_limited",
+                message: "Too many programs \(what) from your address; slow down."
+            )
+            response.addHeader("Retry-After", "\(limiter.retryAfterSeconds)")
+            return response
+        }
     }
 
     /// 429 for a session whose input rate is exceeded.
     private func inputRateExceeded() -> HTTPResponse {
-        var response = HTTPResponse.error(status: 429, code: "rate_limited",
-                                          message: "Too many inputs for this session; slow down.")
+        var response = HTTPResponse.error(
+            status: 429,
+            code: "rate_limited",
+            message: "Too many inputs for this session; slow down."
+        )
         response.addHeader("Retry-After", "1")
         return response
     }
 
     private func create(
-        _ scenario: any Scenario.Type, for request: HTTPRequest, clock: Session.Clock = .real
+        _ scenario: any Scenario.Type,
+        for request: HTTPRequest,
+        clock: Session.Clock = .real
     ) -> Result<Session, SessionStore.CreationError> {
         Result { () throws(SessionStore.CreationError) in
             try sessions.create(.scenario(scenario), clientAddress: request.clientAddress, clock: clock)
@@ -242,11 +279,17 @@ struct API: Sendable {
         var response: HTTPResponse
         switch error {
         case .tooManySessions:
-            response = .error(status: 503, code: "too_many_sessions",
-                              message: "The playground has as many live sessions as it allows; try again later.")
+            response = .error(
+                status: 503,
+                code: "too_many_sessions",
+                message: "The playground has as many live sessions as it allows; try again later."
+            )
         case .tooManyForClient:
-            response = .error(status: 429, code: "rate_limited",
-                              message: "Too many live sessions from your address; delete some or let them expire.")
+            response = .error(
+                status: 429,
+                code: "rate_limited",
+                message: "Too many live sessions from your address; delete some or let them expire."
+            )
         }
         response.addHeader("Retry-After", "30")
         return response
@@ -286,7 +329,10 @@ struct API: Sendable {
     }
 
     private static let preflightMissing = HTTPResponse.error(
-        status: 500, code: "internal_error", message: "This route's preflight did not run; please report it.")
+        status: 500,
+        code: "internal_error",
+        message: "This route's preflight did not run; please report it."
+    )
 
     // MARK: Lookups and their errors
 
@@ -299,19 +345,28 @@ struct API: Sendable {
     }
 
     private func unknownScenario(_ request: HTTPRequest) -> HTTPResponse {
-        .error(status: 404, code: "unknown_scenario",
-               message: "There is no scenario '\(request.parameters["id"] ?? "")'; GET /api/scenarios lists them.")
+        .error(
+            status: 404,
+            code: "unknown_scenario",
+            message: "There is no scenario '\(request.parameters["id"] ?? "")'; GET /api/scenarios lists them."
+        )
     }
 
     private func unknownSession(_ request: HTTPRequest) -> HTTPResponse {
-        .error(status: 404, code: "unknown_session",
-               message: "There is no session with that id: it may have expired or been deleted.")
+        .error(
+            status: 404,
+            code: "unknown_session",
+            message: "There is no session with that id: it may have expired or been deleted."
+        )
     }
 
     private func unknownInput(_ session: Session, _ name: String) -> HTTPResponse {
         let names = session.pipeline.description.inputs.map(\.name).joined(separator: ", ")
-        return .error(status: 404, code: "unknown_input",
-                      message: "The \(session.pipeline.description.id) scenario has no input '\(name)'; its inputs: \(names).")
+        return .error(
+            status: 404,
+            code: "unknown_input",
+            message: "The \(session.pipeline.description.id) scenario has no input '\(name)'; its inputs: \(names)."
+        )
     }
 }
 

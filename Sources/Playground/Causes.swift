@@ -1,9 +1,10 @@
+import Reactive
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Reactive
 
 /// Why an event happened: the sequence numbers of the input events at the root of the propagation
 /// that sent it (`causes` in the API).
@@ -86,7 +87,9 @@ final class CausalScheduler: Scheduler {
 
     @discardableResult
     func schedule(
-        after delay: Duration, repeatingEvery interval: Duration, _ action: @escaping @Sendable () -> Void
+        after delay: Duration,
+        repeatingEvery interval: Duration,
+        _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
         let causes = Causes.current
         return base.schedule(after: delay, repeatingEvery: interval) { Causes.with(causes, action) }

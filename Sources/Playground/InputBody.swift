@@ -10,17 +10,21 @@ enum InputBody {
     /// The media type of `request` (lower-cased, without parameters), or `nil` if it has none.
     static func mediaType(of request: HTTPRequest) -> String? {
         guard let header = request.header("Content-Type") else { return nil }
-        let type = header.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        let type =
+            header.split(separator: ";", maxSplits: 1).first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         return type.isEmpty ? nil : type
     }
 
     /// 415 unless the request's media type is accepted.
     static func checkMediaType(of request: HTTPRequest) -> HTTPResponse? {
         guard let type = mediaType(of: request), !acceptedMediaTypes.contains(type) else { return nil }
-        return .error(status: 415, code: "unsupported_media_type",
-                      message: "Send application/json, text/plain or a form body (curl -d); not \(type).")
+        return .error(
+            status: 415,
+            code: "unsupported_media_type",
+            message: "Send application/json, text/plain or a form body (curl -d); not \(type)."
+        )
     }
 
     /// The body as a raw input, or the 400 error to answer.

@@ -27,7 +27,8 @@ enum MarblesRun {
         let interpreter: Interpreter
         do throws(Interpreter.Diagnostics) {
             interpreter = try Interpreter(
-                program: program, scheduler: clock,
+                program: program,
+                scheduler: clock,
                 services: ProgramPipeline.services(Services(scheduler: clock, settings: ScenarioSettings()))
             ) { stream, event in
                 guard named.contains(stream) else { return }
@@ -61,8 +62,12 @@ enum MarblesRun {
         let letters = Letters(sources: interpreter.marbleSources)
         let streams = program.summaries.filter { $0.stageOf == nil }.map { summary in
             var own = letters  // each stream draws its other values with letters of its own
-            return Drawing(name: summary.name, events: events.filter { $0.stream == summary.name }.map { ($0.event, $0.time) },
-                           frame: frame, letters: &own)
+            return Drawing(
+                name: summary.name,
+                events: events.filter { $0.stream == summary.name }.map { ($0.event, $0.time) },
+                frame: frame,
+                letters: &own
+            )
         }
         let until = Double((reached ?? clock.now) / .microseconds(1)) / 1_000
         return .success(Answer(frame: frame, until: until, truncated: truncated, streams: streams))
@@ -98,8 +103,12 @@ enum MarblesRun {
 
         enum CodingKeys: String, CodingKey { case marbles, values, events }
 
-        init(name: String, events recorded: [(Event<Pipelines.Value, PipelineFailure>, Duration)], frame: Double,
-             letters: inout Letters) {
+        init(
+            name: String,
+            events recorded: [(Event<Pipelines.Value, PipelineFailure>, Duration)],
+            frame: Double,
+            letters: inout Letters
+        ) {
             self.name = name
             var entries: [Marbles.Entry] = []
             var values: [String: JSONValue] = [:]
@@ -115,8 +124,13 @@ enum MarblesRun {
                     events.append(DrawnEvent(kind: "next", value: value.json, time: milliseconds))
                 case .error(let failure):
                     entries.append(Marbles.Entry(frame: at, symbol: "#"))
-                    events.append(DrawnEvent(kind: "error", value: .object(["code": .string(failure.code), "message": .string(failure.message)]),
-                                             time: milliseconds))
+                    events.append(
+                        DrawnEvent(
+                            kind: "error",
+                            value: .object(["code": .string(failure.code), "message": .string(failure.message)]),
+                            time: milliseconds
+                        )
+                    )
                 case .completed:
                     entries.append(Marbles.Entry(frame: at, symbol: "|"))
                     events.append(DrawnEvent(kind: "completed", value: nil, time: milliseconds))

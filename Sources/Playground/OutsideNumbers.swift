@@ -16,7 +16,8 @@ enum OutsideNumbers {
     static func eventID(_ text: String) -> Int? {
         let digits = text.trimmingCharacters(in: .whitespaces)
         guard !digits.isEmpty, digits.utf8.count <= 16, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-              let value = Int(digits), value <= maximumEventID else { return nil }
+            let value = Int(digits), value <= maximumEventID
+        else { return nil }
         return value
     }
 
@@ -25,7 +26,8 @@ enum OutsideNumbers {
     static func decimal(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
-        var sawDigit = false, sawPoint = false
+        var sawDigit = false
+        var sawPoint = false
         for (index, byte) in trimmed.utf8.enumerated() {
             switch byte {
             case UInt8(ascii: "-") where index == 0: continue

@@ -79,7 +79,10 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "Seconds without any traffic after which a connection is closed.")
     var connectionTimeout = 30
 
-    @Option(help: "Seconds a connection has to send a whole request (head and body) once it is ready for one; slower ones are closed (slowloris), and so are keep-alive connections idle that long.")
+    @Option(
+        help:
+            "Seconds a connection has to send a whole request (head and body) once it is ready for one; slower ones are closed (slowloris), and so are keep-alive connections idle that long."
+    )
     var requestTimeout = 10
 
     @Option(help: "Memory per connection for its request head and response buffer, in KiB (heads over 8 KiB answer 431).")
@@ -167,15 +170,24 @@ struct PlaygroundCommand: ParsableCommand {
         configuration.eventStreamQueueLimit = sseQueueBytes
         configuration.keepAliveInterval = .seconds(keepAliveSeconds)
 
-        let sessions = SessionStore(settings: settings, limits: limits, threads: sessionThreads,
-                                    programThreads: programThreads, logger: Logger(label: "playground.sessions"))
+        let sessions = SessionStore(
+            settings: settings,
+            limits: limits,
+            threads: sessionThreads,
+            programThreads: programThreads,
+            logger: Logger(label: "playground.sessions")
+        )
         let metrics = ServerMetrics()
         var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
         api.marbleRuns = ClientRateLimiter(perSecond: Double(marbleRunsPerSecond), burst: Double(marbleRunsPerSecond))
-        let server = HTTPServer(configuration: configuration, logger: Logger(label: "microhttp"), metrics: metrics,
-                                router: api.router())
+        let server = HTTPServer(
+            configuration: configuration,
+            logger: Logger(label: "microhttp"),
+            metrics: metrics,
+            router: api.router()
+        )
         do {
             try server.start()
         } catch {

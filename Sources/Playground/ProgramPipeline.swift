@@ -14,13 +14,20 @@ enum ProgramPipeline {
         let buildErrors = Interpreter.validate(program, services: services(Services(scheduler: TestScheduler(), settings: ScenarioSettings())))
         guard buildErrors.isEmpty else { return .failure(ProgramRefusal(diagnostics: buildErrors)) }
         let description = ScenarioDescription(
-            id: "pipeline", title: "Your pipeline",
+            id: "pipeline",
+            title: "Your pipeline",
             description: "A program of the pipeline language, every named line a stream.",
-            inputs: program.inputs.map(Self.describe), streams: program.summaries.map(Self.describe),
-            source: PipelineSource(program: text))
+            inputs: program.inputs.map(Self.describe),
+            streams: program.summaries.map(Self.describe),
+            source: PipelineSource(program: text)
+        )
         let pipeline = SessionPipeline(description: description, warnings: diagnostics) { scheduler, settings, sink in
-            ProgramRun(program: program, scheduler: scheduler, services: services(Services(scheduler: scheduler, settings: settings)),
-                       sink: sink)
+            ProgramRun(
+                program: program,
+                scheduler: scheduler,
+                services: services(Services(scheduler: scheduler, settings: settings)),
+                sink: sink
+            )
         }
         return .success((pipeline, diagnostics))
     }
@@ -65,10 +72,19 @@ enum ProgramPipeline {
     }
 
     private static func describe(_ stream: StreamSummary) -> StreamDescription {
-        let description = stream.stageOf.map { "The `\(stream.operator)` stage of `\($0)`, line \(stream.line)." }
+        let description =
+            stream.stageOf.map { "The `\(stream.operator)` stage of `\($0)`, line \(stream.line)." }
             ?? "The stream defined on line \(stream.line)."
-        return StreamDescription(name: stream.name, description: description, operator: stream.operator, from: stream.from,
-                                 state: stream.isState, line: stream.line, column: stream.column, stageOf: stream.stageOf)
+        return StreamDescription(
+            name: stream.name,
+            description: description,
+            operator: stream.operator,
+            from: stream.from,
+            state: stream.isState,
+            line: stream.line,
+            column: stream.column,
+            stageOf: stream.stageOf
+        )
     }
 }
 

@@ -34,8 +34,11 @@ extension API {
         guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
         let until = request.query["until"].map(OutsideNumbers.until)
         if case .some(nil) = until {
-            return .error(status: 400, code: "invalid_value",
-                          message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil)).")
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil))."
+            )
         }
         switch MarblesRun.run(text, until: until ?? nil) {
         case .failure(let refusal):
@@ -49,8 +52,10 @@ extension API {
     static func programInvalid(_ refusal: ProgramRefusal) -> HTTPResponse {
         let errors = refusal.diagnostics.filter { $0.severity == .error }.count
         let message = "The program cannot run: \(errors) problem\(errors == 1 ? "" : "s") (see diagnostics)."
-        return .json(ProgramInvalid(error: .init(code: "pipeline_invalid", message: message, diagnostics: refusal.diagnostics)),
-                     status: 400)
+        return .json(
+            ProgramInvalid(error: .init(code: "pipeline_invalid", message: message, diagnostics: refusal.diagnostics)),
+            status: 400
+        )
     }
 }
 

@@ -27,7 +27,8 @@ enum PublicFolder {
         for candidate in candidates {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue,
-               FileManager.default.fileExists(atPath: candidate + "/index.html") {
+                FileManager.default.fileExists(atPath: candidate + "/index.html")
+            {
                 return candidate
             }
         }

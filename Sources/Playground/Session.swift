@@ -86,8 +86,15 @@ final class Session: Sendable {
 
     private let state: Lock<State>
 
-    init(id: String, pipeline: SessionPipeline, clientAddress: String, scheduler: RunLoopScheduler,
-         clock: Clock = .real, settings: ScenarioSettings, limits: SessionLimits) {
+    init(
+        id: String,
+        pipeline: SessionPipeline,
+        clientAddress: String,
+        scheduler: RunLoopScheduler,
+        clock: Clock = .real,
+        settings: ScenarioSettings,
+        limits: SessionLimits
+    ) {
         self.id = id
         self.pipeline = pipeline
         self.clientAddress = clientAddress
@@ -136,7 +143,9 @@ final class Session: Sendable {
             let causes = isInput ? [seq] : current
             let frame = ServerSentEvent(
                 data: EventJSON.encode(stream: stream, event: event, seq: seq, t: milliseconds, causes: causes),
-                event: stream, id: String(seq))
+                event: stream,
+                id: String(seq)
+            )
             let recorded = Recorded(seq: seq, stream: stream, streamEvent: event, t: milliseconds, causes: causes, event: frame)
             state.buffer.append(recorded)
             if state.buffer.count - state.bufferStart > limits.eventBuffer {
@@ -160,15 +169,22 @@ final class Session: Sendable {
         let accepted = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
             let buffered = state.buffer[state.bufferStart...]
-            switch Self.resumption(after: lastEventID, oldestBuffered: buffered.first?.seq ?? state.nextSeq,
-                                   next: state.nextSeq) {
+            switch Self.resumption(
+                after: lastEventID,
+                oldestBuffered: buffered.first?.seq ?? state.nextSeq,
+                next: state.nextSeq
+            ) {
             case .snapshot:
                 sendSnapshot(state, to: stream)
             case .replay(let after):
                 for recorded in buffered where recorded.seq > after { stream.send(recorded.event) }
             case .reset:
-                stream.send(ServerSentEvent(data: #"{"reason":"events after Last-Event-ID are no longer buffered"}"#,
-                                            event: "reset"))
+                stream.send(
+                    ServerSentEvent(
+                        data: #"{"reason":"events after Last-Event-ID are no longer buffered"}"#,
+                        event: "reset"
+                    )
+                )
                 sendSnapshot(state, to: stream)
             }
             state.watchers[ObjectIdentifier(stream)] = stream
@@ -268,14 +284,19 @@ final class Session: Sendable {
     }
 
     private func budgetExhausted() {
-        Self.logger.warning("virtual clock stopped: one request's work passed the step budget",
-                            metadata: ["session": "\(id.prefix(8))…", "budget": "\(Self.virtualStepBudget)"])
+        Self.logger.warning(
+            "virtual clock stopped: one request's work passed the step budget",
+            metadata: ["session": "\(id.prefix(8))…", "budget": "\(Self.virtualStepBudget)"]
+        )
     }
 
     private static let logger = Logger(label: "playground.sessions")
 
     private func enqueue(
-        input name: String, ending: Bool, virtualMilliseconds: Double = 0, _ work: @escaping @Sendable (any RunningPipeline) -> Void
+        input name: String,
+        ending: Bool,
+        virtualMilliseconds: Double = 0,
+        _ work: @escaping @Sendable (any RunningPipeline) -> Void
     ) -> Result<Void, InputRefusal> {
         let verdict = state.withLock { state -> Result<Void, InputRefusal> in
             // Decided here, in arrival order, so the answer matches what the queue will do; before
@@ -322,7 +343,7 @@ final class Session: Sendable {
             }
             return (state.instance, Array(state.watchers.values))
         }
-        watchers.forEach { $0.close() }
+        for watcher in watchers { watcher.close() }
         if let instance { scheduler.schedule { instance.stop() } }
     }
 }

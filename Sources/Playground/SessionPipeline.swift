@@ -29,8 +29,12 @@ struct SessionPipeline: Sendable {
     /// streams, as a catalogue entry has them, and its warnings; `nil` for a scenario's session.
     var programSummary: ProgramSummary? {
         warnings.map {
-            ProgramSummary(program: description.source.swift, inputs: description.inputs, streams: description.streams,
-                           diagnostics: $0)
+            ProgramSummary(
+                program: description.source.swift,
+                inputs: description.inputs,
+                streams: description.streams,
+                diagnostics: $0
+            )
         }
     }
 }

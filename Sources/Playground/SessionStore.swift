@@ -66,8 +66,12 @@ final class SessionStore: Sendable {
     }
 
     /// Creates a session running `pipeline` for the client at `clientAddress`, on a thread of `pool`.
-    func create(_ pipeline: SessionPipeline, clientAddress: String, clock: Session.Clock = .real,
-                pool: Pool = .scenarios) throws(CreationError) -> Session {
+    func create(
+        _ pipeline: SessionPipeline,
+        clientAddress: String,
+        clock: Session.Clock = .real,
+        pool: Pool = .scenarios
+    ) throws(CreationError) -> Session {
         let id = Self.makeID()
         // The caps are checked and the place taken in one critical section: the session is built
         // outside the lock, so it counts as reserved until it is stored (two polling threads once
@@ -89,8 +93,15 @@ final class SessionStore: Sendable {
             }
         }
         let scheduler = try result.get()
-        let session = Session(id: id, pipeline: pipeline, clientAddress: clientAddress, scheduler: scheduler,
-                              clock: clock, settings: settings, limits: limits.session)
+        let session = Session(
+            id: id,
+            pipeline: pipeline,
+            clientAddress: clientAddress,
+            scheduler: scheduler,
+            clock: clock,
+            settings: settings,
+            limits: limits.session
+        )
         state.withLock { state in
             state.reserved -= 1
             state.sessions[id] = session
@@ -138,7 +149,7 @@ final class SessionStore: Sendable {
             defer { state = State() }
             return Array(state.sessions.values)
         }
-        all.forEach { $0.close() }
+        for session in all { session.close() }
     }
 
     private func scheduleSweep() {

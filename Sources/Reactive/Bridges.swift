@@ -63,7 +63,9 @@ extension Signal where Value == Notification.Name, Failure == Never {
     /// `rac_addObserverForName:object:`). The name, not the notification, is sent: a
     /// `Notification` carries an untyped `userInfo` and is not `Sendable`.
     public static func notifications(
-        named name: Notification.Name, object: (AnyObject & Sendable)? = nil, center: NotificationCenter = .default
+        named name: Notification.Name,
+        object: (AnyObject & Sendable)? = nil,
+        center: NotificationCenter = .default
     ) -> Signal {
         Signal { subscriber in
             let observer = center.addObserver(forName: name, object: object, queue: nil) { notification in

@@ -77,19 +77,24 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
     ) {
         makeExecution = execute
         allowsConcurrentExecutionSubject = CurrentValueSubject(allowsConcurrentExecution)
-        let executing = executingSubject, enabledOut = enabledSubject
+        let executing = executingSubject
+        let enabledOut = enabledSubject
         let allowsConcurrent = allowsConcurrentExecutionSubject
-        let executions = executionSignalsSubject, errors = errorsSubject
-        serializer = Serializer(State(allowsConcurrentExecution: allowsConcurrentExecution), Subscriber { event in
-            guard case .next(let notice) = event else { return }
-            switch notice {
-            case .allowsConcurrentExecution(let value): allowsConcurrent.sendNext(value)
-            case .executing(let value): executing.sendNext(value)
-            case .enabled(let value): enabledOut.sendNext(value)
-            case .execution(let signal): executions.sendNext(signal)
-            case .failure(let error): errors.sendNext(error)
+        let executions = executionSignalsSubject
+        let errors = errorsSubject
+        serializer = Serializer(
+            State(allowsConcurrentExecution: allowsConcurrentExecution),
+            Subscriber { event in
+                guard case .next(let notice) = event else { return }
+                switch notice {
+                case .allowsConcurrentExecution(let value): allowsConcurrent.sendNext(value)
+                case .executing(let value): executing.sendNext(value)
+                case .enabled(let value): enabledOut.sendNext(value)
+                case .execution(let signal): executions.sendNext(signal)
+                case .failure(let error): errors.sendNext(error)
+                }
             }
-        })
+        )
         if let enabled {
             let serializer = self.serializer
             enabledSubscription.inner = enabled.subscribe(next: { value in
@@ -126,15 +131,17 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
         let replay = ReplaySubject<Output, Failure>()
         serializer.send(.next(.execution(replay.signal.catchTo(.empty))))
         let serializer = self.serializer
-        makeExecution(input).subscribe(Subscriber { event in
-            replay.send(event)
-            guard event.isTerminating else { return }
-            serializer.update { state, outbox in
-                if case .error(let error) = event { outbox.append(.next(.failure(error))) }
-                state.running -= 1
-                state.publishChanges(&outbox)
+        makeExecution(input).subscribe(
+            Subscriber { event in
+                replay.send(event)
+                guard event.isTerminating else { return }
+                serializer.update { state, outbox in
+                    if case .error(let error) = event { outbox.append(.next(.failure(error))) }
+                    state.running -= 1
+                    state.publishChanges(&outbox)
+                }
             }
-        })
+        )
         return replay.signal.mapError(CommandError.failed)
     }
 

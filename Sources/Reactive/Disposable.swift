@@ -81,7 +81,7 @@ public final class CompoundDisposable: Disposable {
             defer { children = nil }
             return children
         }
-        taken?.forEach { $0.dispose() }
+        for disposable in taken ?? [] { disposable.dispose() }
     }
 }
 

@@ -57,9 +57,11 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
     /// source ended, or it was disposed), so finished bindings and what they captured are freed.
     private func keepWhileActive(_ binding: Subscription) {
         lifetime.add(binding)
-        binding.add(ActionDisposable { [weak lifetime, weak binding] in
-            if let lifetime, let binding { lifetime.remove(binding) }
-        })
+        binding.add(
+            ActionDisposable { [weak lifetime, weak binding] in
+                if let lifetime, let binding { lifetime.remove(binding) }
+            }
+        )
     }
 
     /// A new channel terminal bound to this property (RAC `RACChannelTo(object, keyPath)`):
@@ -85,7 +87,8 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
                 echo.withLock { $0 += 1 }
                 self.value = value
             },
-            completed: { fromProperty.dispose() })
+            completed: { fromProperty.dispose() }
+        )
         keepWhileActive(fromProperty)
         keepWhileActive(toProperty)
         signal.subscribe(fromProperty)

@@ -183,8 +183,12 @@ private final class RunLoopCore: Sendable {
                     if let interval = work.interval {
                         // The next run keeps the timer's phase, skipping runs that were missed.
                         let missed = (now - due.deadline) / interval + 1
-                        state.queue.insert(Due(deadline: due.deadline.addingClamped(missed.multipliedClamped(by: interval)),
-                                               sequence: due.sequence))
+                        state.queue.insert(
+                            Due(
+                                deadline: due.deadline.addingClamped(missed.multipliedClamped(by: interval)),
+                                sequence: due.sequence
+                            )
+                        )
                     } else {
                         state.work[due.sequence] = nil
                         state.work.shrinkIfSparse()

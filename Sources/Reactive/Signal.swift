@@ -46,7 +46,8 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// runs). Returns `nil`: there is nothing left for the operator's handler to hand back.
     @inlinable
     public func subscribe<DownstreamValue, DownstreamFailure>(
-        _ upstream: Subscriber<Value, Failure>, for downstream: Subscriber<DownstreamValue, DownstreamFailure>
+        _ upstream: Subscriber<Value, Failure>,
+        for downstream: Subscriber<DownstreamValue, DownstreamFailure>
     ) -> (any Disposable)? {
         downstream.add(upstream)
         subscribe(upstream)

@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -105,7 +106,7 @@ public class Subscription: Disposable, @unchecked Sendable {
         list?.remove(self)
         switch taken {
         case .one(let disposable): disposable.dispose()
-        case .many(let all): all.forEach { $0.dispose() }
+        case .many(let all): for disposable in all { disposable.dispose() }
         case .none, .stopped: break
         }
     }

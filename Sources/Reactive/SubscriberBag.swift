@@ -1,9 +1,10 @@
+import Locking
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Locking
 
 /// The subscriptions of a hot signal, in subscription order.
 ///

@@ -47,8 +47,14 @@ public final class TestScheduler: Scheduler {
         let disposable = ActionDisposable()
         state.withLock { state in
             state.sequence += 1
-            state.items.insert(Item(due: state.now + max(delay, .zero), sequence: state.sequence,
-                                    action: action, disposable: disposable))
+            state.items.insert(
+                Item(
+                    due: state.now + max(delay, .zero),
+                    sequence: state.sequence,
+                    action: action,
+                    disposable: disposable
+                )
+            )
         }
         return disposable
     }

@@ -25,7 +25,9 @@ extension Marbles {
     /// // drawn == "----b-----d---|"
     /// ```
     public static func output(
-        of inputs: String..., frame: Duration = .milliseconds(100), until: Duration? = nil,
+        of inputs: String...,
+        frame: Duration = .milliseconds(100),
+        until: Duration? = nil,
         _ operation: (_ inputs: [Signal<String, MarbleFailure>], _ scheduler: TestScheduler) -> Signal<String, MarbleFailure>
     ) -> String {
         let scheduler = TestScheduler()
@@ -38,7 +40,8 @@ extension Marbles {
                 recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: symbol)) }
             },
             error: { _ in recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: "#")) } },
-            completed: { recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: "|")) } })
+            completed: { recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: "|")) } }
+        )
         scheduler.advance(to: until ?? frame * 1_000)
         subscription.dispose()
         return render(recorded.withLock { $0 })
@@ -56,13 +59,15 @@ extension Marbles {
         return Signal { subscriber in
             let timers = CompoundDisposable()
             for entry in entries {
-                timers.add(scheduler.schedule(after: frame * entry.frame) {
-                    switch entry.symbol {
-                    case "|": subscriber.sendCompleted()
-                    case "#": subscriber.sendError(MarbleFailure())
-                    default: subscriber.sendNext(String(entry.symbol))
+                timers.add(
+                    scheduler.schedule(after: frame * entry.frame) {
+                        switch entry.symbol {
+                        case "|": subscriber.sendCompleted()
+                        case "#": subscriber.sendError(MarbleFailure())
+                        default: subscriber.sendNext(String(entry.symbol))
+                        }
                     }
-                })
+                )
             }
             return timers
         }

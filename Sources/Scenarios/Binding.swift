@@ -22,14 +22,34 @@ public final class Binding: Scenario {
             + "the model's value wins, so both fields start with it. Two people can each take a field.",
         inputs: inputs.map(\.description),
         streams: [
-            StreamDescription(name: "fieldA", description: "Field A's text: what is typed into it and what the model sends it.",
-                              operator: "RACChannelTo", from: ["fieldA", "name"], state: true),
-            StreamDescription(name: "fieldB", description: "Field B's text: what is typed into it and what the model sends it.",
-                              operator: "RACChannelTo", from: ["fieldB", "name"], state: true),
-            StreamDescription(name: "name", description: "The model's name, set through either field's channel.",
-                              operator: "RACChannelTo", from: ["fieldA", "fieldB"], state: true),
-            StreamDescription(name: "label", description: "The label's text, bound one way to the name.",
-                              operator: "RAC = RACObserve + map", from: ["name"], state: true),
+            StreamDescription(
+                name: "fieldA",
+                description: "Field A's text: what is typed into it and what the model sends it.",
+                operator: "RACChannelTo",
+                from: ["fieldA", "name"],
+                state: true
+            ),
+            StreamDescription(
+                name: "fieldB",
+                description: "Field B's text: what is typed into it and what the model sends it.",
+                operator: "RACChannelTo",
+                from: ["fieldB", "name"],
+                state: true
+            ),
+            StreamDescription(
+                name: "name",
+                description: "The model's name, set through either field's channel.",
+                operator: "RACChannelTo",
+                from: ["fieldA", "fieldB"],
+                state: true
+            ),
+            StreamDescription(
+                name: "label",
+                description: "The label's text, bound one way to the name.",
+                operator: "RAC = RACObserve + map",
+                from: ["name"],
+                state: true
+            ),
         ]
     )
 
@@ -67,7 +87,6 @@ public final class Binding: Scenario {
         pipeline.add(fieldA.makeTerminal().bind(to: name.makeTerminal()))
         pipeline.add(fieldB.makeTerminal().bind(to: name.makeTerminal()))
     }
-
 
     /// Disposes every binding and stream.
     public func stop() { pipeline.stop() }

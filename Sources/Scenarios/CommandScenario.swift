@@ -22,16 +22,41 @@ public final class CommandScenario: Scenario {
             + "not-enabled failures of execute.",
         inputs: inputs.map(\.description),
         streams: [
-            StreamDescription(name: "emailValid", description: "Whether the e-mail matches ^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$.",
-                              operator: "map", from: ["email"], state: true),
-            StreamDescription(name: "enabled", description: "emailValid AND (not executing OR allowsConcurrentExecution).",
-                              operator: "Command.enabled", from: ["emailValid", "executing", "allowsConcurrentExecution"], state: true),
-            StreamDescription(name: "executing", description: "Whether an execution is running.",
-                              operator: "Command.executing", from: ["execute"], state: true),
-            StreamDescription(name: "executionValues", description: "The values of the latest execution.",
-                              operator: "executionSignals + switchToLatest", from: ["execute"], state: false),
-            StreamDescription(name: "errors", description: "Failed executions and executes refused while disabled.",
-                              operator: "merge", from: ["execute", "enabled"], state: false),
+            StreamDescription(
+                name: "emailValid",
+                description: "Whether the e-mail matches ^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$.",
+                operator: "map",
+                from: ["email"],
+                state: true
+            ),
+            StreamDescription(
+                name: "enabled",
+                description: "emailValid AND (not executing OR allowsConcurrentExecution).",
+                operator: "Command.enabled",
+                from: ["emailValid", "executing", "allowsConcurrentExecution"],
+                state: true
+            ),
+            StreamDescription(
+                name: "executing",
+                description: "Whether an execution is running.",
+                operator: "Command.executing",
+                from: ["execute"],
+                state: true
+            ),
+            StreamDescription(
+                name: "executionValues",
+                description: "The values of the latest execution.",
+                operator: "executionSignals + switchToLatest",
+                from: ["execute"],
+                state: false
+            ),
+            StreamDescription(
+                name: "errors",
+                description: "Failed executions and executes refused while disabled.",
+                operator: "merge",
+                from: ["execute", "enabled"],
+                state: false
+            ),
         ],
         program: ScenarioPrograms.command
     )
@@ -57,13 +82,13 @@ public final class CommandScenario: Scenario {
         let email = self.email
         let refused = execute.signal.flatMap(.merge) { _ in
             command.execute(email.value).notEnabledError(
-                message: "The command is disabled: the e-mail is invalid, or an execution is running and concurrent execution is off.")
-                .promoteError(ErrorInfo.self)
+                message: "The command is disabled: the e-mail is invalid, or an execution is running and concurrent execution is off."
+            )
+            .promoteError(ErrorInfo.self)
         }
         // The command's errors never end; the stream ends when the execute button's signal does.
         pipeline.stream("errors", Signal.merge([command.errors.map(\.info).promoteError(ErrorInfo.self).ending(with: execute.signal), refused]))
     }
-
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

@@ -22,7 +22,10 @@ public struct InputDeclaration<Owner: Scenario>: Sendable {
 
     /// A choice among `options`.
     static func choice(
-        _ name: String, _ description: String, options: [String], _ input: KeyPath<Owner, ChoiceInput> & Sendable
+        _ name: String,
+        _ description: String,
+        options: [String],
+        _ input: KeyPath<Owner, ChoiceInput> & Sendable
     ) -> Self {
         Self(description: InputDescription(name: name, kind: .choice, description: description, options: options)) {
             $0[keyPath: input]

@@ -101,12 +101,14 @@ extension Signal where Value: Sendable {
     func notEnabledError<ExecutionFailure>(message: String) -> Signal<ErrorInfo, Never>
     where Failure == CommandError<ExecutionFailure> {
         Signal<ErrorInfo, Never> { subscriber in
-            subscribe(Subscriber { event in
-                if case .error(.notEnabled) = event {
-                    subscriber.sendNext(ErrorInfo(code: "not_enabled", message: message))
+            subscribe(
+                Subscriber { event in
+                    if case .error(.notEnabled) = event {
+                        subscriber.sendNext(ErrorInfo(code: "not_enabled", message: message))
+                    }
+                    if event.isTerminating { subscriber.sendCompleted() }
                 }
-                if event.isTerminating { subscriber.sendCompleted() }
-            })
+            )
         }
     }
 
@@ -115,13 +117,17 @@ extension Signal where Value: Sendable {
     /// by itself, such as one a side effect sends into.
     func ending<OtherValue>(with other: Signal<OtherValue, Failure>) -> Signal<Value, Failure> {
         Signal { subscriber in
-            subscriber.add(other.subscribe(Subscriber { event in
-                switch event {
-                case .next: break
-                case .error(let error): subscriber.sendError(error)
-                case .completed: subscriber.sendCompleted()
-                }
-            }))
+            subscriber.add(
+                other.subscribe(
+                    Subscriber { event in
+                        switch event {
+                        case .next: break
+                        case .error(let error): subscriber.sendError(error)
+                        case .completed: subscriber.sendCompleted()
+                        }
+                    }
+                )
+            )
             subscribe(subscriber)
             return nil
         }

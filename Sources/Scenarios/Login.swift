@@ -20,18 +20,48 @@ public final class Login: Scenario {
             + "not-enabled error instead of signing in.",
         inputs: inputs.map(\.description),
         streams: [
-            StreamDescription(name: "usernameValid", description: "Whether the user name is longer than 3 characters.",
-                              operator: "map", from: ["username"], state: true),
-            StreamDescription(name: "passwordValid", description: "Whether the password is longer than 3 characters.",
-                              operator: "map", from: ["password"], state: true),
-            StreamDescription(name: "signInEnabled", description: "Both fields valid: the sign-in command's enabled signal.",
-                              operator: "combineLatest + and", from: ["usernameValid", "passwordValid"], state: true),
-            StreamDescription(name: "signingIn", description: "Whether a sign-in is running (the command's executing).",
-                              operator: "Command.executing", from: ["submit", "signInEnabled"], state: true),
-            StreamDescription(name: "signInResult", description: "The result of the latest sign-in.",
-                              operator: "executionSignals + switchToLatest", from: ["submit"], state: true),
-            StreamDescription(name: "errors", description: "Submits refused because sign-in was disabled (wrong credentials are a false signInResult, not an error).",
-                              operator: "flattenMap", from: ["submit", "signInEnabled"], state: false),
+            StreamDescription(
+                name: "usernameValid",
+                description: "Whether the user name is longer than 3 characters.",
+                operator: "map",
+                from: ["username"],
+                state: true
+            ),
+            StreamDescription(
+                name: "passwordValid",
+                description: "Whether the password is longer than 3 characters.",
+                operator: "map",
+                from: ["password"],
+                state: true
+            ),
+            StreamDescription(
+                name: "signInEnabled",
+                description: "Both fields valid: the sign-in command's enabled signal.",
+                operator: "combineLatest + and",
+                from: ["usernameValid", "passwordValid"],
+                state: true
+            ),
+            StreamDescription(
+                name: "signingIn",
+                description: "Whether a sign-in is running (the command's executing).",
+                operator: "Command.executing",
+                from: ["submit", "signInEnabled"],
+                state: true
+            ),
+            StreamDescription(
+                name: "signInResult",
+                description: "The result of the latest sign-in.",
+                operator: "executionSignals + switchToLatest",
+                from: ["submit"],
+                state: true
+            ),
+            StreamDescription(
+                name: "errors",
+                description: "Submits refused because sign-in was disabled (wrong credentials are a false signInResult, not an error).",
+                operator: "flattenMap",
+                from: ["submit", "signInEnabled"],
+                state: false
+            ),
         ],
         program: ScenarioPrograms.login
     )
@@ -60,12 +90,12 @@ public final class Login: Scenario {
         let (username, password) = (self.username, self.password)
         let refused = submit.signal.flatMap(.merge) { _ in
             signIn.execute((username.value, password.value)).notEnabledError(
-                message: "Sign-in is disabled: both fields need more than 3 characters, and no sign-in may be running.")
-                .promoteError(ErrorInfo.self)
+                message: "Sign-in is disabled: both fields need more than 3 characters, and no sign-in may be running."
+            )
+            .promoteError(ErrorInfo.self)
         }
         pipeline.stream("errors", refused)
     }
-
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

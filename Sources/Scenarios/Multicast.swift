@@ -34,15 +34,35 @@ public final class Multicast: Scenario {
             + "the response. Changing the mode starts over with a fresh request signal.",
         inputs: inputs.map(\.description),
         streams: [
-            StreamDescription(name: "subscriberA", description: "What subscriber A sees: subscribed, the response, completed, unsubscribed.",
-                              operator: "switchToLatest + materialize", from: ["mode", "subscribeA", "unsubscribeA"], state: true),
-            StreamDescription(name: "subscriberB", description: "What subscriber B sees.",
-                              operator: "switchToLatest + materialize", from: ["mode", "subscribeB", "unsubscribeB"], state: true),
-            StreamDescription(name: "requestsMade", description: "How many requests the request signal's subscribe closure has started in this mode.",
-                              operator: "createSignal", from: ["mode"], state: true),
-            StreamDescription(name: "connection", description: "The multicast connection's subscription to the request: connected, disposed (cold: none).",
-                              operator: "publish / replayLazily", from: ["mode"], state: true,
-                              levels: ["connected", "not connected", "disposed", "none: cold"]),
+            StreamDescription(
+                name: "subscriberA",
+                description: "What subscriber A sees: subscribed, the response, completed, unsubscribed.",
+                operator: "switchToLatest + materialize",
+                from: ["mode", "subscribeA", "unsubscribeA"],
+                state: true
+            ),
+            StreamDescription(
+                name: "subscriberB",
+                description: "What subscriber B sees.",
+                operator: "switchToLatest + materialize",
+                from: ["mode", "subscribeB", "unsubscribeB"],
+                state: true
+            ),
+            StreamDescription(
+                name: "requestsMade",
+                description: "How many requests the request signal's subscribe closure has started in this mode.",
+                operator: "createSignal",
+                from: ["mode"],
+                state: true
+            ),
+            StreamDescription(
+                name: "connection",
+                description: "The multicast connection's subscription to the request: connected, disposed (cold: none).",
+                operator: "publish / replayLazily",
+                from: ["mode"],
+                state: true,
+                levels: ["connected", "not connected", "disposed", "none: cold"]
+            ),
         ]
     )
 
@@ -62,21 +82,25 @@ public final class Multicast: Scenario {
 
         // One shared request signal per mode, made when the mode is chosen and read by both subscribers.
         let modes = pipeline.share(mode.signal.map { Mode(rawValue: $0) ?? .cold })
-        let requests = pipeline.share(modes.map { mode -> Signal<String, Never> in
-            let request = Self.request(latency: latency, on: scheduler, counting: requestsMade)
-            switch mode {
-            case .cold: return request
-            case .publish: return Self.reporting(request, to: connection).publish().autoconnect()
-            case .replay: return Self.reporting(request, to: connection).replayLazily()
+        let requests = pipeline.share(
+            modes.map { mode -> Signal<String, Never> in
+                let request = Self.request(latency: latency, on: scheduler, counting: requestsMade)
+                switch mode {
+                case .cold: return request
+                case .publish: return Self.reporting(request, to: connection).publish().autoconnect()
+                case .replay: return Self.reporting(request, to: connection).replayLazily()
+                }
             }
-        })
+        )
         pipeline.stream("subscriberA", Self.subscriber(to: requests, subscribe: subscribeA.signal, unsubscribe: unsubscribeA.signal))
         pipeline.stream("subscriberB", Self.subscriber(to: requests, subscribe: subscribeB.signal, unsubscribe: unsubscribeB.signal))
         // Reset for a new mode only after both subscribers have left the old one's request.
-        pipeline.add(modes.subscribe(next: { mode in
-            requestsMade.sendNext(0)
-            connection.sendNext(mode == .cold ? "none: cold" : "not connected")
-        }))
+        pipeline.add(
+            modes.subscribe(next: { mode in
+                requestsMade.sendNext(0)
+                connection.sendNext(mode == .cold ? "none: cold" : "not connected")
+            })
+        )
         pipeline.stream("requestsMade", requestsMade.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
         pipeline.stream("connection", connection.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
     }
@@ -84,7 +108,9 @@ public final class Multicast: Scenario {
     /// The simulated request (RAC `rac_sendAsynchronousRequest:`): a cold signal whose every
     /// subscription starts a request, counted, that responds after `latency`.
     private static func request(
-        latency: Duration, on scheduler: any Scheduler, counting requestsMade: CurrentValueSubject<Int, Never>
+        latency: Duration,
+        on scheduler: any Scheduler,
+        counting requestsMade: CurrentValueSubject<Int, Never>
     ) -> Signal<String, Never> {
         Signal { subscriber in
             let number = requestsMade.value + 1
@@ -112,7 +138,9 @@ public final class Multicast: Scenario {
     /// A subscriber's view: each `subscribe` (re)subscribes to the current mode's request signal,
     /// each `unsubscribe` disposes; a new mode disposes the subscription of the old one.
     private static func subscriber(
-        to requests: Signal<Signal<String, Never>, ErrorInfo>, subscribe: Signal<Void, ErrorInfo>, unsubscribe: Signal<Void, ErrorInfo>
+        to requests: Signal<Signal<String, Never>, ErrorInfo>,
+        subscribe: Signal<Void, ErrorInfo>,
+        unsubscribe: Signal<Void, ErrorInfo>
     ) -> Signal<String, ErrorInfo> {
         let commands = Signal.merge([subscribe.mapReplace(true), unsubscribe.mapReplace(false)])
         return requests.flatMap(.latest) { request in
@@ -130,7 +158,6 @@ public final class Multicast: Scenario {
             }
         }
     }
-
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

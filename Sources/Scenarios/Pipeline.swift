@@ -34,10 +34,14 @@ final class Pipeline: Sendable {
         report: @escaping @Sendable (Event<Value, Failure>) -> Void = { _ in }
     ) -> Signal<Value, Failure> {
         let subject = ReplaySubject<Value, Failure>(capacity: 1)
-        subscriptions.add(signal.subscribe(Subscriber { event in
-            report(event)
-            subject.send(event)
-        }))
+        subscriptions.add(
+            signal.subscribe(
+                Subscriber { event in
+                    report(event)
+                    subject.send(event)
+                }
+            )
+        )
         return subject.signal
     }
 

@@ -17,15 +17,36 @@ public struct ScenarioDescription: Sendable, Encodable {
     public let pipeline: String?
 
     /// Creates a description; `sourceFile` names the scenario's own file in `Sources/Scenarios`.
-    init(id: String, title: String, sourceFile: String, description: String,
-         inputs: [InputDescription], streams: [StreamDescription], program: String? = nil) {
-        self.init(id: id, title: title, description: description, inputs: inputs, streams: streams,
-                  source: PipelineSource(file: sourceFile), pipeline: program)
+    init(
+        id: String,
+        title: String,
+        sourceFile: String,
+        description: String,
+        inputs: [InputDescription],
+        streams: [StreamDescription],
+        program: String? = nil
+    ) {
+        self.init(
+            id: id,
+            title: title,
+            description: description,
+            inputs: inputs,
+            streams: streams,
+            source: PipelineSource(file: sourceFile),
+            pipeline: program
+        )
     }
 
     /// Creates a description of any pipeline: a user's program, say.
-    public init(id: String, title: String, description: String, inputs: [InputDescription],
-                streams: [StreamDescription], source: PipelineSource, pipeline: String? = nil) {
+    public init(
+        id: String,
+        title: String,
+        description: String,
+        inputs: [InputDescription],
+        streams: [StreamDescription],
+        source: PipelineSource,
+        pipeline: String? = nil
+    ) {
         self.id = id
         self.title = title
         self.description = description
@@ -93,8 +114,17 @@ public struct StreamDescription: Sendable, Encodable {
     public let levels: [String]?
 
     /// Creates a stream description.
-    public init(name: String, description: String, operator: String, from: [String], state: Bool,
-                line: Int? = nil, column: Int? = nil, stageOf: String? = nil, levels: [String]? = nil) {
+    public init(
+        name: String,
+        description: String,
+        operator: String,
+        from: [String],
+        state: Bool,
+        line: Int? = nil,
+        column: Int? = nil,
+        stageOf: String? = nil,
+        levels: [String]? = nil
+    ) {
         self.levels = levels
         self.line = line
         self.column = column

@@ -30,18 +30,48 @@ public final class Schedulers: Scenario {
             + "AFNetworking keeps its network thread's run loop alive with a port, and the same work then runs.",
         inputs: inputs.map(\.description),
         streams: [
-            StreamDescription(name: "source", description: "Each tap, numbered, on the session's own thread.",
-                              operator: "scan", from: ["tap"], state: true),
-            StreamDescription(name: "deliverOnQueue", description: "The same values delivered on a serial-queue scheduler.",
-                              operator: "deliverOn: (QueueScheduler)", from: ["source"], state: true),
-            StreamDescription(name: "deliverOnRunLoop", description: "The same values delivered on a run-loop scheduler's thread.",
-                              operator: "deliverOn: (RunLoopScheduler)", from: ["source"], state: true),
-            StreamDescription(name: "subscribeOnQueue", description: "Per value, a signal subscribed on the queue: where its subscribe closure ran.",
-                              operator: "flattenMap + subscribeOn:", from: ["source"], state: true),
-            StreamDescription(name: "bareThread", description: "Work scheduled on a thread whose run loop has no source: scheduled, then still not run.",
-                              operator: "run loop without a source", from: ["scheduleOnBareThread"], state: false),
-            StreamDescription(name: "keptAliveRunLoop", description: "The same work on a run loop kept alive by a source: scheduled, then ran.",
-                              operator: "RunLoopScheduler", from: ["scheduleOnRunLoop"], state: false),
+            StreamDescription(
+                name: "source",
+                description: "Each tap, numbered, on the session's own thread.",
+                operator: "scan",
+                from: ["tap"],
+                state: true
+            ),
+            StreamDescription(
+                name: "deliverOnQueue",
+                description: "The same values delivered on a serial-queue scheduler.",
+                operator: "deliverOn: (QueueScheduler)",
+                from: ["source"],
+                state: true
+            ),
+            StreamDescription(
+                name: "deliverOnRunLoop",
+                description: "The same values delivered on a run-loop scheduler's thread.",
+                operator: "deliverOn: (RunLoopScheduler)",
+                from: ["source"],
+                state: true
+            ),
+            StreamDescription(
+                name: "subscribeOnQueue",
+                description: "Per value, a signal subscribed on the queue: where its subscribe closure ran.",
+                operator: "flattenMap + subscribeOn:",
+                from: ["source"],
+                state: true
+            ),
+            StreamDescription(
+                name: "bareThread",
+                description: "Work scheduled on a thread whose run loop has no source: scheduled, then still not run.",
+                operator: "run loop without a source",
+                from: ["scheduleOnBareThread"],
+                state: false
+            ),
+            StreamDescription(
+                name: "keptAliveRunLoop",
+                description: "The same work on a run loop kept alive by a source: scheduled, then ran.",
+                operator: "RunLoopScheduler",
+                from: ["scheduleOnRunLoop"],
+                state: false
+            ),
         ]
     )
 
@@ -68,21 +98,30 @@ public final class Schedulers: Scenario {
         pipeline.stream("source", taps.map { label($0, "the scenario's scheduler") })
         pipeline.stream("deliverOnQueue", taps.deliver(on: Self.queue).map { label($0, "QueueScheduler") })
         pipeline.stream("deliverOnRunLoop", taps.deliver(on: Self.runLoop).map { label($0, "RunLoopScheduler") })
-        pipeline.stream("subscribeOnQueue", taps.flatMap(.merge) { tap in
-            Signal<JSONValue, Never> { subscriber in
-                subscriber.sendNext(label(tap, "subscribeOn: QueueScheduler"))
-                subscriber.sendCompleted()
-                return nil
+        pipeline.stream(
+            "subscribeOnQueue",
+            taps.flatMap(.merge) { tap in
+                Signal<JSONValue, Never> { subscriber in
+                    subscriber.sendNext(label(tap, "subscribeOn: QueueScheduler"))
+                    subscriber.sendCompleted()
+                    return nil
+                }
+                .subscribe(on: Self.queue)
+                .promoteError(ErrorInfo.self)
             }
-            .subscribe(on: Self.queue)
-            .promoteError(ErrorInfo.self)
-        })
-        pipeline.stream("bareThread", scheduleOnBareThread.signal.flatMap(.merge) { _ in
-            Self.workOnBareThread(checkingAfter: Self.bareThreadCheck, on: scheduler, home: home).promoteError(ErrorInfo.self)
-        })
-        pipeline.stream("keptAliveRunLoop", scheduleOnRunLoop.signal.flatMap(.merge) { _ in
-            Self.work(on: Self.runLoop, home: home).promoteError(ErrorInfo.self)
-        })
+        )
+        pipeline.stream(
+            "bareThread",
+            scheduleOnBareThread.signal.flatMap(.merge) { _ in
+                Self.workOnBareThread(checkingAfter: Self.bareThreadCheck, on: scheduler, home: home).promoteError(ErrorInfo.self)
+            }
+        )
+        pipeline.stream(
+            "keptAliveRunLoop",
+            scheduleOnRunLoop.signal.flatMap(.merge) { _ in
+                Self.work(on: Self.runLoop, home: home).promoteError(ErrorInfo.self)
+            }
+        )
     }
 
     /// Schedules work on `runLoop`: "scheduled", then "ran on …" from the thread that ran it.
@@ -100,7 +139,9 @@ public final class Schedulers: Scenario {
     /// thread ends — then hands work to that run loop (RAC 2's `performSelector:onThread:`). The
     /// work never runs; after `delay` on `scheduler`, the stream says so.
     private static func workOnBareThread(
-        checkingAfter delay: Duration, on scheduler: any Scheduler, home: ThreadLabel.Home
+        checkingAfter delay: Duration,
+        on scheduler: any Scheduler,
+        home: ThreadLabel.Home
     ) -> Signal<String, Never> {
         Signal { subscriber in
             let bare = BareThread()
@@ -113,12 +154,13 @@ public final class Schedulers: Scenario {
             }
             return scheduler.schedule(after: delay) {
                 guard !ran.withLock({ $0 }) else { return }
-                subscriber.sendNext("still not run after \(Int(delay / .milliseconds(1))) ms: the run loop had no source, returned at once, and its thread ended")
+                subscriber.sendNext(
+                    "still not run after \(Int(delay / .milliseconds(1))) ms: the run loop had no source, returned at once, and its thread ended"
+                )
                 subscriber.sendCompleted()
             }
         }
     }
-
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

@@ -6,7 +6,7 @@ import Reactive
 public final class Search: Scenario {
     /// The inputs, each with the object that receives it.
     public static let inputs: [InputDeclaration<Search>] = [
-        .text("query", "The search box.", \.query),
+        .text("query", "The search box.", \.query)
     ]
 
     /// The catalogue entry: inputs, and streams in pipeline order.
@@ -22,18 +22,48 @@ public final class Search: Scenario {
             + "failure is caught inside the flattening, so the next query still works.",
         inputs: inputs.map(\.description),
         streams: [
-            StreamDescription(name: "validQuery", description: "Queries longer than 2 characters.",
-                              operator: "filter", from: ["query"], state: true),
-            StreamDescription(name: "throttled", description: "The latest valid query, once typing pauses for the throttle interval.",
-                              operator: "throttle", from: ["validQuery"], state: true),
-            StreamDescription(name: "searching", description: "Whether a search is in flight.",
-                              operator: "switchToLatest + map", from: ["throttled"], state: true),
-            StreamDescription(name: "results", description: "The top matches of the latest search.",
-                              operator: "switchToLatest", from: ["throttled"], state: true),
-            StreamDescription(name: "cancelled", description: "Queries whose search was superseded by a newer one.",
-                              operator: "switchToLatest (disposal)", from: ["throttled"], state: false),
-            StreamDescription(name: "errors", description: "Failed searches, caught inside the flattening.",
-                              operator: "catch", from: ["throttled"], state: false),
+            StreamDescription(
+                name: "validQuery",
+                description: "Queries longer than 2 characters.",
+                operator: "filter",
+                from: ["query"],
+                state: true
+            ),
+            StreamDescription(
+                name: "throttled",
+                description: "The latest valid query, once typing pauses for the throttle interval.",
+                operator: "throttle",
+                from: ["validQuery"],
+                state: true
+            ),
+            StreamDescription(
+                name: "searching",
+                description: "Whether a search is in flight.",
+                operator: "switchToLatest + map",
+                from: ["throttled"],
+                state: true
+            ),
+            StreamDescription(
+                name: "results",
+                description: "The top matches of the latest search.",
+                operator: "switchToLatest",
+                from: ["throttled"],
+                state: true
+            ),
+            StreamDescription(
+                name: "cancelled",
+                description: "Queries whose search was superseded by a newer one.",
+                operator: "switchToLatest (disposal)",
+                from: ["throttled"],
+                state: false
+            ),
+            StreamDescription(
+                name: "errors",
+                description: "Failed searches, caught inside the flattening.",
+                operator: "catch",
+                from: ["throttled"],
+                state: false
+            ),
         ],
         program: ScenarioPrograms.search
     )
@@ -55,33 +85,46 @@ public final class Search: Scenario {
 
         let cancelled = Subject<String, Never>()
         let latency = settings.serviceLatency
-        let outcomes = pipeline.share(throttled.flatMap(.latest) { query -> Signal<Outcome, ErrorInfo> in
-            let search = SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler)
-                .map(Outcome.results)
-                .catch { error in Signal<Outcome, Never>.just(.failed(error.info)) }
-                .startWith(.started(query))
-            return Self.reportingCancellation(of: search, query: query, to: cancelled).promoteError(ErrorInfo.self)
-        })
-        pipeline.stream("searching", outcomes.map { outcome -> Bool in
-            if case .started = outcome { return true }
-            return false
-        }.distinctUntilChanged())
-        pipeline.stream("results", outcomes.flatMap(.merge) { outcome -> Signal<[String], ErrorInfo> in
-            if case .results(let names) = outcome { return .just(names) }
-            return .empty
-        })
+        let outcomes = pipeline.share(
+            throttled.flatMap(.latest) { query -> Signal<Outcome, ErrorInfo> in
+                let search = SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler)
+                    .map(Outcome.results)
+                    .catch { error in Signal<Outcome, Never>.just(.failed(error.info)) }
+                    .startWith(.started(query))
+                return Self.reportingCancellation(of: search, query: query, to: cancelled).promoteError(ErrorInfo.self)
+            }
+        )
+        pipeline.stream(
+            "searching",
+            outcomes.map { outcome -> Bool in
+                if case .started = outcome { return true }
+                return false
+            }.distinctUntilChanged()
+        )
+        pipeline.stream(
+            "results",
+            outcomes.flatMap(.merge) { outcome -> Signal<[String], ErrorInfo> in
+                if case .results(let names) = outcome { return .just(names) }
+                return .empty
+            }
+        )
         // The cancellations are reported by a side effect, so their stream ends when the searches do.
         pipeline.stream("cancelled", cancelled.signal.promoteError(ErrorInfo.self).ending(with: outcomes))
-        pipeline.stream("errors", outcomes.flatMap(.merge) { outcome -> Signal<ErrorInfo, ErrorInfo> in
-            if case .failed(let error) = outcome { return .just(error) }
-            return .empty
-        })
+        pipeline.stream(
+            "errors",
+            outcomes.flatMap(.merge) { outcome -> Signal<ErrorInfo, ErrorInfo> in
+                if case .failed(let error) = outcome { return .just(error) }
+                return .empty
+            }
+        )
     }
 
     /// `search`, reporting `query` on `cancelled` when it is disposed before it finished — which is
     /// what switchToLatest does to a search superseded by a newer query.
     private static func reportingCancellation(
-        of search: Signal<Outcome, Never>, query: String, to cancelled: Subject<String, Never>
+        of search: Signal<Outcome, Never>,
+        query: String,
+        to cancelled: Subject<String, Never>
     ) -> Signal<Outcome, Never> {
         Signal { subscriber in
             // Marked before the completion is passed on: completing also disposes this subscription.
@@ -93,7 +136,6 @@ public final class Search: Scenario {
             }
         }
     }
-
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

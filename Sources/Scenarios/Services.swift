@@ -33,7 +33,9 @@ public struct Services: Sendable {
     /// signal whose every subscription starts a request, numbered from 1 in these services, that
     /// answers `"response N"` after the latency and completes.
     public func request() -> Signal<JSONValue, ErrorInfo> {
-        let counter = requestsMade, latency = latency, scheduler = scheduler
+        let counter = requestsMade
+        let latency = latency
+        let scheduler = scheduler
         return Signal { subscriber in
             let number = counter.next()
             return scheduler.schedule(after: latency) {

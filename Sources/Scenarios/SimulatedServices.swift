@@ -13,7 +13,8 @@ enum SimulatedServices {
     /// for addresses at `fail.example`.
     static func postEmail(_ email: String, latency: Duration, on scheduler: any Scheduler) -> Signal<JSONValue, ServiceError> {
         let domain = email.split(separator: "@").last.map { $0.lowercased() } ?? ""
-        let result: Result<JSONValue, ServiceError> = domain == "fail.example"
+        let result: Result<JSONValue, ServiceError> =
+            domain == "fail.example"
             ? .failure(ServiceError(code: "subscribe_failed", message: "The subscribe service refused \(email)."))
             : .success(.object(["subscribed": .string(email)]))
         return respond(after: latency, on: scheduler, with: result)
@@ -22,14 +23,17 @@ enum SimulatedServices {
     /// The instant search's service (RWTwitterInstant): the top matches of `query` in the data set, after
     /// `latency`; a query containing `!fail` fails.
     static func search(_ query: String, in dataSet: SearchDataSet, latency: Duration, on scheduler: any Scheduler) -> Signal<[String], ServiceError> {
-        let result: Result<[String], ServiceError> = query.contains("!fail")
+        let result: Result<[String], ServiceError> =
+            query.contains("!fail")
             ? .failure(ServiceError(code: "search_failed", message: "The search service failed for '\(query)'."))
             : .success(dataSet.topMatches(for: query))
         return respond(after: latency, on: scheduler, with: result)
     }
 
     private static func respond<Value: Sendable, Failure: Error>(
-        after latency: Duration, on scheduler: any Scheduler, with result: Result<Value, Failure>
+        after latency: Duration,
+        on scheduler: any Scheduler,
+        with result: Result<Value, Failure>
     ) -> Signal<Value, Failure> {
         Signal { subscriber in
             scheduler.schedule(after: latency) {
@@ -58,7 +62,8 @@ struct ServiceError: Error, Equatable {
 struct SearchDataSet: Sendable {
     /// The bundled data set, parsed once.
     static let languages = SearchDataSet(
-        names: String(decoding: PackageResources.language_names_txt, as: UTF8.self).split(separator: "\n").map(String.init))
+        names: String(decoding: PackageResources.language_names_txt, as: UTF8.self).split(separator: "\n").map(String.init)
+    )
 
     let names: [String]
     private let folded: [String]
@@ -74,7 +79,8 @@ struct SearchDataSet: Sendable {
         let needle = query.trimmingCharacters(in: .whitespaces)
             .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         guard !needle.isEmpty else { return [] }
-        var prefixed: [String] = [], containing: [String] = []
+        var prefixed: [String] = []
+        var containing: [String] = []
         for (index, name) in folded.enumerated() where name.contains(needle) {
             if name.hasPrefix(needle) { prefixed.append(names[index]) } else { containing.append(names[index]) }
             if prefixed.count >= limit { break }

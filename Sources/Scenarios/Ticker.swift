@@ -13,12 +13,28 @@ public final class Ticker: Scenario {
         description: "A timer signal (RAC interval:onScheduler:) counted with scan and labelled with map. No inputs: just watch values flow.",
         inputs: inputs.map(\.description),
         streams: [
-            StreamDescription(name: "timer", description: "Milliseconds since the session started, once per tick.",
-                              operator: "interval", from: [], state: false),
-            StreamDescription(name: "count", description: "How many ticks so far.",
-                              operator: "scan", from: ["timer"], state: true),
-            StreamDescription(name: "parity", description: "Whether the count is even or odd.",
-                              operator: "map", from: ["count"], state: true, levels: ["even", "odd"]),
+            StreamDescription(
+                name: "timer",
+                description: "Milliseconds since the session started, once per tick.",
+                operator: "interval",
+                from: [],
+                state: false
+            ),
+            StreamDescription(
+                name: "count",
+                description: "How many ticks so far.",
+                operator: "scan",
+                from: ["timer"],
+                state: true
+            ),
+            StreamDescription(
+                name: "parity",
+                description: "Whether the count is even or odd.",
+                operator: "map",
+                from: ["count"],
+                state: true,
+                levels: ["even", "odd"]
+            ),
         ],
         program: ScenarioPrograms.ticker
     )
@@ -29,12 +45,14 @@ public final class Ticker: Scenario {
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
         pipeline = Pipeline(sink: sink)
         let origin = scheduler.now
-        let timer = pipeline.stream("timer", Signal.interval(settings.tickInterval, on: scheduler)
-            .map { now in Int((now - origin) / .milliseconds(1)) })
+        let timer = pipeline.stream(
+            "timer",
+            Signal.interval(settings.tickInterval, on: scheduler)
+                .map { now in Int((now - origin) / .milliseconds(1)) }
+        )
         let count = pipeline.stream("count", timer.scan(0) { count, _ in count + 1 })
         pipeline.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
     }
-
 
     /// Disposes the whole pipeline.
     public func stop() { pipeline.stop() }

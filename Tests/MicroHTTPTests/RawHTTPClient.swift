@@ -19,7 +19,10 @@ final class RawHTTPClient {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else { close(fd); throw ClientError.connectFailed }
+        guard result == 0 else {
+            close(fd)
+            throw ClientError.connectFailed
+        }
     }
 
     deinit { close(fd) }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MicroHTTP
 import Testing
+
+@testable import MicroHTTP
 
 /// What a public server must survive: slow heads, vanished clients, big heads, and memory that
 /// must come back after a flood.
@@ -63,7 +64,7 @@ struct ResilienceTests {
         let held = try (0..<(cap + ServerConfiguration.perClientConnectionAllowance)).map { _ in
             try RawHTTPClient(port: server.port, timeoutSeconds: 2)
         }
-        held.forEach { $0.send("GET /hel") }  // heads never finished
+        for client in held { client.send("GET /hel") }  // heads never finished
         #expect(waitUntil(.seconds(2)) { server.server.metrics.prometheusText().contains("microhttp_open_connections 10") })
         let beyond = try RawHTTPClient(port: server.port, timeoutSeconds: 2)
         #expect(beyond.waitForClose(), "a socket beyond the cap and its allowance is refused at once")
@@ -98,8 +99,10 @@ struct ResilienceTests {
         #expect(refused.status == 431)
         #expect(refused.body.contains(#""code":"headers_too_large""#))
         let huge = "Cookie: session=" + String(repeating: "c", count: 40_000)
-        #expect(try RawHTTPClient.request(server.port, "GET", "/hello/cookie", headers: [huge]).status == 431,
-                "past the connection memory libmicrohttpd answers 431 itself")
+        #expect(
+            try RawHTTPClient.request(server.port, "GET", "/hello/cookie", headers: [huge]).status == 431,
+            "past the connection memory libmicrohttpd answers 431 itself"
+        )
         #expect(try RawHTTPClient.request(server.port, "GET", "/healthz").status == 200)
     }
 

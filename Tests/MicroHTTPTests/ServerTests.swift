@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-@testable import MicroHTTP
 import Synchronization
 import Testing
+
+@testable import MicroHTTP
 
 /// A server on a free loopback port with a public folder of its own, shut down at the end.
 final class TestServer {
@@ -21,8 +22,10 @@ final class TestServer {
         try "body{}".write(to: publicFolder.appendingPathComponent("css/site.css"), atomically: true, encoding: .utf8)
         try "secret".write(to: root.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
         try "hidden".write(to: publicFolder.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(at: publicFolder.appendingPathComponent("escape.txt"),
-                                                   withDestinationURL: root.appendingPathComponent("secret.txt"))
+        try FileManager.default.createSymbolicLink(
+            at: publicFolder.appendingPathComponent("escape.txt"),
+            withDestinationURL: root.appendingPathComponent("secret.txt")
+        )
 
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -50,7 +53,8 @@ final class TestServer {
                 }
             }
         }
-        let opened = openedStreams, ended = endedStreams
+        let opened = openedStreams
+        let ended = endedStreams
         router.add(.get, "/events") { request in
             .eventStream { stream in
                 opened.increment()

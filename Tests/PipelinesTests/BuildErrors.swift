@@ -1,5 +1,6 @@
-@testable import Pipelines
 import Reactive
+
+@testable import Pipelines
 
 /// What building `text` finds once it checks clean (every problem, sorted), or nothing if it builds.
 func buildDiagnostics(_ text: String) -> [Diagnostic] {

@@ -1,5 +1,6 @@
-@testable import Pipelines
 import Testing
+
+@testable import Pipelines
 
 /// Names, operators, cycles and limits (docs/PIPELINES.md, "Diagnostics").
 @Suite("Pipeline language: checking")
@@ -7,12 +8,16 @@ struct CheckerTests {
     func check(_ text: String) -> [Diagnostic] { Pipeline.check(text) }
 
     @Test func aGoodProgramHasNoDiagnostics() {
-        #expect(check("""
-            input query: text
-            valid = query.filter { $0.count > 2 }.distinctUntilChanged()
-            results = valid.throttle(0.5s).flatMap(.latest) { search($0) }
-            shown = combineLatest(valid, results).map { q, r in "\\(q): \\(r.count)" }
-            """).isEmpty)
+        #expect(
+            check(
+                """
+                input query: text
+                valid = query.filter { $0.count > 2 }.distinctUntilChanged()
+                results = valid.throttle(0.5s).flatMap(.latest) { search($0) }
+                shown = combineLatest(valid, results).map { q, r in "\\(q): \\(r.count)" }
+                """
+            ).isEmpty
+        )
     }
 
     @Test func anUnknownOperatorIsReportedAtItsNameWithASuggestion() {
@@ -31,18 +36,22 @@ struct CheckerTests {
 
     @Test func namesAreDefinedOnceAndNotReserved() {
         let diagnostics = check("input a: text\na = a.map { $0 }\nthrottle = just(1)\nadvance = just(2)")
-        #expect(diagnostics.map(\.message) == [
-            "`a` is already defined on line 1", "`throttle` is a reserved name", "`advance` is a reserved name",
-        ])
+        #expect(
+            diagnostics.map(\.message) == [
+                "`a` is already defined on line 1", "`throttle` is a reserved name", "`advance` is a reserved name",
+            ]
+        )
     }
 
     @Test func streamsMayUseLaterStreamsButNotInACircle() {
         #expect(check("a = b.map { $0 }\nb = just(1)").isEmpty, "a later line is fine")
         let diagnostics = check("a = b.map { $0 }\nb = c.filter { $0 > 1 }\nc = merge(a, just(1))\nd = d.map { $0 }")
-        #expect(diagnostics.map(\.message) == [
-            "`a` is defined through itself: `a` → `b` → `c` → `a`",
-            "`d` is defined through itself: `d` → `d`",
-        ])
+        #expect(
+            diagnostics.map(\.message) == [
+                "`a` is defined through itself: `a` → `b` → `c` → `a`",
+                "`d` is defined through itself: `d` → `d`",
+            ]
+        )
         #expect(diagnostics[0].line == 1 && diagnostics[1].line == 4)
     }
 

@@ -1,7 +1,8 @@
 import Locking
-@testable import Pipelines
 import Reactive
 import Testing
+
+@testable import Pipelines
 
 /// `command(…) { … }.execute(on:)` through the language: executions, refusals, concurrency and the
 /// command's other signals, on a virtual clock.
@@ -16,11 +17,12 @@ struct CommandProgramTests {
         let recorded = Lock<[String: [String]]>([:])
         let interpreter = try Interpreter(program: program, scheduler: scheduler) { stream, event in
             let time = Int(scheduler.now / .milliseconds(1))
-            let text = switch event {
-            case .next(let value): value.jsonText
-            case .error(let failure): "error \(failure.code)"
-            case .completed: "completed"
-            }
+            let text =
+                switch event {
+                case .next(let value): value.jsonText
+                case .error(let failure): "error \(failure.code)"
+                case .completed: "completed"
+                }
             recorded.withLock { $0[stream, default: []].append("\(time) \(text)") }
         }
         for (time, input, value) in inputs {
@@ -44,13 +46,16 @@ struct CommandProgramTests {
         """
 
     @Test func executionsRefusalsAndTheCommandsSignals() throws {
-        let recorded = try run(Self.program, inputs: [
-            (0, "go", 1),                            // enabled until `ok` sends: runs, 10 at 1000
-            (100, "go", 2),                          // refused: running, no concurrency
-            (200, "concurrent", true), (300, "go", 3),  // runs beside the first: 30 at 1300
-            (2_000, "go", -1),                       // fails: on errors, the stream goes on
-            (2_100, "ok", false), (2_200, "go", 4),  // refused: disabled
-        ])
+        let recorded = try run(
+            Self.program,
+            inputs: [
+                (0, "go", 1),  // enabled until `ok` sends: runs, 10 at 1000
+                (100, "go", 2),  // refused: running, no concurrency
+                (200, "concurrent", true), (300, "go", 3),  // runs beside the first: 30 at 1300
+                (2_000, "go", -1),  // fails: on errors, the stream goes on
+                (2_100, "ok", false), (2_200, "go", 4),  // refused: disabled
+            ]
+        )
         #expect(recorded["work"] == ["1000 10", "1300 30"])
         #expect(recorded["busy"] == ["0 false", "0 true", "1300 false", "2000 true", "2000 false"])
         #expect(recorded["canRun"]?.first == "0 true" && recorded["canRun"]?.last == "2100 false")
@@ -63,15 +68,23 @@ struct CommandProgramTests {
     }
 
     @Test func aCommandIsDefinedAsItsOwnLineWithExecute() {
-        #expect(buildErrors("input g: action\nc = command { _ in just(1) }")
-            == ["a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line"])
-        #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g).map { $0 }")
-            == ["a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line"])
-        #expect(buildErrors("input g: action\nc = command(when: g) { _ in just(1) }.execute(on: g)")
-            == ["`command` takes `enabled:` and `allowsConcurrentExecution:` (both optional) and a closure"])
+        #expect(
+            buildErrors("input g: action\nc = command { _ in just(1) }")
+                == ["a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line"]
+        )
+        #expect(
+            buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g).map { $0 }")
+                == ["a command is defined as `command(…) { … }.execute(on: trigger)`, and nothing else in its line"]
+        )
+        #expect(
+            buildErrors("input g: action\nc = command(when: g) { _ in just(1) }.execute(on: g)")
+                == ["`command` takes `enabled:` and `allowsConcurrentExecution:` (both optional) and a closure"]
+        )
         #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(g)") == ["`execute` takes (on:), not (_)"])
-        #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g)\nd = c.running")
-            == ["a command has `executing`, `enabled`, `errors` and `executionSignals`, not `running`"])
+        #expect(
+            buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g)\nd = c.running")
+                == ["a command has `executing`, `enabled`, `errors` and `executionSignals`, not `running`"]
+        )
         #expect(buildErrors("input g: action\nc = command { _ in just(1) }.execute(on: g)\nd = c.executing.map { !$0 }") == [])
     }
 }

@@ -1,5 +1,6 @@
-@testable import Pipelines
 import Testing
+
+@testable import Pipelines
 
 /// The closures' expression language (docs/PIPELINES.md, "Closures"): values, operators, members,
 /// and every run-time mistake a failure naming the line and column — never a trap.
@@ -9,14 +10,16 @@ struct EvaluatorTests {
     func value(_ closure: String, _ arguments: Value...) -> Value? {
         let (program, diagnostics) = Parser.parse("x = f { \(closure) }")
         guard diagnostics.isEmpty, case .call(_, let callArguments, _) = program.streams.first?.expression,
-              case .closure(let parameters, let body, _) = callArguments.first?.value else { return nil }
+            case .closure(let parameters, let body, _) = callArguments.first?.value
+        else { return nil }
         return try? Evaluator(scopes: [.init(parameters: parameters, arguments: arguments)]).evaluate(body)
     }
 
     func failure(_ closure: String, _ arguments: Value...) -> String? {
         let (program, _) = Parser.parse("x = f { \(closure) }")
         guard case .call(_, let callArguments, _) = program.streams.first?.expression,
-              case .closure(let parameters, let body, _) = callArguments.first?.value else { return nil }
+            case .closure(let parameters, let body, _) = callArguments.first?.value
+        else { return nil }
         do throws(PipelineFailure) {
             _ = try Evaluator(scopes: [.init(parameters: parameters, arguments: arguments)]).evaluate(body)
             return nil
@@ -43,8 +46,10 @@ struct EvaluatorTests {
 
     @Test func stringsConcatenateAndInterpolate() {
         #expect(value("\"n=\" + $0", .number(2)) == .string("n=2"))
-        #expect(value("\"\\($0.name): \\($0.tags)\"", .object(["name": .string("a"), "tags": .array([.number(1)])]))
-                == .string("a: [1]"))
+        #expect(
+            value("\"\\($0.name): \\($0.tags)\"", .object(["name": .string("a"), "tags": .array([.number(1)])]))
+                == .string("a: [1]")
+        )
     }
 
     @Test func membersAndMethodsOfValues() {

@@ -1,16 +1,19 @@
 import Locking
-@testable import Pipelines
 import Reactive
 import Testing
+
+@testable import Pipelines
 
 /// Programs written to break the checker: each must come back with diagnostics, never a trap, a
 /// hang or a stack overflow (a trap on a request path would end every session of the server).
 @Suite("Pipeline language: hostile programs")
 struct HostileProgramTests {
     @Test func tokenSoupNeverTrapsAndEveryDiagnosticIsInsideTheProgram() {
-        let pieces = ["a", "b", "input", "=", ":", ".", "map", "filter", "{", "}", "(", ")", "[", "]", "$0", "$99",
-                      "\"", "\"x\\(", ")\"", "1", "0.5s", "2min", "9e9", ",", "?", "!", "&&", "||", "+", "-", "in",
-                      "\n", "\n.", "//", "é", "😀", "#", "\\", "text", "choice(", "true", "nil", "[:]", "throttle"]
+        let pieces = [
+            "a", "b", "input", "=", ":", ".", "map", "filter", "{", "}", "(", ")", "[", "]", "$0", "$99",
+            "\"", "\"x\\(", ")\"", "1", "0.5s", "2min", "9e9", ",", "?", "!", "&&", "||", "+", "-", "in",
+            "\n", "\n.", "//", "é", "😀", "#", "\\", "text", "choice(", "true", "nil", "[:]", "throttle",
+        ]
         var generator = SeededGenerator(seed: 20_261_122)
         for _ in 0..<3_000 {
             let count = Int.random(in: 1...40, using: &generator)
@@ -96,16 +99,20 @@ struct RunawayProgramTests {
 
     @Test func anExplosionOfFlatteningsIsHaltedAndNothingFollowsTheHalt() throws {
         let thousand = "[" + (1...1_000).map(String.init).joined(separator: ", ") + "]"
-        let recorded = try runToHalt("""
+        let recorded = try runToHalt(
+            """
             seeds = from(\(thousand))
             squares = from(\(thousand)).flatMap(.merge) { _ in from(\(thousand)) }
             later = interval(100ms)
-            """)
+            """
+        )
         let squares = recorded.filter { $0.0 == "squares" }
         #expect(squares.count < 40_000, "halted long before a million values")
         #expect(squares.last?.1.failure?.code == "budget_exceeded")
-        #expect(recorded.filter { $0.0 == "later" }.map(\.1.failure?.code) == ["budget_exceeded"],
-                "the whole program stopped: the interval never ticked")
+        #expect(
+            recorded.filter { $0.0 == "later" }.map(\.1.failure?.code) == ["budget_exceeded"],
+            "the whole program stopped: the interval never ticked"
+        )
         for stream in ["seeds", "squares", "later"] {
             #expect(recorded.filter { $0.0 == stream && $0.1.isTerminating }.count == 1, "\(stream) ended once")
         }

@@ -1,7 +1,8 @@
 import Locking
-@testable import Pipelines
 import Reactive
 import Testing
+
+@testable import Pipelines
 
 /// A program through the interpreter gives the same events as the same operators called from
 /// Swift, on a virtual clock; run-time failures end only their stage; what cannot be built is a
@@ -12,8 +13,13 @@ struct InterpreterTests {
 
     /// Runs `text` on a virtual clock, sending each input at its time (milliseconds), then running
     /// the clock to `until`; returns every stream event with its time.
-    func run(_ text: String, inputs: [(Int, String, Event<Value, PipelineFailure>)] = [], until: Int = 10_000)
-        throws -> [Recorded] {
+    func run(
+        _ text: String,
+        inputs: [(Int, String, Event<Value, PipelineFailure>)] = [],
+        until: Int = 10_000
+    )
+        throws -> [Recorded]
+    {
         let (program, diagnostics) = Pipeline.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let scheduler = TestScheduler()
@@ -35,12 +41,15 @@ struct InterpreterTests {
     }
 
     @Test func mapFilterAndScanGiveWhatTheSwiftOperatorsGive() throws {
-        let recorded = try run("""
+        let recorded = try run(
+            """
             input n: number
             evens = n.filter { $0 % 2 == 0 }
             doubled = evens.map { $0 * 2 }
             total = doubled.scan(0) { total, value in total + value }
-            """, inputs: (1...6).map { (0, "n", .next(.number(Double($0)))) })
+            """,
+            inputs: (1...6).map { (0, "n", .next(.number(Double($0)))) }
+        )
         let swift = Lock<[Int]>([])
         Signal<Int, Never>.from(1...6).filter { $0 % 2 == 0 }.map { $0 * 2 }.scan(0, +).subscribe(next: { v in swift.withLock { $0.append(v) } })
         #expect(values(recorded, of: "total") == swift.withLock { $0 }.map { .number(Double($0)) })
@@ -49,27 +58,35 @@ struct InterpreterTests {
 
     @Test func throttleOnTheVirtualClockIsRACsThrottle() throws {
         let typing: [(Int, String)] = [(0, "s"), (80, "sw"), (160, "swi"), (800, "swift")]
-        let recorded = try run("input q: text\nthrottled = q.throttle(500ms)",
-                               inputs: typing.map { ($0.0, "q", .next(.string($0.1))) })
+        let recorded = try run(
+            "input q: text\nthrottled = q.throttle(500ms)",
+            inputs: typing.map { ($0.0, "q", .next(.string($0.1))) }
+        )
         let times = recorded.filter { $0.stream == "throttled" }.map(\.time)
         #expect(values(recorded, of: "throttled") == [.string("swi"), .string("swift")])
         #expect(times == [660, 1_300])
     }
 
     @Test func flatMapLatestSwitchesToTheNewestInnerSignal() throws {
-        let recorded = try run("""
+        let recorded = try run(
+            """
             input q: text
             results = q.flatMap(.latest) { query in timer(after: 300ms).map { _ in query + "!" } }
-            """, inputs: [(0, "q", .next(.string("a"))), (100, "q", .next(.string("b"))), (1_000, "q", .next(.string("c")))])
+            """,
+            inputs: [(0, "q", .next(.string("a"))), (100, "q", .next(.string("b"))), (1_000, "q", .next(.string("c")))]
+        )
         #expect(values(recorded, of: "results") == [.string("b!"), .string("c!")])
     }
 
     @Test func combineLatestSendsArraysThatClosuresTakeApart() throws {
-        let recorded = try run("""
+        let recorded = try run(
+            """
             input a: number
             input b: number
             sum = combineLatest(a, b).map { x, y in x + y }
-            """, inputs: [(0, "a", .next(.number(1))), (0, "b", .next(.number(10))), (5, "a", .next(.number(2)))])
+            """,
+            inputs: [(0, "a", .next(.number(1))), (0, "b", .next(.number(10))), (5, "a", .next(.number(2)))]
+        )
         #expect(values(recorded, of: "sum") == [.number(11), .number(12)])
     }
 
@@ -80,31 +97,44 @@ struct InterpreterTests {
     }
 
     @Test func aClosureThatFailsEndsItsStageOnlyWithTheReasonAndThePlace() throws {
-        let recorded = try run("""
+        let recorded = try run(
+            """
             input v: text
             lengths = v.map { $0.count }
             broken = lengths.map { 10 / ($0 - 2) }
-            """, inputs: [(0, "v", .next(.string("abc"))), (1, "v", .next(.string("ab"))), (2, "v", .next(.string("abcd")))])
+            """,
+            inputs: [(0, "v", .next(.string("abc"))), (1, "v", .next(.string("ab"))), (2, "v", .next(.string("abcd")))]
+        )
         #expect(values(recorded, of: "lengths") == [3, 2, 4].map { .number($0) }, "the other stage carries on")
         let brokenEvents = recorded.filter { $0.stream == "broken" }.map(\.event)
-        #expect(brokenEvents == [.next(.number(10)),
-                                 .error(PipelineFailure(code: "closure_failed", message: "line 3, column 24: division by zero"))])
+        #expect(
+            brokenEvents == [
+                .next(.number(10)),
+                .error(PipelineFailure(code: "closure_failed", message: "line 3, column 24: division by zero")),
+            ]
+        )
     }
 
     @Test func catchAndRetry() throws {
-        let recorded = try run("""
+        let recorded = try run(
+            """
             input v: number
             safe = v.map { 1 / $0 }.catch { error in just(error.code) }
-            """, inputs: [(0, "v", .next(.number(2))), (1, "v", .next(.number(0)))])
+            """,
+            inputs: [(0, "v", .next(.number(2))), (1, "v", .next(.number(0)))]
+        )
         #expect(values(recorded, of: "safe") == [.number(0.5), .string("closure_failed")])
     }
 
     @Test func everyNamedStreamRunsOnceHoweverManyStreamsReadIt() throws {
-        let recorded = try run("""
+        let recorded = try run(
+            """
             ticks = interval(100ms).take(2)
             a = ticks.map { $0 }
             b = ticks.map { $0 }
-            """, until: 500)
+            """,
+            until: 500
+        )
         #expect(recorded.filter { $0.stream == "ticks" && $0.event.value != nil }.count == 2)
         #expect(values(recorded, of: "a") == values(recorded, of: "b"))
     }
@@ -184,13 +214,16 @@ struct MoreOperatorTests {
     }
 
     @Test func takeAndSkipWithAPredicate() throws {
-        let recorded = try values("""
+        let recorded = try values(
+            """
             input n: number
             a = n.take(while: { $0 < 3 })
             b = n.take(until: { $0 == 3 })
             c = n.skip(while: { $0 < 3 })
             d = n.skip(until: { $0 == 4 })
-            """, send: numbers)
+            """,
+            send: numbers
+        )
         #expect(recorded["a"] == events(1, 2))
         #expect(recorded["b"] == events(1, 2))
         #expect(recorded["c"] == events(3, 4, 1))
@@ -198,14 +231,17 @@ struct MoreOperatorTests {
     }
 
     @Test func foldsAndTests() throws {
-        let recorded = try values("""
+        let recorded = try values(
+            """
             input n: number
             deltas = n.combinePrevious(0) { previous, value in value - previous }
             total = n.aggregate(0) { total, value in total + value }
             anyBig = n.any { $0 > 3 }
             allSmall = n.all { $0 < 10 }
             everything = n.collect()
-            """, send: numbers)
+            """,
+            send: numbers
+        )
         #expect(recorded["deltas"]?.compactMap(\.value) == [1, 1, 1, 1, -3].map { .number($0) })
         #expect(recorded["total"] == [.next(.number(11)), .completed])
         #expect(recorded["anyBig"] == [.next(.bool(true)), .completed])
@@ -214,12 +250,15 @@ struct MoreOperatorTests {
     }
 
     @Test func thenConcatAndTimeout() throws {
-        let recorded = try values("""
+        let recorded = try values(
+            """
             input n: number
             after = n.then { just("done") }
             joined = n.take(1).concat(with: just(99))
             slow = never.timeout(after: 2s)
-            """, send: [.number(5)])
+            """,
+            send: [.number(5)]
+        )
         #expect(recorded["after"] == [.next(.string("done")), .completed])
         #expect(recorded["joined"] == [.next(.number(5)), .next(.number(99)), .completed])
         #expect(recorded["slow"] == [.error(PipelineFailure(code: "timeout", message: "The stream did not complete within 2000 ms."))])

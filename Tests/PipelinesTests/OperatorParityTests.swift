@@ -1,7 +1,8 @@
 import Locking
-@testable import Pipelines
 import Reactive
 import Testing
+
+@testable import Pipelines
 
 /// Each operator written in the language gives the very events, at the very times, of the same
 /// operator of `Reactive` called from Swift: the same timed inputs go to a program and to subjects
@@ -33,8 +34,10 @@ struct OperatorParityTests {
         ("n.mapReplace(7)", { n, _, _ in n.mapReplace(.number(7)) }),
         ("n.ignoreValues()", { n, _, _ in n.ignoreValues() }),
         ("n.scan(0) { total, value in total + value }", { n, _, _ in n.scan(.number(0)) { .number(number($0) + number($1)) } }),
-        ("n.combinePrevious(0) { previous, value in value - previous }",
-         { n, _, _ in n.combinePrevious(.number(0)) { .number(number($1) - number($0)) } }),
+        (
+            "n.combinePrevious(0) { previous, value in value - previous }",
+            { n, _, _ in n.combinePrevious(.number(0)) { .number(number($1) - number($0)) } }
+        ),
         ("n.any { $0 > 3 }", { n, _, _ in n.any { number($0) > 3 }.map(Value.bool) }),
         ("n.all { $0 < 4 }", { n, _, _ in n.all { number($0) < 4 }.map(Value.bool) }),
         ("n.throttle(100ms)", { n, _, clock in n.throttle(.milliseconds(100), on: clock) }),
@@ -48,12 +51,18 @@ struct OperatorParityTests {
         ("n.sample(m)", { n, m, _ in n.sample(m) }),
         ("n.withLatest(from: m)", { n, m, _ in n.withLatest(from: m).map { .array([$0, $1]) } }),
         ("n.take(until: m)", { n, m, _ in n.take(until: m) }),
-        ("n.flatMap(.latest) { v in just(v).delay(50ms) }",
-         { n, _, clock in n.flatMap(.latest) { Stream.just($0).delay(.milliseconds(50), on: clock) } }),
-        ("n.flatMap(.merge) { v in just(v).delay(50ms) }",
-         { n, _, clock in n.flatMap(.merge) { Stream.just($0).delay(.milliseconds(50), on: clock) } }),
-        ("n.flatMap(.concat) { v in just(v).delay(50ms) }",
-         { n, _, clock in n.flatMap(.concat) { Stream.just($0).delay(.milliseconds(50), on: clock) } }),
+        (
+            "n.flatMap(.latest) { v in just(v).delay(50ms) }",
+            { n, _, clock in n.flatMap(.latest) { Stream.just($0).delay(.milliseconds(50), on: clock) } }
+        ),
+        (
+            "n.flatMap(.merge) { v in just(v).delay(50ms) }",
+            { n, _, clock in n.flatMap(.merge) { Stream.just($0).delay(.milliseconds(50), on: clock) } }
+        ),
+        (
+            "n.flatMap(.concat) { v in just(v).delay(50ms) }",
+            { n, _, clock in n.flatMap(.concat) { Stream.just($0).delay(.milliseconds(50), on: clock) } }
+        ),
     ]
 
     /// Sends the timed inputs on `clock` through `send`, completing both inputs at 1,000 ms.
@@ -84,10 +93,13 @@ struct OperatorParityTests {
 
         let swiftClock = TestScheduler()
         let fromSwift = Lock<[Timed]>([])
-        let n = Subject<Value, PipelineFailure>(), m = Subject<Value, PipelineFailure>()
-        let subscription = swift(n.signal, m.signal, swiftClock).subscribe(Subscriber { event in
-            fromSwift.withLock { $0.append((Int(swiftClock.now / .milliseconds(1)), event)) }
-        })
+        let n = Subject<Value, PipelineFailure>()
+        let m = Subject<Value, PipelineFailure>()
+        let subscription = swift(n.signal, m.signal, swiftClock).subscribe(
+            Subscriber { event in
+                fromSwift.withLock { $0.append((Int(swiftClock.now / .milliseconds(1)), event)) }
+            }
+        )
         Self.drive(swiftClock) { input, event in (input == "n" ? n : m).send(event) }
         swiftClock.advance(to: .seconds(2))
         subscription.dispose()

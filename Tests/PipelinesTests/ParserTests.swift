@@ -1,5 +1,6 @@
-@testable import Pipelines
 import Testing
+
+@testable import Pipelines
 
 /// The pipeline language's grammar (docs/PIPELINES.md): what parses, into what, and where each
 /// problem is reported (1-based lines, UTF-16 columns, exclusive end).
@@ -10,13 +11,15 @@ struct ParserTests {
     func errors(_ text: String) -> [Diagnostic] { Pipeline.check(text).filter { $0.severity == .error } }
 
     @Test func inputsOfEveryKind() {
-        let (program, diagnostics) = parse("""
+        let (program, diagnostics) = parse(
+            """
             input query: text
             input limit: number
             input live: bool
             input go: action
             input speed: choice(slow, fast)
-            """)
+            """
+        )
         #expect(diagnostics.isEmpty)
         #expect(program.inputs.map(\.name) == ["query", "limit", "live", "go", "speed"])
         #expect(program.inputs.map(\.kind) == [.text, .number, .bool, .action, .choice(["slow", "fast"])])
@@ -48,7 +51,8 @@ struct ParserTests {
     }
 
     @Test func aLineStartingWithADotContinuesTheChainAndClosuresSpanLines() {
-        let (program, diagnostics) = parse("""
+        let (program, diagnostics) = parse(
+            """
             input query: text
             valid = query
                 .filter { text in
@@ -58,7 +62,8 @@ struct ParserTests {
                 .distinctUntilChanged()
 
             shown = valid.map { "\\($0)!" }
-            """)
+            """
+        )
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         #expect(program.streams.map(\.name) == ["valid", "shown"])
     }
@@ -66,11 +71,11 @@ struct ParserTests {
     @Test func expressionsFollowSwiftsPrecedence() {
         let (program, _) = parse("x = just(1 + 2 * 3 == 7 && !false ? [1, 2][0] : -1)")
         guard case .call(_, let arguments, _) = program.streams[0].expression,
-              case .conditional(let condition, _, let whenFalse, _) = arguments[0].value,
-              case .binary("&&", let left, _, _) = condition,
-              case .binary("==", let sum, _, _) = left,
-              case .binary("+", _, .binary("*", _, _, _), _) = sum,
-              case .unary("-", .number(1, _), _) = whenFalse
+            case .conditional(let condition, _, let whenFalse, _) = arguments[0].value,
+            case .binary("&&", let left, _, _) = condition,
+            case .binary("==", let sum, _, _) = left,
+            case .binary("+", _, .binary("*", _, _, _), _) = sum,
+            case .unary("-", .number(1, _), _) = whenFalse
         else {
             Issue.record("\(program.streams[0].expression)")
             return
@@ -81,7 +86,8 @@ struct ParserTests {
         let (program, diagnostics) = parse(#"x = just(["a": 1, "b": [true, nil, "s\n"], c: "\(2 + 3) items"])"#)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         guard case .call(_, let arguments, _) = program.streams[0].expression,
-              case .dictionary(let entries, _) = arguments[0].value else {
+            case .dictionary(let entries, _) = arguments[0].value
+        else {
             Issue.record("\(program)")
             return
         }
@@ -102,12 +108,14 @@ struct ParserTests {
     }
 
     @Test func everyBrokenLineIsReportedNotJustTheFirst() {
-        let diagnostics = errors("""
+        let diagnostics = errors(
+            """
             input q: txt
             a = q.map { $0 +
             b = q.filter(
             c = q.map { $0 } )
-            """)
+            """
+        )
         #expect(diagnostics.map(\.line) == [1, 2, 3, 4], "\(diagnostics)")
         #expect(diagnostics[0].message == "unknown input kind `txt`")
         #expect(diagnostics[0].column == 10 && diagnostics[0].endColumn == 13)

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import MicroHTTP
-@testable import Playground
-import Scenarios
 import ReactiveTesting
+import Scenarios
 import Testing
+
+@testable import Playground
 
 /// The API's routes, answered by the router directly (no sockets): status codes, bodies and the
 /// error precedence of docs/API.md. Streaming flows are covered end to end in Tests/e2e.
@@ -29,13 +30,24 @@ struct APITests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public").standardizedFileURL.path
     }
 
-    private func call(_ method: HTTPMethod, _ path: String, body: String = "", contentType: String? = nil,
-                      client: String = "127.0.0.1") -> HTTPResponse {
+    private func call(
+        _ method: HTTPMethod,
+        _ path: String,
+        body: String = "",
+        contentType: String? = nil,
+        client: String = "127.0.0.1"
+    ) -> HTTPResponse {
         let (rawPath, query) = split(path)
         var headers: [String: String] = [:]
         if let contentType { headers["content-type"] = contentType }
-        var request = HTTPRequest(method: method, rawPath: rawPath, query: query, headers: headers,
-                                  body: Array(body.utf8), clientAddress: client)
+        var request = HTTPRequest(
+            method: method,
+            rawPath: rawPath,
+            query: query,
+            headers: headers,
+            body: Array(body.utf8),
+            clientAddress: client
+        )
         // As the server does: the preflight answers first, from the head alone, once.
         return (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
     }
@@ -139,8 +151,10 @@ struct APITests {
         #expect(errorCode(call(.post, "/api/scenarios/nope/sessions")) == "unknown_scenario")
         #expect(errorCode(call(.get, "/api/scenarios/nope")) == "unknown_scenario")
         #expect(errorCode(call(.post, "/api/sessions/\(String(repeating: "0", count: 32))/inputs/username")) == "unknown_session")
-        #expect(errorCode(call(.post, "/api/sessions/\(id)/inputs/nope", contentType: "image/png")) == "unknown_input",
-                "404 before 415")
+        #expect(
+            errorCode(call(.post, "/api/sessions/\(id)/inputs/nope", contentType: "image/png")) == "unknown_input",
+            "404 before 415"
+        )
         #expect(errorCode(call(.put, input, contentType: "image/png")) == "method_not_allowed", "405 before 415")
         #expect(errorCode(call(.post, input, body: "{", contentType: "image/png")) == "unsupported_media_type", "415 before 400")
         #expect(errorCode(call(.post, input, body: "{", contentType: "application/json")) == "invalid_json")
@@ -178,7 +192,8 @@ struct APITests {
     }
 
     @Test func inputRateIsLimitedPerSessionOnly() {
-        let busy = newSession("search"), calm = newSession("search")
+        let busy = newSession("search")
+        let calm = newSession("search")
         let statuses = (0..<60).map { _ in call(.post, "/api/sessions/\(busy)/inputs/query", body: "abc").status }
         #expect(statuses.prefix(50).allSatisfy { $0 == 202 }, "at least 50 inputs a second are accepted")
         #expect(statuses.contains(429))
@@ -272,18 +287,26 @@ struct MarblesViewTests {
         func post(_ path: String, _ body: String = "") -> Int {
             router.respond(to: HTTPRequest(method: .post, rawPath: path, body: Array(body.utf8))).status
         }
-        let created = router.respond(to: HTTPRequest(method: .post, rawPath: "/api/scenarios/login/sessions",
-                                                     query: ["clock": "virtual"]))
+        let created = router.respond(
+            to: HTTPRequest(
+                method: .post,
+                rawPath: "/api/scenarios/login/sessions",
+                query: ["clock": "virtual"]
+            )
+        )
         guard case .bytes(let createdBody) = created.body,
-              let id = (try JSONSerialization.jsonObject(with: Data(createdBody)) as? [String: Any])?["session"] as? String,
-              let session = store.session(id) else {
+            let id = (try JSONSerialization.jsonObject(with: Data(createdBody)) as? [String: Any])?["session"] as? String,
+            let session = store.session(id)
+        else {
             Issue.record("no session")
             return
         }
         let inputs = "/api/sessions/\(id)/inputs/"
-        for (name, value) in [("advance", "5"), ("username", "us"), ("advance", "5"), ("username", "use"), ("advance", "5"),
-                              ("username", "user"), ("advance", "7"), ("password", "password"), ("advance", "5"),
-                              ("submit", ""), ("advance", "1000")] {
+        for (name, value) in [
+            ("advance", "5"), ("username", "us"), ("advance", "5"), ("username", "use"), ("advance", "5"),
+            ("username", "user"), ("advance", "7"), ("password", "password"), ("advance", "5"),
+            ("submit", ""), ("advance", "1000"),
+        ] {
             #expect(post(inputs + name, value) == 202)
         }
         // Inputs are applied on the session's thread; wait for the last one's effect.

@@ -1,5 +1,6 @@
-@testable import Playground
 import Testing
+
+@testable import Playground
 
 /// The per-client token bucket of the programs' routes.
 @Suite("Client rate limiter")
@@ -12,9 +13,11 @@ struct ClientRateLimiterTests {
         #expect(limiter.allow("b", now: start), "each client has its own bucket")
         #expect(!limiter.allow("a", now: start + .milliseconds(400)), "0.8 of a token")
         #expect(limiter.allow("a", now: start + .milliseconds(500)))
-        #expect(limiter.allow("a", now: start + .seconds(60)) && limiter.allow("a", now: start + .seconds(60))
+        #expect(
+            limiter.allow("a", now: start + .seconds(60)) && limiter.allow("a", now: start + .seconds(60))
                 && limiter.allow("a", now: start + .seconds(60)) && !limiter.allow("a", now: start + .seconds(60)),
-                "a long pause refills the burst, no more")
+            "a long pause refills the burst, no more"
+        )
         #expect(limiter.retryAfterSeconds == 1)
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import MicroHTTP
-@testable import Playground
 import Scenarios
 import Testing
+
+@testable import Playground
 
 /// `POST /api/marbles`: a marble program run on a virtual clock and drawn, without a session.
 @Suite("Marble programs")
@@ -82,10 +83,12 @@ struct MarblesRunTests {
     /// A stream of streams: the outer row's letters are diagrams, flattened with `marbles($0)`;
     /// RAC's switchToLatest drops the rest of `x` when `y` comes (by hand: 1, 2, then 4, 5).
     @Test func nestedDiagramsDrawAStreamOfStreams() {
-        let (status, answer) = post("""
+        let (status, answer) = post(
+            """
             a = marbles("-x---y---|", x: marbles("-1-2-3|"), y: marbles("-4-5|"))
             out = a.flatMap(.latest) { marbles($0) }
-            """)
+            """
+        )
         #expect(status == 200)
         #expect(stream(answer, "a")["values"] as? [String: String] == ["x": "-1-2-3|", "y": "-4-5|"])
         #expect(stream(answer, "out")["marbles"] as? String == "--1-2-4-5|")

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import MicroHTTP
-@testable import Playground
 import Reactive
 import Scenarios
 import Testing
+
+@testable import Playground
 
 /// Numbers from outside never trap: each parser, and the arithmetic after it, is fed thousands of
 /// generated values — boundaries, overflowing digit strings, signs, exponents, hexadecimal, junk.
@@ -76,15 +77,22 @@ struct OutsideNumbersTests {
     @Test func inputBodiesOfEveryKindNeverTrap() {
         var random = SeededRandom(seed: 3)
         let strings = Self.generatedStrings(count: 2_000, seed: 4)
-        let jsonBodies = strings.map { "[\($0)]" } + strings + ["1e999", "-1e999", "123456789012345678901234567890",
-                                                              String(repeating: "[", count: 10_000), "{\"a\":1e400}"]
+        let jsonBodies =
+            strings.map { "[\($0)]" } + strings + [
+                "1e999", "-1e999", "123456789012345678901234567890",
+                String(repeating: "[", count: 10_000), "{\"a\":1e400}",
+            ]
         for scenario in Catalogue.scenarios {
             let description = scenario.description
             for input in description.inputs {
                 for body in jsonBodies {
                     for contentType in ["application/json", "text/plain"] {
-                        let request = HTTPRequest(method: .post, rawPath: "/", headers: ["content-type": contentType],
-                                                  body: Array(body.utf8))
+                        let request = HTTPRequest(
+                            method: .post,
+                            rawPath: "/",
+                            headers: ["content-type": contentType],
+                            body: Array(body.utf8)
+                        )
                         if case .success(let raw) = InputBody.parse(request) {
                             _ = description.value(for: input.name, from: raw)
                             _ = InputFailure.error(for: input.name, from: raw)
@@ -101,10 +109,12 @@ struct OutsideNumbersTests {
     }
 
     @Test func flagsOutOfRangeAreRefusedNotTrapped() {
-        let flags = ["--port", "--ticker-interval-ms", "--throttle-ms", "--max-sessions", "--session-idle-timeout",
-                     "--inputs-per-second", "--event-buffer", "--session-threads", "--max-body-bytes", "--max-connections",
-                     "--connection-timeout", "--connection-memory-kib", "--sse-queue-bytes", "--keep-alive-seconds", "--malloc-arenas",
-                     "--request-timeout", "--max-connections-per-client"]
+        let flags = [
+            "--port", "--ticker-interval-ms", "--throttle-ms", "--max-sessions", "--session-idle-timeout",
+            "--inputs-per-second", "--event-buffer", "--session-threads", "--max-body-bytes", "--max-connections",
+            "--connection-timeout", "--connection-memory-kib", "--sse-queue-bytes", "--keep-alive-seconds", "--malloc-arenas",
+            "--request-timeout", "--max-connections-per-client",
+        ]
         for text in Self.generatedStrings(count: 60, seed: 5) {
             for flag in flags {
                 // Parsing and validation either succeed or throw; they never trap.

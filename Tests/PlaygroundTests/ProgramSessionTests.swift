@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import MicroHTTP
 import Pipelines
-@testable import Playground
 import Scenarios
 import Testing
+
+@testable import Playground
 
 /// `POST /api/pipelines`: a program runs as a session like a scenario's — inputs, events, a
 /// virtual clock — or is refused with every problem found.
@@ -31,11 +32,15 @@ struct ProgramSessionTests {
     }
 
     @Test func aProgramRunsAsASessionOnAVirtualClock() async throws {
-        let created = post("/api/pipelines", """
+        let created = post(
+            "/api/pipelines",
+            """
             input query: text
             valid = query.filter { $0.count > 2 }
             throttled = valid.throttle(500ms)
-            """, query: ["clock": "virtual"])
+            """,
+            query: ["clock": "virtual"]
+        )
         #expect(created.status == 201)
         let body = json(created)
         #expect(body["scenario"] as? String == "pipeline")
@@ -54,8 +59,10 @@ struct ProgramSessionTests {
             await Task.yield()
         }
         let recorded = session.recordedEvents().map { ($0.stream, $0.streamEvent, $0.t) }
-        #expect(recorded.map(\.0) == ["input:query", "input:query", "valid", "input:query", "valid", "throttled"],
-                "each input is recorded before what it propagates")
+        #expect(
+            recorded.map(\.0) == ["input:query", "input:query", "valid", "input:query", "valid", "throttled"],
+            "each input is recorded before what it propagates"
+        )
         #expect(recorded.last?.1 == .next(.string("swed")))
         #expect(recorded.last?.2 == 600, "throttled 500 ms after the last valid query, at 100 ms")
     }
@@ -68,8 +75,10 @@ struct ProgramSessionTests {
         let diagnostics = error["diagnostics"] as? [[String: Any]] ?? []
         #expect(diagnostics.map { $0["line"] as? Int } == [2, 3])
         let unbuildable = json(post("/api/pipelines", "input q: text\nx = q.take(-1)"))["error"] as? [String: Any]
-        #expect((unbuildable?["diagnostics"] as? [[String: Any]])?.first?["message"] as? String
-                == "`take` needs a whole number from 0 to 1000000 here")
+        #expect(
+            (unbuildable?["diagnostics"] as? [[String: Any]])?.first?["message"] as? String
+                == "`take` needs a whole number from 0 to 1000000 here"
+        )
         #expect(store.count == 0, "no session was made")
     }
 

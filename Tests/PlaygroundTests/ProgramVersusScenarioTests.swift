@@ -1,9 +1,10 @@
 import Locking
 import Pipelines
-@testable import Playground
 import Reactive
-@testable import Scenarios
 import Testing
+
+@testable import Playground
+@testable import Scenarios
 
 /// The programs carried in the catalogue (`pipeline`) give the same streams as the built-in
 /// scenarios they restate, side by side on virtual clocks with the same inputs.
@@ -15,9 +16,16 @@ struct ProgramVersusScenarioTests {
     /// scenario's input and stream names to the program's), and returns both recordings of each
     /// stream in `streams`, as "time event" lines; errors sent as values compare by code only
     /// when `codesOnly` (their messages are the scenario's own).
-    func compare<S: Scenario>(_: S.Type, inputs: [(Int, String, InputEvent)], streams: [String],
-                              renamed: [String: String] = [:], codesOnly: Set<String> = [], until: Int = 10_000)
-        throws -> [String: (scenario: [String], program: [String])] {
+    func compare<S: Scenario>(
+        _: S.Type,
+        inputs: [(Int, String, InputEvent)],
+        streams: [String],
+        renamed: [String: String] = [:],
+        codesOnly: Set<String> = [],
+        until: Int = 10_000
+    )
+        throws -> [String: (scenario: [String], program: [String])]
+    {
         let scenarioClock = TestScheduler()
         let scenarioEvents = Lock<[Recorded]>([])
         let scenario = S(scheduler: scenarioClock, settings: ScenarioSettings()) { stream, event in
@@ -36,11 +44,12 @@ struct ProgramVersusScenarioTests {
         let programEvents = Lock<[Recorded]>([])
         let services = ProgramPipeline.services(Services(scheduler: programClock, settings: ScenarioSettings()))
         let interpreter = try Interpreter(program: program, scheduler: programClock, services: services) { stream, event in
-            let converted: StreamEvent = switch event {
-            case .next(let value): .next(value.json)
-            case .error(let failure): .error(code: failure.code, message: failure.message)
-            case .completed: .completed
-            }
+            let converted: StreamEvent =
+                switch event {
+                case .next(let value): .next(value.json)
+                case .error(let failure): .error(code: failure.code, message: failure.message)
+                case .completed: .completed
+                }
             programEvents.withLock { $0.append((stream, Int(programClock.now / .milliseconds(1)), converted)) }
         }
         // A scenario's text field starts empty; a program's text input has no value until one is
@@ -49,14 +58,15 @@ struct ProgramVersusScenarioTests {
             interpreter.send(.next(.string("")), to: renamed[input.name] ?? input.name)
         }
         for (time, input, event) in inputs {
-            let value: Value = switch event {
-            case .next(.text(let text)): .string(text)
-            case .next(.bool(let flag)): .bool(flag)
-            case .next(.number(let number)): .number(number)
-            case .next(.choice(let option)): .string(option)
-            case .next(.action): .null
-            case .completed, .error: .null
-            }
+            let value: Value =
+                switch event {
+                case .next(.text(let text)): .string(text)
+                case .next(.bool(let flag)): .bool(flag)
+                case .next(.number(let number)): .number(number)
+                case .next(.choice(let option)): .string(option)
+                case .next(.action): .null
+                case .completed, .error: .null
+                }
             let name = renamed[input] ?? input
             programClock.schedule(after: .milliseconds(time)) {
                 interpreter.send(event == .completed ? .completed : .next(value), to: name)
@@ -75,8 +85,10 @@ struct ProgramVersusScenarioTests {
         }
         var result: [String: (scenario: [String], program: [String])] = [:]
         for stream in streams {
-            result[stream] = (lines(scenarioEvents.withLock { $0 }, stream, as: stream),
-                              lines(programEvents.withLock { $0 }, stream, as: renamed[stream] ?? stream))
+            result[stream] = (
+                lines(scenarioEvents.withLock { $0 }, stream, as: stream),
+                lines(programEvents.withLock { $0 }, stream, as: renamed[stream] ?? stream)
+            )
         }
         return result
     }
@@ -107,10 +119,12 @@ struct ProgramVersusScenarioTests {
         }
         clock.advance(to: .seconds(5))
         interpreter.stop()
-        #expect(recorded.withLock { $0 } == [
-            #"1000 twice string("response 1")"#, #"1000 twice string("response 2")"#, "1000 twice completed",
-            #"3000 later string("response 3")"#, "3000 later completed",
-        ])
+        #expect(
+            recorded.withLock { $0 } == [
+                #"1000 twice string("response 1")"#, #"1000 twice string("response 2")"#, "1000 twice completed",
+                #"3000 later string("response 3")"#, "3000 later completed",
+            ]
+        )
     }
 
     @Test func theTickerProgramGivesTheTickersStreams() throws {
@@ -119,8 +133,13 @@ struct ProgramVersusScenarioTests {
 
     @Test func theSearchProgramGivesTheSearchScenariosStreams() throws {
         let typing: [(Int, String)] = [(0, "sw"), (100, "swe"), (200, "swed"), (1_000, "fre"), (1_100, "fren"), (2_400, "x!fail")]
-        expectSame(try compare(Search.self, inputs: typing.map { ($0.0, "query", .next(.text($0.1))) },
-                               streams: ["validQuery", "throttled", "results"]))
+        expectSame(
+            try compare(
+                Search.self,
+                inputs: typing.map { ($0.0, "query", .next(.text($0.1))) },
+                streams: ["validQuery", "throttled", "results"]
+            )
+        )
     }
 
     @Test func theLoginProgramGivesTheLoginScenariosStreams() throws {
@@ -132,9 +151,15 @@ struct ProgramVersusScenarioTests {
             (800, "submit", .next(.action)),  // refused: a sign-in is running
             (2_000, "password", .next(.text("wrong"))), (2_100, "submit", .next(.action)),
         ]
-        expectSame(try compare(Login.self, inputs: inputs,
-                               streams: ["usernameValid", "passwordValid", "signInEnabled", "signingIn", "signInResult", "errors"],
-                               renamed: ["errors": "failures"], codesOnly: ["errors"]))
+        expectSame(
+            try compare(
+                Login.self,
+                inputs: inputs,
+                streams: ["usernameValid", "passwordValid", "signInEnabled", "signingIn", "signInResult", "errors"],
+                renamed: ["errors": "failures"],
+                codesOnly: ["errors"]
+            )
+        )
     }
 
     @Test func theCommandProgramGivesTheCommandScenariosStreams() throws {
@@ -146,9 +171,14 @@ struct ProgramVersusScenarioTests {
             (600, "allowsConcurrentExecution", .next(.bool(true))), (700, "execute", .next(.action)),
             (3_000, "email", .next(.text("bob@fail.example"))), (3_100, "execute", .next(.action)),  // fails
         ]
-        expectSame(try compare(CommandScenario.self, inputs: inputs,
-                               streams: ["emailValid", "enabled", "executing", "executionValues", "errors"],
-                               renamed: ["enabled": "isEnabled", "executing": "isExecuting", "errors": "failures", "execute": "press"],
-                               codesOnly: ["errors"]))
+        expectSame(
+            try compare(
+                CommandScenario.self,
+                inputs: inputs,
+                streams: ["emailValid", "enabled", "executing", "executionValues", "errors"],
+                renamed: ["enabled": "isEnabled", "executing": "isExecuting", "errors": "failures", "execute": "press"],
+                codesOnly: ["errors"]
+            )
+        )
     }
 }

@@ -1,9 +1,10 @@
 import Dispatch
 import Locking
 import Logging
-@testable import Playground
 import Scenarios
 import Testing
+
+@testable import Playground
 
 @Suite("Session store")
 struct SessionStoreTests {

@@ -2,10 +2,11 @@ import Foundation
 import Locking
 import Logging
 import MicroHTTP
-@testable import Playground
 import Reactive
 import Scenarios
 import Testing
+
+@testable import Playground
 
 /// A virtual clock is free for the client, not for the server: one request may move it a minute,
 /// a session an hour, and the marbles view never draws more than a bounded line.
@@ -31,14 +32,16 @@ struct VirtualClockLimitTests {
 
     private func errorCode(_ response: HTTPResponse) -> String? {
         guard case .bytes(let bytes) = response.body,
-              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        else { return nil }
         return (object["error"] as? [String: Any])?["code"] as? String
     }
 
     private func virtualSession(_ scenario: String) throws -> (id: String, session: Session) {
         let created = call(.post, "/api/scenarios/\(scenario)/sessions", query: ["clock": "virtual"])
         guard case .bytes(let bytes) = created.body,
-              let id = (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["session"] as? String else {
+            let id = (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["session"] as? String
+        else {
             throw CancellationError()
         }
         return (id, try #require(sessions.session(id)))
@@ -68,8 +71,9 @@ struct VirtualClockLimitTests {
         #expect(info()["virtualTime"] as? Double == 2_500)
         let real = call(.post, "/api/scenarios/ticker/sessions")
         guard case .bytes(let bytes) = real.body,
-              let realID = (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["session"] as? String,
-              case .bytes(let realInfo) = call(.get, "/api/sessions/\(realID)").body else { throw CancellationError() }
+            let realID = (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["session"] as? String,
+            case .bytes(let realInfo) = call(.get, "/api/sessions/\(realID)").body
+        else { throw CancellationError() }
         #expect((try JSONSerialization.jsonObject(with: Data(realInfo)) as? [String: Any])?["virtualTime"] == nil, "a real clock has none")
         sessions.closeAll()
     }

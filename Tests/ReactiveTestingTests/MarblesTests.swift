@@ -22,8 +22,10 @@ struct MarblesTests {
     }
 
     @Test func renderThenParseRoundTrips() throws {
-        let entries: [Marbles.Entry] = [.init(frame: 0, symbol: "a"), .init(frame: 3, symbol: "b"),
-                                        .init(frame: 3, symbol: "c"), .init(frame: 10, symbol: "|")]
+        let entries: [Marbles.Entry] = [
+            .init(frame: 0, symbol: "a"), .init(frame: 3, symbol: "b"),
+            .init(frame: 3, symbol: "c"), .init(frame: 10, symbol: "|"),
+        ]
         let diagram = Marbles.render(entries)
         #expect(diagram == "a--(bc)---|")
         #expect(try Marbles.parse(diagram) == entries)

@@ -9,20 +9,28 @@ struct OperatorsAsMarblesTests {
     let ms = Duration.milliseconds
 
     @Test func throttleIsRACsDebounce() {
-        #expect(Marbles.output(of: "-ab----cd-----|") { inputs, scheduler in
-            inputs[0].throttle(ms(200), on: scheduler)
-        } == "----b-----d---|")
+        #expect(
+            Marbles.output(of: "-ab----cd-----|") { inputs, scheduler in
+                inputs[0].throttle(ms(200), on: scheduler)
+            } == "----b-----d---|"
+        )
         // A value pending at completion is sent; at an error it is dropped.
-        #expect(Marbles.output(of: "-ab----cd|") { inputs, scheduler in inputs[0].throttle(ms(200), on: scheduler) }
-                == "----b----(d|)")
-        #expect(Marbles.output(of: "-ab----cd#") { inputs, scheduler in inputs[0].throttle(ms(200), on: scheduler) }
-                == "----b----#")
+        #expect(
+            Marbles.output(of: "-ab----cd|") { inputs, scheduler in inputs[0].throttle(ms(200), on: scheduler) }
+                == "----b----(d|)"
+        )
+        #expect(
+            Marbles.output(of: "-ab----cd#") { inputs, scheduler in inputs[0].throttle(ms(200), on: scheduler) }
+                == "----b----#"
+        )
     }
 
     @Test func rateLimitSendsTheFirstAtOnceAndTheLatestAtTheIntervalsEnd() {
-        #expect(Marbles.output(of: "-ab----cd-----|") { inputs, scheduler in
-            inputs[0].rateLimit(ms(200), on: scheduler)
-        } == "-a-b---c-d----|")
+        #expect(
+            Marbles.output(of: "-ab----cd-----|") { inputs, scheduler in
+                inputs[0].rateLimit(ms(200), on: scheduler)
+            } == "-a-b---c-d----|"
+        )
     }
 
     @Test func delayMovesValuesAndCompletionButNotAnError() {
@@ -48,9 +56,11 @@ struct OperatorsAsMarblesTests {
     }
 
     @Test func timeoutCountsFromTheSubscription() {
-        #expect(Marbles.output(of: "-a-------b|") { inputs, scheduler in
-            inputs[0].timeout(after: ms(500), raising: MarbleFailure(), on: scheduler)
-        } == "-a---#")
+        #expect(
+            Marbles.output(of: "-a-------b|") { inputs, scheduler in
+                inputs[0].timeout(after: ms(500), raising: MarbleFailure(), on: scheduler)
+            } == "-a---#"
+        )
     }
 
     @Test func distinctUntilChangedDropsRepeats() {

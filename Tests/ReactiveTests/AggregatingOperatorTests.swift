@@ -39,12 +39,14 @@ struct AggregatingOperatorTests {
         #expect(run(ints(1...4).aggregate(0, +)) == [.next(10), .completed])
         #expect(run(Signal<Int, TestError>.empty.aggregate(7, +)) == [.next(7), .completed])
         #expect(run(failing.aggregate(0, +)) == [.error(TestError(code: 9))])
-        #expect(run(ints([5, 5, 5]).aggregate(0, withIndex: { total, value, index in total + value * index }))
-                == [.next(15), .completed])
+        #expect(
+            run(ints([5, 5, 5]).aggregate(0, withIndex: { total, value, index in total + value * index }))
+                == [.next(15), .completed]
+        )
     }
 
     @Test func aggregateWithAFactoryStartsAfreshForEachSubscription() {
-        let appended = Signal<Int, TestError>.from([1, 2]).aggregate(makingInitialWith: { [Int]() }) { $0 + [$1] }
+        let appended = Signal<Int, TestError>.from([1, 2]).aggregate(makingInitialWith: { [Int]() }, { $0 + [$1] })
         #expect(run(appended) == [.next([1, 2]), .completed])
         #expect(run(appended) == [.next([1, 2]), .completed])
     }
@@ -58,8 +60,10 @@ struct AggregatingOperatorTests {
     }
 
     @Test func anyStopsItsSourceAtTheFirstPassingValue() {
-        #expect(run(Signal<Int, TestError>.from(0...).any { $0 == 1_000 }) == [.next(true), .completed],
-                "an infinite synchronous source is stopped")
+        #expect(
+            run(Signal<Int, TestError>.from(0...).any { $0 == 1_000 }) == [.next(true), .completed],
+            "an infinite synchronous source is stopped"
+        )
     }
 
     @Test func allSendsFalseAtTheFirstFailingValueAndTrueOtherwise() {
@@ -70,14 +74,18 @@ struct AggregatingOperatorTests {
     }
 
     @Test func scanWithIndexPassesEachValuesIndex() {
-        #expect(run(Signal<String, TestError>.from(["a", "b", "c"]).scan("", withIndex: { total, value, index in total + value + String(index) }))
-                == [.next("a0"), .next("a0b1"), .next("a0b1c2"), .completed])
+        #expect(
+            run(Signal<String, TestError>.from(["a", "b", "c"]).scan("", withIndex: { total, value, index in total + value + String(index) }))
+                == [.next("a0"), .next("a0b1"), .next("a0b1c2"), .completed]
+        )
         #expect(run(failing.scan(0, withIndex: { $0 + $1 + $2 })) == [.next(1), .next(4), .next(9), .error(TestError(code: 9))])
     }
 
     @Test func combinePreviousPairsEachValueWithTheOneBefore() {
-        #expect(run(ints([1, 2, 4]).combinePrevious(0) { "\($0)>\($1)" })
-                == [.next("0>1"), .next("1>2"), .next("2>4"), .completed])
+        #expect(
+            run(ints([1, 2, 4]).combinePrevious(0) { "\($0)>\($1)" })
+                == [.next("0>1"), .next("1>2"), .next("2>4"), .completed]
+        )
         #expect(run(failing.combinePrevious(0, +)) == [.next(1), .next(3), .next(5), .error(TestError(code: 9))])
     }
 

@@ -5,7 +5,8 @@ import Testing
 struct BindingTests {
     @Test func channelTerminalsHearOnlyTheOtherSide() {
         let channel = Channel<String, TestError>()
-        let leading = Recorder<String, TestError>(), following = Recorder<String, TestError>()
+        let leading = Recorder<String, TestError>()
+        let following = Recorder<String, TestError>()
         channel.leading.signal.subscribe(leading.subscriber)
         channel.following.signal.subscribe(following.subscriber)
         channel.leading.sendNext("from leading")
@@ -29,7 +30,8 @@ struct BindingTests {
 
     @Test func errorsAndCompletionReachBothEnds() {
         let channel = Channel<Int, TestError>()
-        let leading = Recorder<Int, TestError>(), following = Recorder<Int, TestError>()
+        let leading = Recorder<Int, TestError>()
+        let following = Recorder<Int, TestError>()
         channel.leading.signal.subscribe(leading.subscriber)
         channel.following.signal.subscribe(following.subscriber)
         channel.following.sendError(TestError(code: 3))

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Reactive
 import Locking
 import Testing
+
+@testable import Reactive
 
 @Suite("Bridges: async/await, callbacks, files, notifications, first")
 struct BridgeTests {
@@ -39,7 +40,7 @@ struct BridgeTests {
 
     @Test func signalFromAsyncSequence() async throws {
         let stream = AsyncStream<Int> { continuation in
-            (1...3).forEach { continuation.yield($0) }
+            for number in (1...3) { continuation.yield(number) }
             continuation.finish()
         }
         let values = try await collect(Signal<Int, Never>.from(stream))

@@ -4,7 +4,8 @@ import Testing
 @Suite("Operators: combining and flattening")
 struct CombiningOperatorTests {
     @Test func combineLatestWaitsForEveryInputThenSendsOnEach() {
-        let a = Subject<Int, TestError>(), b = Subject<String, TestError>()
+        let a = Subject<Int, TestError>()
+        let b = Subject<String, TestError>()
         let recorder = Recorder<String, TestError>()
         Signal<(Int, String), TestError>.combineLatest(a.signal, b.signal).map { "\($0)\($1)" }.subscribe(recorder.subscriber)
         a.sendNext(1)
@@ -20,7 +21,8 @@ struct CombiningOperatorTests {
     }
 
     @Test func combineLatestOfArraysErrorsAndEmpty() {
-        let a = Subject<Bool, TestError>(), b = Subject<Bool, TestError>()
+        let a = Subject<Bool, TestError>()
+        let b = Subject<Bool, TestError>()
         let recorder = Recorder<Bool, TestError>()
         Signal.combineLatest([a.signal, b.signal]).and().subscribe(recorder.subscriber)
         a.sendNext(true)
@@ -44,7 +46,8 @@ struct CombiningOperatorTests {
     }
 
     @Test func mergeInterleavesAndCompletesWhenAllComplete() {
-        let a = Subject<Int, Never>(), b = Subject<Int, Never>()
+        let a = Subject<Int, Never>()
+        let b = Subject<Int, Never>()
         let recorder = Recorder<Int, Never>()
         a.signal.merge(with: b.signal).subscribe(recorder.subscriber)
         a.sendNext(1)
@@ -57,7 +60,8 @@ struct CombiningOperatorTests {
     }
 
     @Test func zipPairsByPosition() {
-        let a = Subject<Int, Never>(), b = Subject<String, Never>()
+        let a = Subject<Int, Never>()
+        let b = Subject<String, Never>()
         let recorder = Recorder<String, Never>()
         a.signal.zip(with: b.signal).map { "\($0)\($1)" }.subscribe(recorder.subscriber)
         a.sendNext(1)
@@ -80,7 +84,8 @@ struct CombiningOperatorTests {
     }
 
     @Test func concatWaitsForTheFirstToComplete() {
-        let first = Subject<Int, Never>(), second = Subject<Int, Never>()
+        let first = Subject<Int, Never>()
+        let second = Subject<Int, Never>()
         let recorder = Recorder<Int, Never>()
         first.signal.concat(second.signal).subscribe(recorder.subscriber)
         second.sendNext(0)  // not subscribed yet
@@ -126,7 +131,8 @@ struct CombiningOperatorTests {
 
     @Test func switchToLatestDisposesThePreviousInner() {
         let outer = Subject<Signal<String, TestError>, TestError>()
-        let first = Subject<String, TestError>(), second = Subject<String, TestError>()
+        let first = Subject<String, TestError>()
+        let second = Subject<String, TestError>()
         let recorder = Recorder<String, TestError>()
         outer.signal.switchToLatest().subscribe(recorder.subscriber)
         outer.sendNext(first.signal)
@@ -151,7 +157,8 @@ struct CombiningOperatorTests {
 
     @Test func ifThenElseFollowsTheCondition() {
         let condition = Subject<Bool, Never>()
-        let yes = Subject<String, Never>(), no = Subject<String, Never>()
+        let yes = Subject<String, Never>()
+        let no = Subject<String, Never>()
         let recorder = Recorder<String, Never>()
         Signal.if(condition.signal, then: yes.signal, else: no.signal).subscribe(recorder.subscriber)
         condition.sendNext(true)

@@ -1,6 +1,7 @@
-@testable import Reactive
 import Locking
 import Testing
+
+@testable import Reactive
 
 @Suite("Command (RACCommand)")
 struct CommandTests {
@@ -74,7 +75,8 @@ struct CommandTests {
         let command = Command<Int, Int, Never>(allowsConcurrentExecution: true) { input in
             scheduler.cold([(input, .next(input)), (input, .completed)])
         }
-        let enabled = Recorder<Bool, Never>(), executing = Recorder<Bool, Never>()
+        let enabled = Recorder<Bool, Never>()
+        let executing = Recorder<Bool, Never>()
         command.enabled.subscribe(enabled.subscriber)
         command.executing.subscribe(executing.subscriber)
         let values = Recorder<Int, Never>()
@@ -129,7 +131,7 @@ struct CommandTests {
             #expect(completed.withLock { $0 }.isEmpty)
         }
         #expect(Set(completed.withLock { $0 }) == ["executing", "enabled", "executionSignals", "errors"])
-        subscriptions.forEach { $0.dispose() }
+        for subscription in subscriptions { subscription.dispose() }
     }
 }
 

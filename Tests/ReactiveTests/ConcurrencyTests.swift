@@ -1,6 +1,6 @@
 import Dispatch
-import Reactive
 import Locking
+import Reactive
 import Synchronization
 import Testing
 
@@ -12,7 +12,8 @@ struct ConcurrencyTests {
         let received = Atomic<Int>(0)
         let kept = Recorder<Int, Never>()
         subject.signal.subscribe(kept.subscriber)
-        let senders = 4, sendsEach = 2_000
+        let senders = 4
+        let sendsEach = 2_000
         DispatchQueue.concurrentPerform(iterations: senders + 2) { worker in
             if worker < senders {
                 for value in 0..<sendsEach { subject.sendNext(worker * sendsEach + value) }

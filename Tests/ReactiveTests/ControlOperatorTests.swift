@@ -71,12 +71,15 @@ struct ControlOperatorTests {
 
     @Test func attemptAsASourceSendsTheResultOrTheError() {
         #expect(run(Signal<Int, TestError>.attempt { 5 }) == [.next(5), .completed])
-        #expect(run(Signal<Int, TestError>.attempt { () throws(TestError) -> Int in throw TestError(code: 6) })
-                == [.error(TestError(code: 6))])
+        #expect(
+            run(Signal<Int, TestError>.attempt { () throws(TestError) -> Int in throw TestError(code: 6) })
+                == [.error(TestError(code: 6))]
+        )
     }
 
     @Test func takeUntilReplacementSwitchesAtTheReplacementsFirstEvent() {
-        let source = Subject<Int, TestError>(), replacement = Subject<Int, TestError>()
+        let source = Subject<Int, TestError>()
+        let replacement = Subject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         source.signal.take(untilReplacement: replacement.signal).subscribe(recorder.subscriber)
         source.sendNext(1)
@@ -89,7 +92,8 @@ struct ControlOperatorTests {
     }
 
     @Test func takeUntilReplacementDisposesTheSourceAndPassesItsErrors() {
-        let source = Subject<Int, TestError>(), replacement = Subject<Int, TestError>()
+        let source = Subject<Int, TestError>()
+        let replacement = Subject<Int, TestError>()
         source.signal.take(untilReplacement: replacement.signal).subscribe()
         replacement.sendNext(1)
         #expect(source.subscriberCount == 0, "replaced: the source was disposed")
@@ -104,7 +108,8 @@ struct ControlOperatorTests {
 
     @Test func switchFollowsTheCaseOfTheLatestKey() {
         let keys = Subject<String, TestError>()
-        let a = Subject<Int, TestError>(), b = Subject<Int, TestError>()
+        let a = Subject<Int, TestError>()
+        let b = Subject<Int, TestError>()
         let recorder = Recorder<Int, TestError>()
         Signal.switch(keys.signal, cases: ["a": a.signal, "b": b.signal], default: .just(0)).subscribe(recorder.subscriber)
         keys.sendNext("a")
@@ -119,8 +124,11 @@ struct ControlOperatorTests {
     }
 
     @Test func switchWithoutADefaultFailsForAnUnknownKey() {
-        let signal = Signal.switch(Signal<String, TestError>.from(["x", "nope"]), cases: ["x": .just(1)],
-                                   noMatch: { _ in TestError(code: 404) })
+        let signal = Signal.switch(
+            Signal<String, TestError>.from(["x", "nope"]),
+            cases: ["x": .just(1)],
+            noMatch: { _ in TestError(code: 404) }
+        )
         #expect(run(signal) == [.next(1), .error(TestError(code: 404))])
     }
 
@@ -134,7 +142,8 @@ struct ControlOperatorTests {
         }
         scheduler.run()
         #expect(runs.withLock { $0 } == 0, "lazy: nothing before a subscriber")
-        let first = Recorder<Int, TestError>(), second = Recorder<Int, TestError>()
+        let first = Recorder<Int, TestError>()
+        let second = Recorder<Int, TestError>()
         signal.subscribe(first.subscriber)
         #expect(first.events.isEmpty, "subscribed on the scheduler")
         scheduler.run()
@@ -189,20 +198,25 @@ struct ControlOperatorTests {
         #expect(recorder.events == [.next("a")], "stopped, but an inner signal still runs")
         inner.sendCompleted()
         #expect(recorder.events == [.next("a"), .completed])
-        #expect(run(Signal<Int, TestError>.failure(TestError(code: 1)).bind { { value, _ in .just(value) } })
-                == [.error(TestError(code: 1))])
+        #expect(
+            run(Signal<Int, TestError>.failure(TestError(code: 1)).bind { { value, _ in .just(value) } })
+                == [.error(TestError(code: 1))]
+        )
     }
 
     @Test func groupBySendsEachGroupBeforeItsFirstValue() {
         let source = Subject<Int, TestError>()
         let groups = Lock<[Int: Recorder<String, TestError>]>([:])
         let keys = Recorder<Int, TestError>()
-        source.signal.groupBy({ $0 % 3 }, transform: { "\($0)" }).subscribe(next: { group in
-            let recorder = Recorder<String, TestError>()
-            groups.withLock { $0[group.key] = recorder }
-            keys.record(.next(group.key))
-            group.signal.subscribe(recorder.subscriber)
-        }, completed: { keys.record(.completed) })
+        source.signal.groupBy({ $0 % 3 }, transform: { "\($0)" }).subscribe(
+            next: { group in
+                let recorder = Recorder<String, TestError>()
+                groups.withLock { $0[group.key] = recorder }
+                keys.record(.next(group.key))
+                group.signal.subscribe(recorder.subscriber)
+            },
+            completed: { keys.record(.completed) }
+        )
         for value in [1, 2, 4, 3, 7] { source.sendNext(value) }
         source.sendCompleted()
         let recorded = groups.withLock { $0 }
@@ -216,9 +230,12 @@ struct ControlOperatorTests {
         let source = Subject<Int, TestError>()
         let inGroups = Recorder<Int, TestError>()
         let outer = Recorder<Int, TestError>()
-        source.signal.groupBy { $0 % 2 }.subscribe(next: { group in
-            group.signal.subscribe(inGroups.subscriber)
-        }, error: { outer.record(.error($0)) })
+        source.signal.groupBy { $0 % 2 }.subscribe(
+            next: { group in
+                group.signal.subscribe(inGroups.subscriber)
+            },
+            error: { outer.record(.error($0)) }
+        )
         source.sendNext(1)
         source.sendNext(2)
         source.sendError(TestError(code: 5))

@@ -1,5 +1,5 @@
-import Reactive
 import Locking
+import Reactive
 import Testing
 
 @Suite("Disposables")
@@ -27,7 +27,8 @@ struct DisposableTests {
 
     @Test func serialDisposesThePreviousInner() {
         let serial = SerialDisposable()
-        let first = ActionDisposable(), second = ActionDisposable()
+        let first = ActionDisposable()
+        let second = ActionDisposable()
         serial.inner = first
         serial.inner = second
         #expect(first.isDisposed)
@@ -43,7 +44,8 @@ struct DisposableTests {
     /// and after disposal disposes the new one at once.
     @Test func swappingInReturnsThePreviousInnerWithoutDisposingIt() {
         let serial = SerialDisposable()
-        let first = ActionDisposable(), second = ActionDisposable()
+        let first = ActionDisposable()
+        let second = ActionDisposable()
         #expect(serial.swap(in: first) == nil)
         #expect(serial.swap(in: second) === first)
         #expect(!first.isDisposed, "swapped out, not disposed")

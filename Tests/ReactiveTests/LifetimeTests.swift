@@ -1,5 +1,6 @@
-@testable import Reactive
 import Testing
+
+@testable import Reactive
 
 /// Nothing in the core outlives the subscriptions that needed it.
 @Suite("Lifetimes")
@@ -51,7 +52,8 @@ struct LifetimeTests {
         do {
             let token = Token()
             weakToken = token
-            let model = MutableProperty(token), field = MutableProperty(Token())
+            let model = MutableProperty(token)
+            let field = MutableProperty(Token())
             field.makeTerminal().bind(to: model.makeTerminal())
         }
         #expect(weakToken == nil)
@@ -62,7 +64,10 @@ struct LifetimeTests {
         do {
             let token = Token()
             weakToken = token
-            Signal<Int, Never>.from([1, 2, 3]).map { value -> Int in _ = token; return value }.subscribe(next: { _ in })
+            Signal<Int, Never>.from([1, 2, 3]).map { value -> Int in
+                _ = token
+                return value
+            }.subscribe(next: { _ in })
         }
         #expect(weakToken == nil)
     }
@@ -73,7 +78,10 @@ struct LifetimeTests {
         do {
             let token = Token()
             weakToken = token
-            let shared = subject.signal.map { value -> Int in _ = token; return value }.publish().autoconnect()
+            let shared = subject.signal.map { value -> Int in
+                _ = token
+                return value
+            }.publish().autoconnect()
             let a = shared.subscribe(next: { _ in })
             let b = shared.subscribe(next: { _ in })
             a.dispose()

@@ -1,5 +1,5 @@
-import Reactive
 import Locking
+import Reactive
 import Testing
 
 @Suite("MulticastConnection: publish, multicast, autoconnect, replay")
@@ -32,7 +32,8 @@ struct MulticastTests {
     @Test func publishSharesOneSubscriptionAfterConnect() {
         let request = Request()
         let connection = request.signal.publish()
-        let a = Recorder<String, Never>(), b = Recorder<String, Never>()
+        let a = Recorder<String, Never>()
+        let b = Recorder<String, Never>()
         connection.signal.subscribe(a.subscriber)
         connection.signal.subscribe(b.subscriber)
         #expect(request.subscriptions.withLock { $0 } == 0, "nothing happens before connect")
@@ -49,7 +50,8 @@ struct MulticastTests {
     @Test func autoconnectSharesAndDisposesWhenTheLastLeaves() {
         let request = Request()
         let shared = request.signal.publish().autoconnect()
-        let a = Recorder<String, Never>(), b = Recorder<String, Never>()
+        let a = Recorder<String, Never>()
+        let b = Recorder<String, Never>()
         let first = shared.subscribe(a.subscriber)
         let second = shared.subscribe(b.subscriber)
         request.responder.sendNext("response")

@@ -1,5 +1,5 @@
-import Reactive
 import Locking
+import Reactive
 
 /// Records the events a subscriber receives, for assertions.
 final class Recorder<Value: Sendable, Failure: Error>: Sendable {

@@ -102,7 +102,8 @@ struct RecursiveSchedulingTests {
     @Test func aSchedulerTargetingAConcurrentQueueStillRunsOneThingAtATimeInOrder() {
         let target = DispatchQueue(label: "test.concurrent-target", attributes: .concurrent)
         let scheduler = QueueScheduler(label: "test.targeting", targeting: target)
-        let inside = Lock(0), mostAtOnce = Lock(0)
+        let inside = Lock(0)
+        let mostAtOnce = Lock(0)
         let order = Lock<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         for index in 0..<200 {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Reactive
 import Locking
 import Testing
+
+@testable import Reactive
 
 @Suite("RunLoopScheduler: a kept-alive run loop on its own thread")
 struct RunLoopSchedulerTests {
@@ -46,7 +47,10 @@ struct RunLoopSchedulerTests {
         let recorder = Recorder<Int, Never>()
         let ticks = Lock(0)
         let repeating = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(5)) {
-            let tick = ticks.withLock { $0 += 1; return $0 }
+            let tick = ticks.withLock {
+                $0 += 1
+                return $0
+            }
             recorder.record(.next(tick))
         }
         await waitFor(recorder, count: 3)
@@ -96,11 +100,16 @@ struct RunLoopSchedulerTests {
         weak var cancelled: Token?
         weak var stoppedRepeating: Token?
         do {
-            let first = Token(), second = Token(), third = Token()
+            let first = Token()
+            let second = Token()
+            let third = Token()
             ran = first
             cancelled = second
             stoppedRepeating = third
-            scheduler.schedule { _ = first; recorder.record(.next(1)) }
+            scheduler.schedule {
+                _ = first
+                recorder.record(.next(1))
+            }
             scheduler.schedule(after: .seconds(3_600)) { _ = second }.dispose()
             let repeating = scheduler.schedule(after: .zero, repeatingEvery: .milliseconds(1)) {
                 _ = third

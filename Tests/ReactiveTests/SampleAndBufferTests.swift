@@ -32,7 +32,8 @@ struct SampleAndBufferTests {
     }
 
     @Test func sampleDisposalEndsBothSubscriptions() {
-        let source = Subject<Int, TestError>(), sampler = Subject<Void, TestError>()
+        let source = Subject<Int, TestError>()
+        let sampler = Subject<Void, TestError>()
         let subscription = source.signal.sample(sampler.signal).subscribe()
         #expect(source.subscriberCount == 1 && sampler.subscriberCount == 1)
         subscription.dispose()
@@ -58,7 +59,8 @@ struct SampleAndBufferTests {
     }
 
     @Test func withLatestDisposalEndsBothSubscriptions() {
-        let source = Subject<Int, TestError>(), other = Subject<Int, TestError>()
+        let source = Subject<Int, TestError>()
+        let other = Subject<Int, TestError>()
         let subscription = source.signal.withLatest(from: other.signal).subscribe()
         #expect(source.subscriberCount == 1 && other.subscriberCount == 1)
         subscription.dispose()
@@ -67,13 +69,17 @@ struct SampleAndBufferTests {
 
     @Test func bufferSendsWhatArrivedWithinEachIntervalFromItsFirstValue() {
         let scheduler = TestScheduler()
-        let input = scheduler.hot([(0, .next(1)), (40, .next(2)), (120, .next(3)), (130, .next(4)),
-                                   (300, .next(5)), (350, Event<Int, TestError>.completed)])
+        let input = scheduler.hot([
+            (0, .next(1)), (40, .next(2)), (120, .next(3)), (130, .next(4)),
+            (300, .next(5)), (350, Event<Int, TestError>.completed),
+        ])
         let recorder = TimedRecorder<[Int], TestError>(scheduler)
         input.buffer(every: .milliseconds(100), on: scheduler).subscribe(recorder.subscriber)
         scheduler.run()
-        #expect(recorder.matches([(100, .next([1, 2])), (220, .next([3, 4])), (350, .next([5])), (350, .completed)]),
-                "\(recorder.events)")
+        #expect(
+            recorder.matches([(100, .next([1, 2])), (220, .next([3, 4])), (350, .next([5])), (350, .completed)]),
+            "\(recorder.events)"
+        )
     }
 
     @Test func bufferSendsNoEmptyBufferAndDropsItOnError() {

@@ -1,6 +1,7 @@
-@testable import Reactive
 import Locking
 import Testing
+
+@testable import Reactive
 
 @Suite("Schedulers")
 struct SchedulerTests {
@@ -55,7 +56,10 @@ struct SchedulerTests {
             let ticks = Lock(0)
             let repeating = SerialDisposable()
             repeating.inner = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(2)) {
-                let tick = ticks.withLock { $0 += 1; return $0 }
+                let tick = ticks.withLock {
+                    $0 += 1
+                    return $0
+                }
                 log.record(.next("tick \(tick)"))
                 if tick == 3 {
                     repeating.dispose()

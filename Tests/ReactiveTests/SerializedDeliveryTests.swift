@@ -54,7 +54,8 @@ struct SerializedDeliveryTests {
         let subject = Subject<Int, Never>()
         let detectors = (0..<4).map { _ in OverlapDetector() }
         for detector in detectors { subject.signal.subscribe(next: detector.receive) }
-        let senders = 8, sendsEach = 2_000
+        let senders = 8
+        let sendsEach = 2_000
         onThreadsAtOnce(senders) { sender in
             for value in 0..<sendsEach { subject.sendNext(sender * sendsEach + value) }
         }
@@ -72,7 +73,8 @@ struct SerializedDeliveryTests {
             let early = OverlapDetector()
             subject.signal.subscribe(next: early.receive)
             let late = Lock<[OverlapDetector]>([])
-            let senders = 4, sendsEach = 1_000
+            let senders = 4
+            let sendsEach = 1_000
             onThreadsAtOnce(senders) { worker in
                 for value in 0..<sendsEach {
                     subject.sendNext(worker * sendsEach + value)

@@ -1,5 +1,5 @@
-import Reactive
 import Locking
+import Reactive
 import Testing
 
 @Suite("Signal: cold, created with a subscribe closure")
@@ -14,7 +14,8 @@ struct SignalTests {
             return nil
         }
         #expect(runs.withLock { $0 } == 0, "a cold signal does nothing until subscribed")
-        let first = Recorder<Int, Never>(), second = Recorder<Int, Never>()
+        let first = Recorder<Int, Never>()
+        let second = Recorder<Int, Never>()
         signal.subscribe(first.subscriber)
         signal.subscribe(second.subscriber)
         #expect(runs.withLock { $0 } == 2)
@@ -94,7 +95,10 @@ struct SignalTests {
     @Test func deferredMakesASignalPerSubscription() {
         let made = Lock(0)
         let signal = Signal<Int, Never>.deferred {
-            let count = made.withLock { $0 += 1; return $0 }
+            let count = made.withLock {
+                $0 += 1
+                return $0
+            }
             return .just(count)
         }
         #expect(made.withLock { $0 } == 0)
@@ -130,7 +134,11 @@ struct DebuggingTests {
             .subscribe(values.subscriber)
         subscription.dispose()
         #expect(values.events == [.next(1), .next(2), .completed])
-        #expect(lines.values == ["numbers: subscribed", "numbers: next 1", "numbers: next 2",
-                                 "numbers: completed", "numbers: disposed"])
+        #expect(
+            lines.values == [
+                "numbers: subscribed", "numbers: next 1", "numbers: next 2",
+                "numbers: completed", "numbers: disposed",
+            ]
+        )
     }
 }

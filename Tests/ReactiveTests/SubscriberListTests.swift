@@ -8,7 +8,8 @@ struct SubscriberListTests {
     final class Token: Sendable {}
 
     @Test func oneSubscriberOnTwoSubjectsHearsBothAndLeavesBoth() {
-        let first = Subject<Int, Never>(), second = Subject<Int, Never>()
+        let first = Subject<Int, Never>()
+        let second = Subject<Int, Never>()
         let received = Recorder<Int, Never>()
         let subscriber = received.subscriber
         first.signal.subscribe(subscriber)

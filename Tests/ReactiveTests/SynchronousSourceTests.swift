@@ -33,7 +33,8 @@ struct SynchronousSourceTests {
         ("switchToLatest + take(1)", { $0.flatMap(.latest) { .just($0) }.take(1) }),
         ("scan + take(2)", { $0.scan(0, +).take(2) }),
         ("merge + take(1)", { Signal.merge([$0, .never]).take(1) }),
-        ("combineLatest + take(1)", { Signal.combineLatest([.just(0), $0]).map { $0[1] }.take(1) }),  // (with the endless source first, no combination could ever be made)
+        // (with the endless source first, no combination could ever be made)
+        ("combineLatest + take(1)", { Signal.combineLatest([.just(0), $0]).map { $0[1] }.take(1) }),
         ("startWith + take(2)", { $0.startWith(-1).take(2) }),
         ("catch + take(1)", { $0.promoteError(Refusal.self).catch { (_: Refusal) in Signal<Int, Never>.empty }.take(1) }),
         ("concat + take(1)", { $0.concat(.empty).take(1) }),
@@ -87,10 +88,12 @@ struct SynchronousSourceTests {
     @Test func firstTakesOneElementOfAnEndlessSource() {
         let pulled = Counter()
         let first = Lock<Int?>(nil)
-        #expect(finishes("first") {
-            let value = try? Signal<Int, Never>.from(CountedNaturals(pulled: pulled)).first(timeout: .seconds(5))
-            first.withLock { $0 = value }
-        })
+        #expect(
+            finishes("first") {
+                let value = try? Signal<Int, Never>.from(CountedNaturals(pulled: pulled)).first(timeout: .seconds(5))
+                first.withLock { $0 = value }
+            }
+        )
         #expect(first.withLock { $0 } == 0)
         #expect(pulled.value <= 2)
     }
@@ -111,7 +114,12 @@ struct FlattenAfterErrorTests {
         _ = source.flatMap(flattening) { value in
             Signal<Int, Refusal> { subscriber in
                 subscribed.withLock { $0.append(value) }
-                if value == 2 { subscriber.sendError(Refusal()) } else { subscriber.sendNext(value); subscriber.sendCompleted() }
+                if value == 2 {
+                    subscriber.sendError(Refusal())
+                } else {
+                    subscriber.sendNext(value)
+                    subscriber.sendCompleted()
+                }
                 return nil
             }
         }.subscribe(error: { _ in failed.withLock { $0 = true } })

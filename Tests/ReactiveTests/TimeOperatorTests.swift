@@ -1,19 +1,24 @@
-@testable import Reactive
 import Locking
 import Testing
+
+@testable import Reactive
 
 @Suite("Operators: time, in virtual time")
 struct TimeOperatorTests {
     /// RAC's throttle: only the latest value, once the interval passes with no newer one.
     @Test func throttleIsRACsDebounce() {
         let scheduler = TestScheduler()
-        let input = scheduler.hot([(0, .next("s")), (80, .next("sw")), (160, .next("swi")), (800, .next("swift")),
-                                   (1_000, Event<String, Never>.completed)])
+        let input = scheduler.hot([
+            (0, .next("s")), (80, .next("sw")), (160, .next("swi")), (800, .next("swift")),
+            (1_000, Event<String, Never>.completed),
+        ])
         let recorder = TimedRecorder<String, Never>(scheduler)
         input.throttle(.milliseconds(500), on: scheduler).subscribe(recorder.subscriber)
         scheduler.run()
-        #expect(recorder.matches([(660, .next("swi")), (1_000, .next("swift")), (1_000, .completed)]),
-                "\(recorder.events)")
+        #expect(
+            recorder.matches([(660, .next("swi")), (1_000, .next("swift")), (1_000, .completed)]),
+            "\(recorder.events)"
+        )
     }
 
     @Test func throttleDropsThePendingValueOnError() {
@@ -119,8 +124,13 @@ struct ErrorOperatorTests {
     @Test func retryResubscribesUpToTheCount() {
         let attempts = Lock(0)
         let flaky = Signal<Int, TestError> { subscriber in
-            let attempt = attempts.withLock { $0 += 1; return $0 }
-            if attempt < 3 { subscriber.sendError(TestError(code: attempt)) } else {
+            let attempt = attempts.withLock {
+                $0 += 1
+                return $0
+            }
+            if attempt < 3 {
+                subscriber.sendError(TestError(code: attempt))
+            } else {
                 subscriber.sendNext(attempt)
                 subscriber.sendCompleted()
             }

@@ -1,5 +1,6 @@
-@testable import Reactive
 import Locking
+
+@testable import Reactive
 
 extension TestScheduler {
     /// A hot signal that sends each event at its virtual time in milliseconds (a marble diagram as

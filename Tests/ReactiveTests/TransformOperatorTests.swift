@@ -12,8 +12,10 @@ struct TransformOperatorTests {
     @Test func mapAndMapReplaceAndMapError() {
         #expect(events(Signal<Int, TestError>.from([1, 2]).map { $0 * 3 }) == [.next(3), .next(6), .completed])
         #expect(events(Signal<Int, TestError>.from([1, 2]).mapReplace("x")) == [.next("x"), .next("x"), .completed])
-        #expect(events(Signal<Int, TestError>.failure(TestError(code: 1)).mapError { TestError(code: $0.code + 1) })
-                == [.error(TestError(code: 2))])
+        #expect(
+            events(Signal<Int, TestError>.failure(TestError(code: 1)).mapError { TestError(code: $0.code + 1) })
+                == [.error(TestError(code: 2))]
+        )
     }
 
     @Test func reduceEachUnpacksTuples() {
@@ -52,7 +54,8 @@ struct TransformOperatorTests {
     }
 
     @Test func takeUntilCompletesOnTheTriggersValueOrCompletion() {
-        let source = Subject<Int, Never>(), trigger = Subject<Void, Never>()
+        let source = Subject<Int, Never>()
+        let trigger = Subject<Void, Never>()
         let recorder = Recorder<Int, Never>()
         source.signal.take(until: trigger.signal).subscribe(recorder.subscriber)
         source.sendNext(1)
@@ -73,8 +76,10 @@ struct TransformOperatorTests {
     }
 
     @Test func distinctUntilChangedLetsTheFirstValueThrough() {
-        #expect(events(Signal<Int, Never>.from([1, 1, 2, 2, 1]).distinctUntilChanged())
-                == [.next(1), .next(2), .next(1), .completed])
+        #expect(
+            events(Signal<Int, Never>.from([1, 1, 2, 2, 1]).distinctUntilChanged())
+                == [.next(1), .next(2), .next(1), .completed]
+        )
         let byParity = Signal<Int, Never>.from([1, 3, 4, 6, 7]).distinctUntilChanged { $0 % 2 == $1 % 2 }
         #expect(events(byParity) == [.next(1), .next(4), .next(7), .completed])
     }
@@ -107,9 +112,11 @@ struct TransformOperatorTests {
         #expect(log.values == ["next 1", "completed", "finally"])
 
         let errors = Recorder<String, Never>()
-        _ = events(Signal<Int, TestError>.failure(TestError(code: 1))
-            .doError { errors.record(.next("error \($0.code)")) }
-            .finally { errors.record(.next("finally")) })
+        _ = events(
+            Signal<Int, TestError>.failure(TestError(code: 1))
+                .doError { errors.record(.next("error \($0.code)")) }
+                .finally { errors.record(.next("finally")) }
+        )
         #expect(errors.values == ["error 1", "finally"])
     }
 

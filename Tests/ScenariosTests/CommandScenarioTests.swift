@@ -1,5 +1,6 @@
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 @Suite("Command scenario, in virtual time")
 struct CommandScenarioTests {

@@ -1,5 +1,6 @@
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 /// Completing and failing inputs (`?event=completed|error`): `|` and `#` travel down a pipeline.
 @Suite("Completing and failing inputs, in virtual time")

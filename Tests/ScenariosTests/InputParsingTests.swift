@@ -1,5 +1,6 @@
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 @Suite("Input values against input kinds")
 struct InputParsingTests {
@@ -8,11 +9,13 @@ struct InputParsingTests {
     @Test func textTakesJSONStringsOrRawText() {
         #expect(description.value(for: "email", from: .json(.string("a"))) == .success(.text("a")))
         #expect(description.value(for: "email", from: .text("a b")) == .success(.text("a b")))
-        if case .failure(.invalidValue) = description.value(for: "email", from: .json(.int(3))) {} else {
+        if case .failure(.invalidValue) = description.value(for: "email", from: .json(.int(3))) {
+        } else {
             Issue.record("a number is not text")
         }
         let long = String(repeating: "x", count: ScenarioDescription.maximumTextLength + 1)
-        if case .failure(.invalidValue) = description.value(for: "email", from: .text(long)) {} else {
+        if case .failure(.invalidValue) = description.value(for: "email", from: .text(long)) {
+        } else {
             Issue.record("over-long text must be refused")
         }
     }
@@ -21,7 +24,8 @@ struct InputParsingTests {
         #expect(description.value(for: "allowsConcurrentExecution", from: .json(.bool(true))) == .success(.bool(true)))
         #expect(description.value(for: "allowsConcurrentExecution", from: .text("true")) == .success(.bool(true)))
         #expect(description.value(for: "allowsConcurrentExecution", from: .text(" FALSE\n")) == .success(.bool(false)))
-        if case .failure(.invalidValue) = description.value(for: "allowsConcurrentExecution", from: .text("yes")) {} else {
+        if case .failure(.invalidValue) = description.value(for: "allowsConcurrentExecution", from: .text("yes")) {
+        } else {
             Issue.record("yes is not a bool")
         }
     }

@@ -1,6 +1,7 @@
 import Reactive
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 /// Inputs are declared once, each with the object of the running scenario that receives it, and
 /// the catalogue entry is made from those declarations: no input can be listed without being

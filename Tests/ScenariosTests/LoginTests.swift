@@ -1,5 +1,6 @@
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 @Suite("Login scenario, in virtual time")
 struct LoginTests {
@@ -8,8 +9,10 @@ struct LoginTests {
         #expect(login.values("usernameValid") == [.bool(false)], "inputs start with \"\", so state has a value at once")
         #expect(login.values("signInEnabled") == [.bool(false)])
         for text in ["a", "ab", "abc", "abcd"] { login.type("username", text) }
-        #expect(login.values("usernameValid") == [false, false, false, false, true].map(JSONValue.bool),
-                "map emits on every input, repeats included")
+        #expect(
+            login.values("usernameValid") == [false, false, false, false, true].map(JSONValue.bool),
+            "map emits on every input, repeats included"
+        )
     }
 
     @Test func signInEnabledOnlyWhileBothFieldsAreValid() {

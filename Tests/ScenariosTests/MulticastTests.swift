@@ -1,5 +1,6 @@
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 @Suite("Multicast scenario, in virtual time")
 struct MulticastScenarioTests {

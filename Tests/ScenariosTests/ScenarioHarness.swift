@@ -1,7 +1,8 @@
 import Foundation
-import Reactive
-@testable import Scenarios
 import Locking
+import Reactive
+
+@testable import Scenarios
 
 /// Runs a scenario in virtual time and records every named stream's events with their time.
 final class ScenarioHarness<S: Scenario>: Sendable {

@@ -1,6 +1,7 @@
 import Reactive
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 /// A stopped scenario lets go of everything: sessions come and go for the life of the server.
 @Suite("Scenario lifetimes")
@@ -15,12 +16,13 @@ struct ScenarioLifetimeTests {
             weakInstance = instance
             scheduler.advance()
             for input in type.description.inputs where input.kind != .choice {
-                let value: InputValue = switch input.kind {
-                case .text: .text("abcd")
-                case .bool: .bool(true)
-                case .number: .number(1)
-                case .choice, .action: .action
-                }
+                let value: InputValue =
+                    switch input.kind {
+                    case .text: .text("abcd")
+                    case .bool: .bool(true)
+                    case .number: .number(1)
+                    case .choice, .action: .action
+                    }
                 instance.apply(.next(value), to: input.name)
             }
             scheduler.advance(by: .seconds(2))

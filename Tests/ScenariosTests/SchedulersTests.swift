@@ -1,5 +1,6 @@
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 /// The schedulers scenario: the background schedulers are real threads, so their events are waited
 /// for (bounded); the "still not run" check is timed on the virtual clock.
@@ -20,9 +21,11 @@ struct SchedulersScenarioTests {
             #expect(schedulers.values(stream).map { field($0, "value") } == ["tap 1", "tap 2"], "\(stream): in order")
             #expect(schedulers.values(stream).allSatisfy { field($0, "thread") == "a Dispatch thread of queue playground.schedulers.queue" })
         }
-        #expect(schedulers.values("deliverOnRunLoop").allSatisfy {
-            field($0, "thread") == "the run-loop thread playground.schedulers.run-loop"
-        })
+        #expect(
+            schedulers.values("deliverOnRunLoop").allSatisfy {
+                field($0, "thread") == "the run-loop thread playground.schedulers.run-loop"
+            }
+        )
     }
 
     @Test func workOnAThreadWhoseRunLoopHasNoSourceNeverRuns() {
@@ -57,9 +60,11 @@ struct SchedulersScenarioTests {
         let schedulers = ScenarioHarness<Schedulers>()
         schedulers.press("scheduleOnRunLoop")
         #expect(schedulers.wait { schedulers.values("keptAliveRunLoop").count == 2 })
-        #expect(schedulers.values("keptAliveRunLoop") == [
-            .string("scheduled on the run-loop scheduler's thread"),
-            .string("ran on the run-loop thread playground.schedulers.run-loop"),
-        ])
+        #expect(
+            schedulers.values("keptAliveRunLoop") == [
+                .string("scheduled on the run-loop scheduler's thread"),
+                .string("ran on the run-loop thread playground.schedulers.run-loop"),
+            ]
+        )
     }
 }

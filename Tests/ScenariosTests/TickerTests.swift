@@ -1,5 +1,6 @@
-@testable import Scenarios
 import Testing
+
+@testable import Scenarios
 
 @Suite("Ticker scenario")
 struct TickerTests {
@@ -10,9 +11,11 @@ struct TickerTests {
         ticker.advance(by: 400)
         #expect(ticker.all.isEmpty)
         ticker.advance(by: 600)
-        #expect(ticker.all.map { "\($0.time) \($0.stream)" } == [
-            "500 timer", "500 count", "500 parity", "1000 timer", "1000 count", "1000 parity",
-        ])
+        #expect(
+            ticker.all.map { "\($0.time) \($0.stream)" } == [
+                "500 timer", "500 count", "500 parity", "1000 timer", "1000 count", "1000 parity",
+            ]
+        )
         #expect(ticker.values("parity") == [.string("odd"), .string("even")])
         ticker.scenario.stop()
         ticker.advance(by: 5_000)

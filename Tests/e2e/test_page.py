@@ -287,6 +287,12 @@ def test_the_pipelines_source_is_shown_beside_its_streams(browser, playground):
     streams_box = browser.find_element(By.ID, "streams").rect
     source_box = browser.find_element(By.CSS_SELECTOR, ".source").rect
     assert source_box["y"] >= streams_box["y"] + streams_box["height"], "below them on a phone"
+    # The search scenario's Swift names some streams on the line after `stream(` (swift-format's
+    # line breaks): those lines are marked too.
+    open_scenario(browser, playground, "search")
+    marked = [line.get_attribute("data-stream") for line in browser.find_elements(By.CSS_SELECTOR, "#source-code .defines")]
+    streams = [item.get_attribute("data-stream") for item in browser.find_elements(By.CSS_SELECTOR, "li.stream:not(.input-row)")]
+    assert marked == streams
     check_console(browser)
 
 

@@ -3,18 +3,21 @@ extension Signal {
     /// signal completes without one (RAC `any:`). Errors pass through.
     public func any(_ predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Bool, Failure> {
         Signal<Bool, Failure> { subscriber in
-            subscribe(Subscriber { event in
-                switch event {
-                case .next(let value):
-                    guard predicate(value) else { return }
-                    subscriber.sendNext(true)
-                    subscriber.sendCompleted()
-                case .error(let error): subscriber.sendError(error)
-                case .completed:
-                    subscriber.sendNext(false)
-                    subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        guard predicate(value) else { return }
+                        subscriber.sendNext(true)
+                        subscriber.sendCompleted()
+                    case .error(let error): subscriber.sendError(error)
+                    case .completed:
+                        subscriber.sendNext(false)
+                        subscriber.sendCompleted()
+                    }
+                },
+                for: subscriber
+            )
         }
     }
 

@@ -4,13 +4,15 @@ extension Signal {
     /// disposes the subscription. Values are buffered while the loop is busy.
     public var values: AsyncThrowingStream<Value, any Error> {
         AsyncThrowingStream { continuation in
-            let subscription = subscribe(Subscriber { event in
-                switch event {
-                case .next(let value): continuation.yield(value)
-                case .error(let error): continuation.finish(throwing: error)
-                case .completed: continuation.finish()
+            let subscription = subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value): continuation.yield(value)
+                    case .error(let error): continuation.finish(throwing: error)
+                    case .completed: continuation.finish()
+                    }
                 }
-            })
+            )
             continuation.onTermination = { _ in subscription.dispose() }
         }
     }
@@ -58,12 +60,14 @@ extension Signal where Failure == Never {
     /// loop disposes the subscription.
     public var stream: AsyncStream<Value> {
         AsyncStream { continuation in
-            let subscription = subscribe(Subscriber { event in
-                switch event {
-                case .next(let value): continuation.yield(value)
-                case .completed: continuation.finish()
+            let subscription = subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value): continuation.yield(value)
+                    case .completed: continuation.finish()
+                    }
                 }
-            })
+            )
             continuation.onTermination = { _ in subscription.dispose() }
         }
     }

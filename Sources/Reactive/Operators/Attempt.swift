@@ -14,18 +14,21 @@ extension Signal {
         _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
     ) -> Signal<NewValue, Failure> {
         Signal<NewValue, Failure> { subscriber in
-            subscribe(Subscriber { event in
-                switch event {
-                case .next(let value):
-                    do throws(Failure) {
-                        subscriber.sendNext(try transform(value))
-                    } catch {
-                        subscriber.sendError(error)
+            subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        do throws(Failure) {
+                            subscriber.sendNext(try transform(value))
+                        } catch {
+                            subscriber.sendError(error)
+                        }
+                    case .error(let error): subscriber.sendError(error)
+                    case .completed: subscriber.sendCompleted()
                     }
-                case .error(let error): subscriber.sendError(error)
-                case .completed: subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+                },
+                for: subscriber
+            )
         }
     }
 

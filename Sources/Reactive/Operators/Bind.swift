@@ -9,17 +9,20 @@ extension Signal {
     ) -> Signal<NewValue, Failure> {
         Signal<Signal<NewValue, Failure>, Failure> { subscriber in
             let binder = makeBinder()
-            return subscribe(Subscriber { event in
-                switch event {
-                case .next(let value):
-                    var stop = false
-                    let signal = binder(value, &stop)
-                    if let signal { subscriber.sendNext(signal) }
-                    if signal == nil || stop { subscriber.sendCompleted() }
-                case .error(let error): subscriber.sendError(error)
-                case .completed: subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+            return subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        var stop = false
+                        let signal = binder(value, &stop)
+                        if let signal { subscriber.sendNext(signal) }
+                        if signal == nil || stop { subscriber.sendCompleted() }
+                    case .error(let error): subscriber.sendError(error)
+                    case .completed: subscriber.sendCompleted()
+                    }
+                },
+                for: subscriber
+            )
         }.flatten(.merge)
     }
 }

@@ -17,31 +17,34 @@ extension Signal {
                 outbox.append(.next(buffer))
                 buffer = []
             }
-            return subscribe(Subscriber { event in
-                switch event {
-                case .next(let value):
-                    let startTimer = serializer.update { buffer, _ -> Bool in
-                        buffer.append(value)
-                        return buffer.count == 1
-                    }
-                    // Only the value that found the buffer empty starts a timer, and the buffer is
-                    // emptied only by that timer (or the end), so at most one is pending.
-                    if startTimer {
-                        timer.inner = scheduler.schedule(after: interval) {
-                            serializer.update { buffer, outbox in flush(&buffer, &outbox) }
+            return subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        let startTimer = serializer.update { buffer, _ -> Bool in
+                            buffer.append(value)
+                            return buffer.count == 1
+                        }
+                        // Only the value that found the buffer empty starts a timer, and the buffer is
+                        // emptied only by that timer (or the end), so at most one is pending.
+                        if startTimer {
+                            timer.inner = scheduler.schedule(after: interval) {
+                                serializer.update { buffer, outbox in flush(&buffer, &outbox) }
+                            }
+                        }
+                    case .error(let error):
+                        timer.dispose()
+                        serializer.send(.error(error))
+                    case .completed:
+                        timer.dispose()
+                        serializer.update { buffer, outbox in
+                            flush(&buffer, &outbox)
+                            outbox.append(.completed)
                         }
                     }
-                case .error(let error):
-                    timer.dispose()
-                    serializer.send(.error(error))
-                case .completed:
-                    timer.dispose()
-                    serializer.update { buffer, outbox in
-                        flush(&buffer, &outbox)
-                        outbox.append(.completed)
-                    }
-                }
-            }, for: subscriber)
+                },
+                for: subscriber
+            )
         }
     }
 }

@@ -33,7 +33,8 @@ extension Signal {
     /// Written out for two inputs, without arrays, as the most common case is the hot one.
     @inlinable
     public static func combineLatest<A: Sendable, B: Sendable>(
-        _ a: Signal<A, Failure>, _ b: Signal<B, Failure>
+        _ a: Signal<A, Failure>,
+        _ b: Signal<B, Failure>
     ) -> Signal<(A, B), Failure> where Value == (A, B) {
         Signal { subscriber in
             let serializer = Serializer(CombineLatest2State<A, B>(), subscriber)
@@ -83,11 +84,15 @@ extension Signal {
 
     /// Combines the latest values of three signals into triples (RAC `+combineLatest:` of three).
     public static func combineLatest<A: Sendable, B: Sendable, C: Sendable>(
-        _ a: Signal<A, Failure>, _ b: Signal<B, Failure>, _ c: Signal<C, Failure>
+        _ a: Signal<A, Failure>,
+        _ b: Signal<B, Failure>,
+        _ c: Signal<C, Failure>
     ) -> Signal<(A, B, C), Failure> where Value == (A, B, C) {
-        Signal<CombinedValue, Failure>.combineLatest([a.map(CombinedValue.init), b.map(CombinedValue.init),
-                                                      c.map(CombinedValue.init)])
-            .map { ($0[0].base as! A, $0[1].base as! B, $0[2].base as! C) }
+        Signal<CombinedValue, Failure>.combineLatest([
+            a.map(CombinedValue.init), b.map(CombinedValue.init),
+            c.map(CombinedValue.init),
+        ])
+        .map { ($0[0].base as! A, $0[1].base as! B, $0[2].base as! C) }
     }
 }
 

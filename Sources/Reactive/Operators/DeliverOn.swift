@@ -3,9 +3,12 @@ extension Signal {
     /// after the subscription is disposed, even if already scheduled.
     public func deliver(on scheduler: any Scheduler) -> Signal {
         Signal { subscriber in
-            subscribe(Subscriber { event in
-                scheduler.schedule { subscriber.send(event) }
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    scheduler.schedule { subscriber.send(event) }
+                },
+                for: subscriber
+            )
         }
     }
 }

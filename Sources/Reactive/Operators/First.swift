@@ -22,18 +22,20 @@ extension Signal {
     public func first(timeout: Duration) throws(FirstError<Failure>) -> Value {
         let outcome = Lock<Result<Value, FirstError<Failure>>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let subscription = take(1).subscribe(Subscriber { event in
-            let isNew = outcome.withLock { outcome -> Bool in
-                guard outcome == nil else { return false }
-                switch event {
-                case .next(let value): outcome = .success(value)
-                case .error(let error): outcome = .failure(.failed(error))
-                case .completed: outcome = .failure(.empty)
+        let subscription = take(1).subscribe(
+            Subscriber { event in
+                let isNew = outcome.withLock { outcome -> Bool in
+                    guard outcome == nil else { return false }
+                    switch event {
+                    case .next(let value): outcome = .success(value)
+                    case .error(let error): outcome = .failure(.failed(error))
+                    case .completed: outcome = .failure(.empty)
+                    }
+                    return true
                 }
-                return true
+                if isNew { done.signal() }
             }
-            if isNew { done.signal() }
-        })
+        )
         let finished = done.wait(timeout: .now() + timeout.timeInterval) == .success
         subscription.dispose()
         guard finished, let result = outcome.withLock({ $0 }) else { throw .timedOut }

@@ -21,27 +21,30 @@ extension Signal {
             // Events to one subscriber are serial, so the groups need a lock only to be Sendable.
             // The groups by key, and in the order they were made (the order they are ended in).
             let groups = Lock((byKey: [Key: Subject<GroupValue, Failure>](), inOrder: [Subject<GroupValue, Failure>]()))
-            return subscribe(Subscriber { event in
-                switch event {
-                case .next(let value):
-                    let groupKey = key(value)
-                    let (group, isNew) = groups.withLock { groups -> (Subject<GroupValue, Failure>, Bool) in
-                        if let group = groups.byKey[groupKey] { return (group, false) }
-                        let group = Subject<GroupValue, Failure>()
-                        groups.byKey[groupKey] = group
-                        groups.inOrder.append(group)
-                        return (group, true)
+            return subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        let groupKey = key(value)
+                        let (group, isNew) = groups.withLock { groups -> (Subject<GroupValue, Failure>, Bool) in
+                            if let group = groups.byKey[groupKey] { return (group, false) }
+                            let group = Subject<GroupValue, Failure>()
+                            groups.byKey[groupKey] = group
+                            groups.inOrder.append(group)
+                            return (group, true)
+                        }
+                        if isNew { subscriber.sendNext(GroupedSignal(key: groupKey, signal: group.signal)) }
+                        group.sendNext(transform(value))
+                    case .error(let error):
+                        for group in groups.withLock({ $0.inOrder }) { group.sendError(error) }
+                        subscriber.sendError(error)
+                    case .completed:
+                        for group in groups.withLock({ $0.inOrder }) { group.sendCompleted() }
+                        subscriber.sendCompleted()
                     }
-                    if isNew { subscriber.sendNext(GroupedSignal(key: groupKey, signal: group.signal)) }
-                    group.sendNext(transform(value))
-                case .error(let error):
-                    for group in groups.withLock({ $0.inOrder }) { group.sendError(error) }
-                    subscriber.sendError(error)
-                case .completed:
-                    for group in groups.withLock({ $0.inOrder }) { group.sendCompleted() }
-                    subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+                },
+                for: subscriber
+            )
         }
     }
 

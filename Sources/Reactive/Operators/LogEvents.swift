@@ -7,14 +7,16 @@ extension Signal {
     ) -> Signal {
         Signal { subscriber in
             log("\(name): subscribed")
-            let upstream = subscribe(Subscriber { event in
-                switch event {
-                case .next(let value): log("\(name): next \(value)")
-                case .error(let error): log("\(name): error \(error)")
-                case .completed: log("\(name): completed")
+            let upstream = subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value): log("\(name): next \(value)")
+                    case .error(let error): log("\(name): error \(error)")
+                    case .completed: log("\(name): completed")
+                    }
+                    subscriber.send(event)
                 }
-                subscriber.send(event)
-            })
+            )
             return ActionDisposable {
                 upstream.dispose()
                 log("\(name): disposed")

@@ -5,13 +5,16 @@ extension Signal {
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Signal<NewValue, Failure> {
         Signal<NewValue, Failure> { subscriber in
-            subscribe(Subscriber { event in
-                switch event {
-                case .next(let value): subscriber.sendNext(transform(value))
-                case .error(let error): subscriber.sendError(error)
-                case .completed: subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value): subscriber.sendNext(transform(value))
+                    case .error(let error): subscriber.sendError(error)
+                    case .completed: subscriber.sendCompleted()
+                    }
+                },
+                for: subscriber
+            )
         }
     }
 }

@@ -5,13 +5,16 @@ extension Signal {
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
         Signal<Value, NewFailure> { subscriber in
-            subscribe(Subscriber { event in
-                switch event {
-                case .next(let value): subscriber.sendNext(value)
-                case .error(let error): subscriber.sendError(transform(error))
-                case .completed: subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value): subscriber.sendNext(value)
+                    case .error(let error): subscriber.sendError(transform(error))
+                    case .completed: subscriber.sendCompleted()
+                    }
+                },
+                for: subscriber
+            )
         }
     }
 }

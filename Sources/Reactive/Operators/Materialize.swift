@@ -17,10 +17,13 @@ extension Signal {
     /// Sends every event, terminal ones included, as a value, then completes (RAC `materialize`).
     public func materialize() -> Signal<Event<Value, Failure>, Never> {
         Signal<Event<Value, Failure>, Never> { subscriber in
-            subscribe(Subscriber { event in
-                subscriber.sendNext(event)
-                if event.isTerminating { subscriber.sendCompleted() }
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    subscriber.sendNext(event)
+                    if event.isTerminating { subscriber.sendCompleted() }
+                },
+                for: subscriber
+            )
         }
     }
 }
@@ -29,12 +32,15 @@ extension Signal where Value: EventProtocol, Failure == Never {
     /// Turns a signal of events back into the events themselves (RAC `dematerialize`).
     public func dematerialize() -> Signal<Value.Value, Value.Failure> {
         Signal<Value.Value, Value.Failure> { subscriber in
-            subscribe(Subscriber { event in
-                switch event {
-                case .next(let wrapped): subscriber.send(wrapped.event)
-                case .completed: subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let wrapped): subscriber.send(wrapped.event)
+                    case .completed: subscriber.sendCompleted()
+                    }
+                },
+                for: subscriber
+            )
         }
     }
 }

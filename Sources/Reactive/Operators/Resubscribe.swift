@@ -16,7 +16,10 @@ extension Signal {
             let pending = Lock((isSubscribing: false, again: false))
             @Sendable func attempt() {
                 let shouldRun = pending.withLock { state -> Bool in
-                    if state.isSubscribing { state.again = true; return false }
+                    if state.isSubscribing {
+                        state.again = true
+                        return false
+                    }
                     state.isSubscribing = true
                     return true
                 }

@@ -12,18 +12,21 @@ extension Signal {
             // Events to one subscriber are serial, so the lock is uncontended; it makes the state
             // Sendable.
             let total = Lock(initial)
-            return subscribe(Subscriber { event in
-                switch event {
-                case .next(let value):
-                    // `combine` runs outside the lock: it may send into this signal's source, and
-                    // that nested event comes back here on the same thread.
-                    let next = combine(total.withLock { $0 }, value)
-                    total.withLock { $0 = next }
-                    subscriber.sendNext(next)
-                case .error(let error): subscriber.sendError(error)
-                case .completed: subscriber.sendCompleted()
-                }
-            }, for: subscriber)
+            return subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        // `combine` runs outside the lock: it may send into this signal's source, and
+                        // that nested event comes back here on the same thread.
+                        let next = combine(total.withLock { $0 }, value)
+                        total.withLock { $0 = next }
+                        subscriber.sendNext(next)
+                    case .error(let error): subscriber.sendError(error)
+                    case .completed: subscriber.sendCompleted()
+                    }
+                },
+                for: subscriber
+            )
         }
     }
 }

@@ -23,10 +23,13 @@ extension Signal {
     /// Runs `action` for every event before passing it on.
     private func on(_ action: @escaping @Sendable (Event<Value, Failure>) -> Void) -> Signal {
         Signal { subscriber in
-            subscribe(Subscriber { event in
-                action(event)
-                subscriber.send(event)
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    action(event)
+                    subscriber.send(event)
+                },
+                for: subscriber
+            )
         }
     }
 }

@@ -7,17 +7,20 @@ extension Signal {
         guard count > 0 else { return self }
         return Signal { subscriber in
             let skipped = Lock(0)
-            return subscribe(Subscriber { event in
-                if case .next = event {
-                    let drop = skipped.withLock { skipped -> Bool in
-                        guard skipped < count else { return false }
-                        skipped += 1
-                        return true
+            return subscribe(
+                Subscriber { event in
+                    if case .next = event {
+                        let drop = skipped.withLock { skipped -> Bool in
+                            guard skipped < count else { return false }
+                            skipped += 1
+                            return true
+                        }
+                        if drop { return }
                     }
-                    if drop { return }
-                }
-                subscriber.send(event)
-            }, for: subscriber)
+                    subscriber.send(event)
+                },
+                for: subscriber
+            )
         }
     }
 }

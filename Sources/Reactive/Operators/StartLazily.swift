@@ -3,7 +3,8 @@ extension Signal {
     /// subscriber, then and later, receives everything `body` sends (RAC
     /// `+startLazilyWithScheduler:block:`).
     public static func startLazily(
-        on scheduler: any Scheduler, _ body: @escaping @Sendable (Subscriber<Value, Failure>) -> Void
+        on scheduler: any Scheduler,
+        _ body: @escaping @Sendable (Subscriber<Value, Failure>) -> Void
     ) -> Signal {
         Signal { subscriber in
             body(subscriber)
@@ -14,7 +15,8 @@ extension Signal {
     /// A signal whose `body` runs once, on `scheduler`, at once; every subscriber receives
     /// everything `body` sends (RAC `+startEagerlyWithScheduler:block:`).
     public static func startEagerly(
-        on scheduler: any Scheduler, _ body: @escaping @Sendable (Subscriber<Value, Failure>) -> Void
+        on scheduler: any Scheduler,
+        _ body: @escaping @Sendable (Subscriber<Value, Failure>) -> Void
     ) -> Signal {
         let signal = startLazily(on: scheduler, body)
         signal.subscribe()

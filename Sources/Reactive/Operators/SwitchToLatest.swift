@@ -6,9 +6,11 @@ extension Signal {
     public func switchToLatest<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         Signal<Inner, Failure> { subscriber in
             let serializer = Serializer(SwitchState(), subscriber)
-            subscriber.add(ActionDisposable {
-                serializer.update { state, _ in state.replaceCurrent(with: nil) }?.dispose()
-            })
+            subscriber.add(
+                ActionDisposable {
+                    serializer.update { state, _ in state.replaceCurrent(with: nil) }?.dispose()
+                }
+            )
             let outer = Subscriber<Signal<Inner, Failure>, Failure> { event in
                 switch event {
                 case .next(let innerSignal):

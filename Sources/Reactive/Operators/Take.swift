@@ -7,20 +7,23 @@ extension Signal {
         guard count > 0 else { return .empty }
         return Signal { subscriber in
             let taken = Lock(0)
-            return subscribe(Subscriber { event in
-                switch event {
-                case .next(let value):
-                    let index = taken.withLock { taken -> Int in
-                        taken += 1
-                        return taken
+            return subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        let index = taken.withLock { taken -> Int in
+                            taken += 1
+                            return taken
+                        }
+                        guard index <= count else { return }
+                        subscriber.sendNext(value)
+                        if index == count { subscriber.sendCompleted() }
+                    default:
+                        subscriber.send(event)
                     }
-                    guard index <= count else { return }
-                    subscriber.sendNext(value)
-                    if index == count { subscriber.sendCompleted() }
-                default:
-                    subscriber.send(event)
-                }
-            }, for: subscriber)
+                },
+                for: subscriber
+            )
         }
     }
 }

@@ -5,7 +5,8 @@ extension Signal {
         Signal { subscriber in
             let triggerSubscription = trigger.subscribe(
                 next: { _ in subscriber.sendCompleted() },
-                completed: { subscriber.sendCompleted() })
+                completed: { subscriber.sendCompleted() }
+            )
             subscriber.add(triggerSubscription)
             if subscriber.isStopped { return nil }
             return subscribe(subscriber.forwarder, for: subscriber)

@@ -3,13 +3,16 @@ extension Signal {
     /// (RAC `takeWhileBlock:`).
     public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
         Signal { subscriber in
-            subscribe(Subscriber { event in
-                if case .next(let value) = event, !predicate(value) {
-                    subscriber.sendCompleted()
-                } else {
-                    subscriber.send(event)
-                }
-            }, for: subscriber)
+            subscribe(
+                Subscriber { event in
+                    if case .next(let value) = event, !predicate(value) {
+                        subscriber.sendCompleted()
+                    } else {
+                        subscriber.send(event)
+                    }
+                },
+                for: subscriber
+            )
         }
     }
 }

@@ -12,7 +12,9 @@ extension Signal {
     /// RAC's throttle applied only to values that pass `predicate`; a value that does not pass is
     /// sent at once and discards the pending one (RAC `throttle:valuesPassingTest:`).
     public func throttle(
-        _ interval: Duration, on scheduler: any Scheduler, valuesPassing predicate: @escaping @Sendable (Value) -> Bool
+        _ interval: Duration,
+        on scheduler: any Scheduler,
+        valuesPassing predicate: @escaping @Sendable (Value) -> Bool
     ) -> Signal {
         Signal { subscriber in
             let serializer = Serializer(ThrottleState<Value>(), subscriber)

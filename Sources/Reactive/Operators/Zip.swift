@@ -35,7 +35,8 @@ extension Signal {
     /// two inputs, without arrays, as for `combineLatest(_:_:)`.
     @inlinable
     public static func zip<A: Sendable, B: Sendable>(
-        _ a: Signal<A, Failure>, _ b: Signal<B, Failure>
+        _ a: Signal<A, Failure>,
+        _ b: Signal<B, Failure>
     ) -> Signal<(A, B), Failure> where Value == (A, B) {
         Signal { subscriber in
             let serializer = Serializer(Zip2State<A, B>(), subscriber)
