@@ -68,14 +68,29 @@ struct Arguments {
         return (parameters, body)
     }
 
-    /// An implicit member such as `.latest`, one of `choices`.
-    func option(_ index: Int, among choices: [String]) throws(BuildError) -> String {
-        guard case .member(nil, let option, _) = self[index], choices.contains(option) else {
+    /// The most inner signals `flatMap(.concurrent(limit: n))` may take at once.
+    static let concurrencyLimit = 100
+
+    /// `.latest`, `.merge`, `.concat` or `.concurrent(limit: n)` (n from 1 to 100): how `flatMap`
+    /// flattens.
+    func flattenStrategy(_ index: Int) throws(BuildError) -> FlattenStrategy {
+        if case .call(.member(nil, "concurrent", _), let list, let range) = self[index] {
+            let limit = Arguments(name: "concurrent", list: list, range: range)
+            try limit.expect(["limit"], usage: "flatMap(.concurrent(limit: 2)) { search($0) }")
+            guard case .number(let value, _) = limit[0], value.rounded() == value, value >= 1, value <= Double(Self.concurrencyLimit) else {
+                throw BuildError(
+                    message: "`.concurrent` needs a whole number of inner streams from 1 to \(Self.concurrencyLimit)",
+                    range: limit[0].range
+                )
+            }
+            return .concurrent(limit: Int(value))
+        }
+        guard case .member(nil, let option, _) = self[index], ["latest", "merge", "concat"].contains(option) else {
             throw BuildError(
-                message: "`\(name)` needs one of \(choices.map { "`.\($0)`" }.joined(separator: ", ")) here",
+                message: "`\(name)` needs one of `.latest`, `.merge`, `.concat` or `.concurrent(limit: n)` here",
                 range: self[index].range
             )
         }
-        return option
+        return option == "latest" ? .latest : option == "merge" ? .merge : .concat
     }
 }

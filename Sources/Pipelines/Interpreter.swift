@@ -233,6 +233,20 @@ struct Builder {
             return try commandMember(base, name, range: range)
         case .member(_?, let name, let range):
             throw BuildError(message: "`\(name)` is an operator: call it", range: range, hint: "write `.\(name)()`")
+        case .conditional(let condition, let whenTrue, let whenFalse, let range):
+            // `flag ? a : b` chooses a signal by a value (RAC `+if:then:else:` is
+            // `flags.flatMap(.latest) { $0 ? a : b }`).
+            let choices = (try compile(whenTrue, parameters: parameters), try compile(whenFalse, parameters: parameters))
+            return { scopes in
+                do throws(PipelineFailure) {
+                    guard case .bool(let flag) = try Evaluator(scopes: scopes).evaluate(condition) else {
+                        throw .closure("`? :` needs a bool before `?`", at: range)
+                    }
+                    return flag ? choices.0(scopes) : choices.1(scopes)
+                } catch {
+                    return .failure(error)
+                }
+            }
         default:
             throw BuildError(
                 message: "a signal is needed here, not a value",

@@ -73,11 +73,7 @@ extension Builder {
             let index: Int
             if name == "flatMap" {
                 try arguments.expect([nil, nil], usage: "flatMap(.latest) { search($0) }")
-                switch try arguments.option(0, among: ["latest", "merge", "concat"]) {
-                case "latest": strategy = .latest
-                case "merge": strategy = .merge
-                default: strategy = .concat
-                }
+                strategy = try arguments.flattenStrategy(0)
                 index = 1
             } else {
                 try arguments.expect([nil], usage: "\(name) { search($0) }")
@@ -228,9 +224,15 @@ extension Builder {
         parameters: [[String]]
     ) throws(BuildError) -> SignalMaker {
         let label = arguments.list.first?.label ?? ""
+        if name == "take", label == "untilReplacement", arguments.list.count == 1 {
+            // `take(untilReplacement: stream)`: this stream until the replacement sends anything,
+            // then the replacement (RAC `takeUntilReplacement:`).
+            let replacement = try compile(arguments[0], parameters: parameters)
+            return { scopes in upstream(scopes).take(untilReplacement: replacement(scopes)) }
+        }
         guard arguments.list.count == 1, label == "while" || label == "until" else {
             throw BuildError(
-                message: "`\(name)` takes a count, `while:` or `until:`",
+                message: "`\(name)` takes a count, `while:` or `until:`\(name == "take" ? " or `untilReplacement:`" : "")",
                 range: arguments.range,
                 hint: "write `\(name)(3)`, `\(name)(while: { $0 > 0 })` or `\(name)(until: { $0 == 0 })`"
             )

@@ -211,6 +211,23 @@ struct EventOperatorTests {
         #expect(late.first == .number(6) && late.last == .number(1_005), "the oldest five are gone")
     }
 
+    @Test func aConditionalChoosesASignalAndFailsOnAConditionThatIsNotABool() throws {
+        let streams = try run(
+            """
+            input c: number
+            x = c.flatMap(.latest) { $0 > 1 ? just("big") : just("small") }
+            y = c.flatMap(.latest) { $0 ? just(1) : just(2) }
+            """,
+            inputs: [(10, "c", .next(.number(1))), (20, "c", .next(.number(2)))]
+        )
+        #expect(same(streams["x"], [(10, .next(.string("small"))), (20, .next(.string("big")))]))
+        guard case .error(let failure)? = streams["y"]?.first?.event else {
+            Issue.record("y should fail: \(String(describing: streams["y"]))")
+            return
+        }
+        #expect(failure.message.hasSuffix("`? :` needs a bool before `?`"))
+    }
+
     @Test func namesOutsideTheLanguageAreRefusedWithWhatToWriteInstead() {
         let refused = buildDiagnostics("input q: text\nx = q.map { just($0) }.switchToLatest()")
         #expect(refused.map(\.message) == ["`switchToLatest` needs a stream of streams, and a stream's values are JSON here"])

@@ -144,7 +144,22 @@ struct InterpreterTests {
         #expect(buildErrors("input q: text\nx = q.throttle(5)") == ["`throttle` needs a duration"])
         #expect(buildErrors("input q: text\nx = q.throttle(0ms)") == ["`throttle` needs a duration from 10ms to 1 hour, not 0ms"])
         #expect(buildErrors("input q: text\nx = q.map(3)") == ["`map` needs a closure here"])
-        #expect(buildErrors("input q: text\nx = q.flatMap(.fast) { just($0) }") == ["`flatMap` needs one of `.latest`, `.merge`, `.concat` here"])
+        #expect(
+            buildErrors("input q: text\nx = q.flatMap(.fast) { just($0) }") == [
+                "`flatMap` needs one of `.latest`, `.merge`, `.concat` or `.concurrent(limit: n)` here"
+            ]
+        )
+        #expect(
+            buildErrors("input q: text\nx = q.flatMap(.concurrent(limit: 0)) { just($0) }") == [
+                "`.concurrent` needs a whole number of inner streams from 1 to 100"
+            ]
+        )
+        #expect(buildErrors("input q: text\nx = q.flatMap(.concurrent(2)) { just($0) }") == ["`concurrent` takes (limit:), not (_)"])
+        #expect(
+            buildErrors("input q: text\nx = q.take(untilReplacement: 3)") == [
+                "a signal is needed here, not a value"
+            ]
+        )
         #expect(buildErrors("input q: text\nx = q.flatMap(.latest) { $0 }") == ["a signal is needed here, not a value"])
         #expect(buildErrors("input q: text\nx = q.flatMap(.latest) { v in v }") == ["`v` is a value; a signal is needed here"])
         #expect(buildErrors("input q: text\nx = q.scan { $0 }") == ["`scan` takes (_, _), not (_)"])

@@ -51,6 +51,15 @@ struct OperatorParityTests {
         ("n.sample(m)", { n, m, _ in n.sample(m) }),
         ("n.withLatest(from: m)", { n, m, _ in n.withLatest(from: m).map { .array([$0, $1]) } }),
         ("n.take(until: m)", { n, m, _ in n.take(until: m) }),
+        ("n.take(untilReplacement: m)", { n, m, _ in n.take(untilReplacement: m) }),
+        (
+            "n.flatMap(.concurrent(limit: 2)) { v in just(v).delay(120ms) }",
+            { n, _, clock in n.flatMap(.concurrent(limit: 2)) { Stream.just($0).delay(.milliseconds(120), on: clock) } }
+        ),
+        (
+            "n.flatMap(.latest) { $0 > 2 ? m : just($0) }",
+            { n, m, _ in n.flatMap(.latest) { number($0) > 2 ? m : Stream.just($0) } }
+        ),
         (
             "n.flatMap(.latest) { v in just(v).delay(50ms) }",
             { n, _, clock in n.flatMap(.latest) { Stream.just($0).delay(.milliseconds(50), on: clock) } }

@@ -50,6 +50,14 @@ struct OperatorsAsMarblesTests {
         #expect(Marbles.output(of: "-a-b-c-d-|", "----x|") { inputs, _ in inputs[0].take(until: inputs[1]) } == "-a-b|")
     }
 
+    @Test func takeUntilReplacementIgnoresTheEndOfWhatItReplaces() {
+        #expect(
+            Marbles.output(of: "-a-b-c-d-|", "----x-y|") { inputs, _ in inputs[0].take(untilReplacement: inputs[1]) } == "-a-bx-y|"
+        )
+        // Its own completion (frame 2) is ignored: the completion is the replacement's.
+        #expect(Marbles.output(of: "-a|", "----x|") { inputs, _ in inputs[0].take(untilReplacement: inputs[1]) } == "-a--x|")
+    }
+
     @Test func errorsCaughtAndRetried() {
         #expect(Marbles.output(of: "-a-#") { inputs, _ in inputs[0].retry(1) } == "-a--a-#")
         #expect(Marbles.output(of: "-a-b-#", "-x-y|") { inputs, _ in inputs[0].catch { _ in inputs[1] } } == "-a-b--x-y|")
