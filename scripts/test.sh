@@ -25,7 +25,8 @@ step "hadolint"
 echo "Dockerfile: no findings"
 
 step "swift format lint --strict (the style of .swift-format)"
-swift format lint --strict --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources
+swift format lint --strict --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources \
+  Examples/Package.swift Examples/Sources
 echo "no findings"
 
 step "building (debug, with tests); any warning fails"
@@ -47,6 +48,28 @@ if grep -q "WARNING: ThreadSanitizer" "$tsan_log"; then
   echo "error: ThreadSanitizer reported a data race (see above)" >&2
   exit 1
 fi
+
+step "Examples/: the Reactive library used from another package, without the server"
+examples_log=$(mktemp)
+swift build --package-path Examples 2>&1 | tee "$examples_log"
+if grep -E "warning:" "$examples_log" | grep -v "/.build/"; then
+  echo "error: the example has warnings (listed above)" >&2
+  exit 1
+fi
+# Lines that arrive at once are one burst of typing: only the last query is searched, when the
+# input ends (the pause is long enough that no search can start earlier).
+answer=$(printf 'sw\nswi\nswift\n' | Examples/.build/debug/throttled-search --pause-ms 10000)
+if [ "$answer" != "swift: Swift, SwiftUI" ]; then
+  echo "error: throttled-search answered '$answer'" >&2
+  exit 1
+fi
+status=0
+Examples/.build/debug/throttled-search --pause-ms -1 </dev/null 2>/dev/null || status=$?
+if [ "$status" != 2 ]; then
+  echo "error: throttled-search accepted --pause-ms -1 (exit status $status)" >&2
+  exit 1
+fi
+echo "throttled-search: $answer"
 
 step "end-to-end and browser tests"
 .venv/bin/pytest -q Tests/e2e --playground .build/debug/playground
