@@ -49,6 +49,10 @@ if grep -q "WARNING: ThreadSanitizer" "$tsan_log"; then
   exit 1
 fi
 
+step "DocC: the Reactive and ReactiveTesting catalogues, warnings as errors"
+swift package --disable-sandbox generate-documentation --target Reactive --target ReactiveTesting \
+  --warnings-as-errors --transform-for-static-hosting
+
 step "Examples/: the Reactive library used from another package, without the server"
 examples_log=$(mktemp)
 swift build --package-path Examples 2>&1 | tee "$examples_log"
