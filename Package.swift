@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // Metrics through the swift-metrics API (any backend), rendered at /metrics by swift-prometheus.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
         // `swift package generate-documentation`: the DocC catalogues of Reactive and ReactiveTesting.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -44,6 +47,7 @@ let package = Package(
                 "CMicroHTTPD",
                 "Locking",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // The demo pipelines, built only from Reactive. Knows nothing of HTTP.
@@ -69,6 +73,7 @@ let package = Package(
                 "ReactiveTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // A minimal server on MicroHTTP alone, for the load benchmark against a Node.js peer.
@@ -79,11 +84,15 @@ let package = Package(
                 "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "ReactiveTests", dependencies: ["Locking", "Reactive"]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP", .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
         .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
         .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Playground", "ReactiveTesting"]),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["Reactive", "ReactiveTesting"]),

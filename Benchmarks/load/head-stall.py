@@ -40,7 +40,7 @@ async def streams():
     writer.write(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     metrics = (await asyncio.wait_for(reader.read(), 5)).decode()
     writer.close()
-    return int(re.search(r"^microhttp_open_sse_streams (\d+)\r?$", metrics, re.M).group(1))
+    return int(re.search(r"^microhttp_open_sse_streams (\d+)(?:\.0)?\r?$", metrics, re.M).group(1))
 async def watchdog(start):
     while True:
         await asyncio.sleep(0.5)

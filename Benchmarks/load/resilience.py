@@ -59,7 +59,7 @@ async def gauge(port, name):
     _, body = await request(port, "GET", "/metrics")
     for line in body.decode().splitlines():
         if line.startswith(name + " "):
-            return int(line.split()[1])
+            return int(float(line.split()[1]))
     return -1
 
 

@@ -149,7 +149,7 @@ final class ConnectionWatch: Sendable {
     private func hangUps(_ tokens: [UInt64]) {
         let streams = state.withLock { state in tokens.compactMap { state.records[$0]?.stream } }
         for stream in streams where stream.clientHungUp() {
-            metrics.hangUpsNoticed.add(1, ordering: .relaxed)
+            metrics.hangUpsNoticed.increment()
         }
     }
 
@@ -165,7 +165,7 @@ final class ConnectionWatch: Sendable {
             }
             return expired
         }
-        if expired > 0 { metrics.requestDeadlinesExpired.add(expired, ordering: .relaxed) }
+        if expired > 0 { metrics.requestDeadlinesExpired.increment(by: expired) }
     }
 
     /// `malloc_trim` when the heap's free memory grew by the threshold since the last trim, or grew
@@ -173,7 +173,8 @@ final class ConnectionWatch: Sendable {
     /// many pages that the bigger frees before them left pinned (a closed connection's state, freed
     /// after its buffers, sits between them).
     private func returnFreeMemory(now: UInt64) {
-        let free = Int(rp_heap_free_bytes())
+        let free = Self.heapFreeBytes
+        metrics.heapFreeBytes.record(free)
         let trim = state.withLock { state -> Bool in
             state.freeBytesBaseline = min(state.freeBytesBaseline, free)
             let grown = free - state.freeBytesBaseline
@@ -181,7 +182,7 @@ final class ConnectionWatch: Sendable {
         }
         guard trim else { return }
         _ = rp_malloc_trim()
-        metrics.heapTrims.add(1, ordering: .relaxed)
+        metrics.heapTrims.increment()
         // Trimmed pages still count as free in malloc's books: start counting from here.
         state.withLock {
             $0.freeBytesBaseline = Int(rp_heap_free_bytes())

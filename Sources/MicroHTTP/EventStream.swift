@@ -106,11 +106,11 @@ public final class EventStream: Sendable {
             return .queued
         }
         switch outcome {
-        case .queued: metrics.framesSent.add(1, ordering: .relaxed)
-        case .dropped: metrics.framesDropped.add(1, ordering: .relaxed)
+        case .queued: metrics.framesSent.increment()
+        case .dropped: metrics.framesDropped.increment()
         case .overflowed:
-            metrics.framesDropped.add(1, ordering: .relaxed)
-            metrics.slowClientsClosed.add(1, ordering: .relaxed)
+            metrics.framesDropped.increment()
+            metrics.slowClientsClosed.increment()
         }
     }
 
@@ -155,7 +155,7 @@ public final class EventStream: Sendable {
                     )
                 }
                 state.readOffset += count
-                metrics.bytesSent.add(count, ordering: .relaxed)
+                metrics.bytesSent.increment(by: count)
                 if state.readOffset == state.pending.count {
                     state.pending.removeAll(keepingCapacity: state.pending.capacity <= 16 * 1024)
                     state.readOffset = 0

@@ -271,14 +271,14 @@ final class ServerCore: Sendable {
             let context = RequestContext(head: head)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             if let busy = admit(context) {
-                metrics.refusedBusy.add(1, ordering: .relaxed)
+                metrics.refusedBusy.increment()
                 return respond(busy, to: context, on: connection)
             }
             if let refusal {
                 return respond(refusal, to: context, on: connection)
             }
             if rp_connection_head_size(connection) > configuration.maxRequestHeadBytes {
-                metrics.headsTooLarge.add(1, ordering: .relaxed)
+                metrics.headsTooLarge.increment()
                 return respond(
                     .error(
                         status: 431,
@@ -362,7 +362,7 @@ final class ServerCore: Sendable {
     /// Applies the connection caps: 503 `server_busy` beyond ``ServerConfiguration/maxConnections``,
     /// 429 beyond ``ServerConfiguration/maxConnectionsPerClient``. Counts the request in progress.
     private func admit(_ context: RequestContext) -> HTTPResponse? {
-        if metrics.openConnections.load(ordering: .relaxed) > configuration.maxConnections {
+        if metrics.connectionCount > configuration.maxConnections {
             var response = HTTPResponse.error(
                 status: 503,
                 code: "server_busy",
@@ -394,7 +394,7 @@ final class ServerCore: Sendable {
     /// A connection opened: counted, given its request deadline and TCP liveness options; its
     /// record becomes the connection's socket context.
     func connectionOpened(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        metrics.openConnections.add(1, ordering: .relaxed)
+        metrics.connectionOpened()
         let peer = rp_connection_client_address(connection).map(SocketAddress.describe) ?? ""
         let record = watch.opened(socket: rp_connection_fd(connection), peer: peer)
         socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
@@ -402,7 +402,7 @@ final class ServerCore: Sendable {
 
     /// libmicrohttpd is about to close the connection's socket.
     func connectionClosed(socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        metrics.openConnections.subtract(1, ordering: .relaxed)
+        metrics.connectionClosed()
         guard let pointer = socketContext.pointee else { return }
         socketContext.pointee = nil
         watch.closed(Unmanaged<ConnectionWatch.Record>.fromOpaque(pointer).takeRetainedValue())
@@ -428,7 +428,7 @@ final class ServerCore: Sendable {
             deferred.forget()
             _ = state.withLock { $0.deferred.removeValue(forKey: ObjectIdentifier(deferred)) }
         }
-        metrics.countResponse(status: context.status)
+        metrics.responded(status: context.status)
         if context.isCountedForClient {
             let client = context.head.clientAddress
             state.withLock { state in
@@ -458,11 +458,17 @@ final class ServerCore: Sendable {
         context.responded = true
         if let record = Self.record(of: connection) { watch.answering(record) }
         context.status = response.status
+        switch response.body {
+        case .bytes, .prepared:
+            metrics.answered(afterNanoseconds: DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds)
+        case .deferred, .eventStream:
+            break  // the real response is recorded; a stream's time is how long its client watches
+        }
         let mhdResponse: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
             context.bytesSent = bytes.count
-            metrics.bytesSent.add(bytes.count, ordering: .relaxed)
+            metrics.bytesSent.increment(by: bytes.count)
             mhdResponse = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(
                     buffer.count,
@@ -472,7 +478,7 @@ final class ServerCore: Sendable {
             }
         case .prepared(let prepared):
             context.bytesSent = prepared.body.count
-            metrics.bytesSent.add(prepared.body.count, ordering: .relaxed)
+            metrics.bytesSent.increment(by: prepared.body.count)
             // Built once with every header, then queued again and again: libmicrohttpd counts
             // its references, so no copy is made per request.
             let handle = prepared.handle(defaultHeaders: configuration.defaultHeaders)
@@ -536,12 +542,12 @@ final class ServerCore: Sendable {
             return true
         }
         guard registered else { return nil }
-        metrics.openEventStreams.add(1, ordering: .relaxed)
+        metrics.eventStreamOpened()
         if let record = Self.record(of: connection) { watch.watchHangUp(of: record, for: stream) }
         stream.onTermination { [weak self, weak stream] in
             guard let self, let stream else { return }
             _ = self.state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
-            self.metrics.openEventStreams.subtract(1, ordering: .relaxed)
+            self.metrics.eventStreamClosed()
         }
         return stream
     }

@@ -1,108 +1,95 @@
+import CoreMetrics
 import Synchronization
 
-/// Counters and gauges of one server, rendered for `GET /metrics` in Prometheus text format.
-/// Every update is one atomic add, from whichever thread does the work.
+/// What one server records, through the swift-metrics API: counters, gauges and a timer, made by
+/// the `MetricsFactory` it is given, so an embedder sends them to any backend (the playground
+/// renders them for `GET /metrics` with swift-prometheus). Each server takes its factory as a
+/// parameter, not from a process-wide bootstrap, so one process can run several servers with
+/// separate figures (the tests do).
+///
+/// Every update is a call on a swift-metrics handle, from whichever thread does the work. The
+/// server also keeps its own count of open connections: its connection cap reads it, and a
+/// metrics backend cannot be read back.
 public final class ServerMetrics: Sendable {
-    let openConnections = Atomic<Int>(0)
-    let openEventStreams = Atomic<Int>(0)
-    let requests1xx = Atomic<Int>(0)
-    let requests2xx = Atomic<Int>(0)
-    let requests3xx = Atomic<Int>(0)
-    let requests4xx = Atomic<Int>(0)
-    let requests5xx = Atomic<Int>(0)
-    let framesSent = Atomic<Int>(0)
-    let framesDropped = Atomic<Int>(0)
-    let bytesSent = Atomic<Int>(0)
-    let slowClientsClosed = Atomic<Int>(0)
-    let refusedBusy = Atomic<Int>(0)
-    let requestDeadlinesExpired = Atomic<Int>(0)
-    let hangUpsNoticed = Atomic<Int>(0)
-    let heapTrims = Atomic<Int>(0)
-    let headsTooLarge = Atomic<Int>(0)
+    private let openConnectionCount = Atomic<Int>(0)
+    private let openConnections: Meter
+    private let openEventStreams: Meter
+    private let responsesByClass: [Counter]
+    /// Time from a request's head to its response handed to libmicrohttpd (event streams excluded:
+    /// their time is how long a client watches); a histogram in Prometheus.
+    private let requestDuration: Timer
+    let framesSent: Counter
+    let framesDropped: Counter
+    let bytesSent: Counter
+    let slowClientsClosed: Counter
+    let refusedBusy: Counter
+    let requestDeadlinesExpired: Counter
+    let hangUpsNoticed: Counter
+    let heapTrims: Counter
+    let heapFreeBytes: Gauge
+    let headsTooLarge: Counter
 
-    /// Creates zeroed metrics; pass them to ``HTTPServer`` to have it update them.
-    public init() {}
+    /// The label of the request-latency timer, and bucket bounds that suit it (a request takes tens
+    /// of microseconds on loopback), for a backend that renders timers as histograms:
+    /// swift-prometheus's `PrometheusMetricsFactory.durationHistogramBuckets[label] = buckets`.
+    public static let requestDurationLabel = "microhttp_request_duration_seconds"
+    public static let requestDurationBuckets: [Duration] = [
+        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .seconds(5),
+    ]
 
-    func countResponse(status: Int) {
-        switch status {
-        case ..<200: requests1xx.add(1, ordering: .relaxed)
-        case 200..<300: requests2xx.add(1, ordering: .relaxed)
-        case 300..<400: requests3xx.add(1, ordering: .relaxed)
-        case 400..<500: requests4xx.add(1, ordering: .relaxed)
-        default: requests5xx.add(1, ordering: .relaxed)
+    /// Metrics made by `factory` (e.g. swift-prometheus's `PrometheusMetricsFactory` over a registry
+    /// of the server's own); pass them to ``HTTPServer`` to have it update them.
+    public init(factory: any MetricsFactory) {
+        openConnections = Meter(label: "microhttp_open_connections", factory: factory)
+        openEventStreams = Meter(label: "microhttp_open_sse_streams", factory: factory)
+        responsesByClass = ["1xx", "2xx", "3xx", "4xx", "5xx"].map { statusClass in
+            Counter(label: "microhttp_requests_total", dimensions: [("class", statusClass)], factory: factory)
         }
+        requestDuration = Timer(label: Self.requestDurationLabel, factory: factory)
+        framesSent = Counter(label: "microhttp_sse_frames_sent_total", factory: factory)
+        framesDropped = Counter(label: "microhttp_sse_frames_dropped_total", factory: factory)
+        bytesSent = Counter(label: "microhttp_bytes_sent_total", factory: factory)
+        slowClientsClosed = Counter(label: "microhttp_sse_slow_clients_closed_total", factory: factory)
+        refusedBusy = Counter(label: "microhttp_refused_busy_total", factory: factory)
+        requestDeadlinesExpired = Counter(label: "microhttp_request_deadlines_expired_total", factory: factory)
+        hangUpsNoticed = Counter(label: "microhttp_sse_hangups_total", factory: factory)
+        heapTrims = Counter(label: "microhttp_heap_trims_total", factory: factory)
+        heapFreeBytes = Gauge(label: "microhttp_heap_free_bytes", factory: factory)
+        headsTooLarge = Counter(label: "microhttp_request_heads_too_large_total", factory: factory)
     }
 
-    /// The current values in Prometheus text exposition format (version 0.0.4).
-    public func prometheusText() -> String {
-        func value(_ atomic: borrowing Atomic<Int>) -> Int { atomic.load(ordering: .relaxed) }
-        var text = ""
-        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, Int)]) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-            for (labels, sample) in samples { text += "\(name)\(labels) \(sample)\n" }
-        }
-        metric("microhttp_open_connections", "gauge", "Open TCP connections.", [("", value(openConnections))])
-        metric("microhttp_open_sse_streams", "gauge", "Open Server-Sent-Event streams.", [("", value(openEventStreams))])
-        metric(
-            "microhttp_requests_total",
-            "counter",
-            "Responses sent, by status class.",
-            [
-                (#"{class="1xx"}"#, value(requests1xx)), (#"{class="2xx"}"#, value(requests2xx)),
-                (#"{class="3xx"}"#, value(requests3xx)), (#"{class="4xx"}"#, value(requests4xx)),
-                (#"{class="5xx"}"#, value(requests5xx)),
-            ]
-        )
-        metric("microhttp_sse_frames_sent_total", "counter", "Frames queued to event streams.", [("", value(framesSent))])
-        metric(
-            "microhttp_sse_frames_dropped_total",
-            "counter",
-            "Frames dropped because their stream had ended or fell behind.",
-            [("", value(framesDropped))]
-        )
-        metric("microhttp_bytes_sent_total", "counter", "Response body bytes handed to libmicrohttpd.", [("", value(bytesSent))])
-        metric(
-            "microhttp_sse_slow_clients_closed_total",
-            "counter",
-            "Event streams closed because their queue overflowed.",
-            [("", value(slowClientsClosed))]
-        )
-        metric(
-            "microhttp_refused_busy_total",
-            "counter",
-            "Requests refused with 503 server_busy or 429 because of a connection cap.",
-            [("", value(refusedBusy))]
-        )
-        metric(
-            "microhttp_request_deadlines_expired_total",
-            "counter",
-            "Connections closed because a request (head and body) was not complete within the request timeout.",
-            [("", value(requestDeadlinesExpired))]
-        )
-        metric(
-            "microhttp_sse_hangups_total",
-            "counter",
-            "Event-stream clients found gone (closed, reset or silent) while their stream waited.",
-            [("", value(hangUpsNoticed))]
-        )
-        metric(
-            "microhttp_heap_trims_total",
-            "counter",
-            "Times freed heap memory was handed back to the system.",
-            [("", value(heapTrims))]
-        )
-        metric(
-            "microhttp_heap_free_bytes",
-            "gauge",
-            "Heap memory freed but kept by the allocator (glibc's mallinfo2 fordblks; 0 under other allocators).",
-            [("", ConnectionWatch.heapFreeBytes)]
-        )
-        metric(
-            "microhttp_request_heads_too_large_total",
-            "counter",
-            "Requests answered 431 by the server itself.",
-            [("", value(headsTooLarge))]
-        )
-        return text
+    /// Metrics made by the process's bootstrapped factory (`MetricsSystem.bootstrap`), which
+    /// discards them unless the program bootstrapped one.
+    public convenience init() {
+        self.init(factory: MetricsSystem.factory)
+    }
+
+    /// Connections open now, as the server's connection cap reads them.
+    var connectionCount: Int { openConnectionCount.load(ordering: .relaxed) }
+
+    func connectionOpened() {
+        openConnectionCount.add(1, ordering: .relaxed)
+        openConnections.increment()
+    }
+
+    func connectionClosed() {
+        openConnectionCount.subtract(1, ordering: .relaxed)
+        openConnections.decrement()
+    }
+
+    func eventStreamOpened() { openEventStreams.increment() }
+
+    func eventStreamClosed() { openEventStreams.decrement() }
+
+    /// A request ended, answered with `status` (0 when it never was).
+    func responded(status: Int) {
+        responsesByClass[min(max(status / 100, 1), 5) - 1].increment()
+    }
+
+    /// A response (not an event stream) handed to libmicrohttpd `nanoseconds` after its head came.
+    func answered(afterNanoseconds nanoseconds: UInt64) {
+        requestDuration.recordNanoseconds(Int64(clamping: nanoseconds))
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Locking
 import Logging
 import MicroHTTP
+import Prometheus
 
 /// `microhttp-echo`: the server core alone, for the load benchmark. `GET /events` is an event
 /// stream; `POST /publish` sends its body to every open stream as one event; other paths are
@@ -60,14 +61,17 @@ struct EchoCommand: ParsableCommand {
         }
         let streams = Streams()
         let files = try StaticFiles(root: publicFolder)
-        let metrics = ServerMetrics()
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[ServerMetrics.requestDurationLabel] = ServerMetrics.requestDurationBuckets
+        let metrics = ServerMetrics(factory: factory)
         var router = Router()
         router.add(.get, "/events") { _ in .eventStream { streams.add($0) } }
         router.add(.post, "/publish") { request in
             let count = streams.broadcast(ServerSentEvent(data: String(decoding: request.body, as: UTF8.self)))
             return .json(["streams": count], status: 202)
         }
-        router.add(.get, "/metrics") { _ in .text(metrics.prometheusText()) }
+        router.add(.get, "/metrics") { _ in .text(registry.emitToString()) }
         router.setFallback(files.respond(to:))
         var configuration = ServerConfiguration()
         configuration.host = host

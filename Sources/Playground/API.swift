@@ -10,7 +10,7 @@ import Scenarios
 struct API: Sendable {
     let staticFiles: StaticFiles
     let sessions: SessionStore
-    var metrics = ServerMetrics()
+    var metrics = PlaygroundMetrics()
     /// The catalogue and each scenario's entry, encoded once: they never change while the server
     /// runs (encoded per request, with every scenario's source, they held `/api/scenarios` to
     /// about 2,600 requests a second).
@@ -39,13 +39,10 @@ struct API: Sendable {
         var router = Router()
         router.add(.get, "/healthz") { _ in .text("ok") }
         router.add(.get, "/metrics") { [metrics, sessions] _ in
-            let text =
-                metrics.prometheusText() + "# HELP playground_sessions Live sessions.\n"
-                + "# TYPE playground_sessions gauge\nplayground_sessions \(sessions.count)\n"
-            return HTTPResponse(
+            HTTPResponse(
                 status: 200,
                 headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                body: .bytes(Array(text.utf8))
+                body: .bytes(metrics.render(sessions: sessions.count))
             )
         }
         router.add(.get, "/api/scenarios") { [catalogue] _ in

@@ -177,7 +177,7 @@ struct PlaygroundCommand: ParsableCommand {
             programThreads: programThreads,
             logger: Logger(label: "playground.sessions")
         )
-        let metrics = ServerMetrics()
+        let metrics = PlaygroundMetrics()
         var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
@@ -185,7 +185,7 @@ struct PlaygroundCommand: ParsableCommand {
         let server = HTTPServer(
             configuration: configuration,
             logger: Logger(label: "microhttp"),
-            metrics: metrics,
+            metrics: metrics.server,
             router: api.router()
         )
         do {
