@@ -17,6 +17,8 @@ let package = Package(
         // Metrics through the swift-metrics API (any backend), rendered at /metrics by swift-prometheus.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        // SIGTERM/SIGINT and graceful shutdown: the server and the sessions' drain as services.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `swift package generate-documentation`: the DocC catalogues of Reactive and ReactiveTesting.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -74,6 +76,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // A minimal server on MicroHTTP alone, for the load benchmark against a Node.js peer.

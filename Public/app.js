@@ -443,6 +443,16 @@ function connect(sessionID, scenario) {
   };
   const names = [...scenario.inputs.map((input) => `input:${input.name}`), ...scenario.streams.map((stream) => stream.name)];
   for (const name of names) source.addEventListener(name, (message) => receive(JSON.parse(message.data)));
+  // The server is shutting down or being replaced: the session is gone for good, so no reconnect.
+  source.addEventListener("end", (message) => {
+    source.close();
+    page.source = null;
+    setConnection("Ended", "disconnected");
+    const { reason } = JSON.parse(message.data);
+    notice(reason === "draining"
+      ? "This session ended because its server was replaced — start a new one (pick a scenario, or reload)."
+      : "This session has ended. Pick a scenario to start a new one.");
+  });
   source.addEventListener("reset", () => {
     page.events = [];
     page.diagram.clear();

@@ -34,9 +34,12 @@ enum Vocabulary {
         "count", "isEmpty", "lowercased", "uppercased", "contains", "hasPrefix", "hasSuffix", "first", "last",
     ]
 
-    /// Names a program may not define: every name above, the input kinds' keyword, and `advance`
-    /// (every virtual-clock session's clock input).
-    static var reserved: Set<String> { sources.union(operators).union(["input", "advance", "true", "false", "nil", "null", "in"]) }
+    /// Names a program may not define: every name above, the input kinds' keyword, `advance`
+    /// (every virtual-clock session's clock input), and the event-stream events that are not
+    /// streams (`session`, `reset`, `end`), so that a stream's events are never mistaken for them.
+    static var reserved: Set<String> {
+        sources.union(operators).union(["input", "advance", "true", "false", "nil", "null", "in", "session", "reset", "end"])
+    }
 
     /// The closest of `candidates` to `name`, if it is close enough to be a likely misspelling.
     static func suggestion(for name: String, among candidates: Set<String>) -> String? {

@@ -38,6 +38,11 @@ struct API: Sendable {
     func router() -> Router {
         var router = Router()
         router.add(.get, "/healthz") { _ in .text("ok") }
+        // Ready while new sessions are taken: a proxy or an orchestrator stops sending new users
+        // to an instance that drains (--drain-seconds).
+        router.add(.get, "/readyz") { [sessions] _ in
+            sessions.isDraining ? Self.draining : .text("ready")
+        }
         router.add(.get, "/metrics") { [metrics, sessions] _ in
             HTTPResponse(
                 status: 200,
@@ -287,8 +292,21 @@ struct API: Sendable {
                 code: "rate_limited",
                 message: "Too many live sessions from your address; delete some or let them expire."
             )
+        case .draining:
+            return Self.draining
         }
         response.addHeader("Retry-After", "30")
+        return response
+    }
+
+    /// 503 `draining`: this instance is being replaced and takes no new sessions; another one will.
+    static var draining: HTTPResponse {
+        var response = HTTPResponse.error(
+            status: 503,
+            code: "draining",
+            message: "This server is being replaced and takes no new sessions; try again in a moment."
+        )
+        response.addHeader("Retry-After", "5")
         return response
     }
 
@@ -304,13 +322,13 @@ struct API: Sendable {
     }
 
     private func requireSession(_ request: inout HTTPRequest) -> HTTPResponse? {
-        guard let session = session(request) else { return unknownSession(request) }
+        guard let session = session(request) else { return missingSession(request) }
         request.found = session
         return nil
     }
 
     private func checkInputHead(_ request: inout HTTPRequest) -> HTTPResponse? {
-        guard let session = session(request) else { return unknownSession(request) }
+        guard let session = session(request) else { return missingSession(request) }
         let name = request.parameters["name"] ?? ""
         guard name == Session.advanceInput || session.pipeline.description.input(named: name) != nil else {
             return unknownInput(session, name)
@@ -346,6 +364,23 @@ struct API: Sendable {
             status: 404,
             code: "unknown_scenario",
             message: "There is no scenario '\(request.parameters["id"] ?? "")'; GET /api/scenarios lists them."
+        )
+    }
+
+    /// No session here with the request's id: 421 `misdirected` when the id names another instance
+    /// (a proxy sent it to the wrong one; never 404, as if the session did not exist), else 404.
+    private func missingSession(_ request: HTTPRequest) -> HTTPResponse {
+        let id = request.parameters["sid"] ?? ""
+        guard let owner = SessionID.instance(of: id), owner != sessions.instanceID else { return unknownSession(request) }
+        return .json(
+            MisdirectedError(
+                error: .init(
+                    code: "misdirected",
+                    owner: owner,
+                    message: "This session belongs to the instance '\(owner)'; send its requests there (through the proxy)."
+                )
+            ),
+            status: 421
         )
     }
 
@@ -433,4 +468,14 @@ final class PreparedCatalogue: Sendable {
         all = prepared(.json(CatalogueBody(scenarios: Catalogue.scenarios.map { $0.description })))
         entries = Dictionary(uniqueKeysWithValues: Catalogue.scenarios.map { ($0.description.id, prepared(.json($0.description))) })
     }
+}
+
+/// The body of a 421: the usual error, and the instance that owns the session.
+private struct MisdirectedError: Encodable {
+    struct Detail: Encodable {
+        let code: String
+        let owner: String
+        let message: String
+    }
+    let error: Detail
 }

@@ -4,10 +4,11 @@ import Foundation
 import Logging
 import MicroHTTP
 import Scenarios
+import ServiceLifecycle
 
 /// `playground`: serves the Reactive Playground's page, JSON API and live event streams.
 @main
-struct PlaygroundCommand: ParsableCommand {
+struct PlaygroundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playground",
         abstract: "Serve the Reactive Playground: live reactive pipelines over HTTP and Server-Sent Events."
@@ -97,6 +98,18 @@ struct PlaygroundCommand: ParsableCommand {
     @Option(help: "glibc malloc arenas at most; 1 lets the server hand freed memory back after a flood.")
     var mallocArenas = 1
 
+    @Option(
+        help:
+            "This instance's name among several behind a proxy: a DNS label ([a-z0-9-], 1 to 32). Its sessions' ids start with it (ID.), and a request for another instance's session answers 421 misdirected."
+    )
+    var instanceID: String?
+
+    @Option(
+        help:
+            "On SIGTERM or SIGINT, seconds to keep serving the live sessions while refusing new ones (/readyz answers 503) before they end with an `end` event and the server stops."
+    )
+    var drainSeconds = 0
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
@@ -123,6 +136,10 @@ struct PlaygroundCommand: ParsableCommand {
         try Self.require(sseQueueBytes, in: 1_024...(256 * 1024 * 1024), "--sse-queue-bytes")
         try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
         try Self.require(mallocArenas, in: 1...64, "--malloc-arenas")
+        try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
+        if let instanceID, !SessionID.isValidInstance(instanceID) {
+            throw ValidationError("--instance-id must be 1 to 32 characters of a-z, 0-9 and -.")
+        }
     }
 
     private static func require(_ value: Int, in range: ClosedRange<Int>, _ flag: String) throws {
@@ -131,7 +148,7 @@ struct PlaygroundCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         if healthcheck {
             throw ExitCode(HealthProbe.check(host: host, port: port) ? 0 : 1)
         }
@@ -175,6 +192,7 @@ struct PlaygroundCommand: ParsableCommand {
             limits: limits,
             threads: sessionThreads,
             programThreads: programThreads,
+            instanceID: instanceID,
             logger: Logger(label: "playground.sessions")
         )
         let metrics = PlaygroundMetrics()
@@ -195,12 +213,22 @@ struct PlaygroundCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        logger.notice("Reactive Playground is serving http://\(shownHost):\(server.port)/", metadata: ["public": "\(publicRoot)"])
-        ShutdownSignals.install(logger: logger) {
-            sessions.closeAll()
-            server.shutdown()
-        }
-        dispatchMain()
+        logger.notice(
+            "Reactive Playground is serving http://\(shownHost):\(server.port)/",
+            metadata: ["public": "\(publicRoot)", "instance": "\(instanceID ?? "-")"]
+        )
+        // SIGTERM and SIGINT start a graceful shutdown: the group asks its services to stop in
+        // reverse order, each once the one after it has finished, so the sessions drain and end
+        // while the server still serves them, then the server stops.
+        let group = ServiceGroup(
+            services: [
+                HTTPServerService(server: server),
+                SessionDrainService(sessions: sessions, drain: .seconds(drainSeconds), logger: logger),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        try await group.run()
     }
 }
 

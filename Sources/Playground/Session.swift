@@ -333,8 +333,9 @@ final class Session: Sendable {
         state.withLock { $0.watchers.isEmpty && now - $0.lastActivity > timeout }
     }
 
-    /// Ends the session: its watchers' streams end and the scenario stops.
-    func close() {
+    /// Ends the session: its watchers' streams end — after a final `event: end` with
+    /// `{"reason": reason}` when a reason is given — and the scenario stops.
+    func close(endingWith reason: String? = nil) {
         let (instance, watchers) = state.withLock { state -> ((any RunningPipeline)?, [EventStream]) in
             state.isClosed = true
             defer {
@@ -342,6 +343,10 @@ final class Session: Sendable {
                 state.watchers = [:]
             }
             return (state.instance, Array(state.watchers.values))
+        }
+        if let reason {
+            let end = ServerSentEvent(data: #"{"reason":"\#(reason)"}"#, event: "end")
+            for watcher in watchers { watcher.send(end) }
         }
         for watcher in watchers { watcher.close() }
         if let instance { scheduler.schedule { instance.stop() } }

@@ -29,6 +29,8 @@ final class SessionStore: Sendable {
     enum CreationError: Error {
         case tooManySessions
         case tooManyForClient
+        /// The server is draining: it takes no new sessions (`--drain-seconds`).
+        case draining
     }
 
     private struct State {
@@ -38,6 +40,7 @@ final class SessionStore: Sendable {
         var reserved = 0
         var nextScheduler = 0
         var nextProgramScheduler = 0
+        var isDraining = false
     }
 
     /// The thread pool a session runs on.
@@ -55,10 +58,20 @@ final class SessionStore: Sendable {
     private let limits: Limits
     private let logger: Logger
     private let sweeper = DispatchQueue(label: "playground.session-expiry")
+    /// This instance's name (`--instance-id`), the prefix of its sessions' ids; `nil` for none.
+    let instanceID: String?
 
-    init(settings: ScenarioSettings, limits: Limits, threads: Int, programThreads: Int = 1, logger: Logger) {
+    init(
+        settings: ScenarioSettings,
+        limits: Limits,
+        threads: Int,
+        programThreads: Int = 1,
+        instanceID: String? = nil,
+        logger: Logger
+    ) {
         self.settings = settings
         self.limits = limits
+        self.instanceID = instanceID
         self.logger = logger
         schedulers = (0..<max(1, threads)).map { RunLoopScheduler(name: "playground.session-\($0)") }
         programSchedulers = (0..<max(1, programThreads)).map { RunLoopScheduler(name: "playground.program-\($0)") }
@@ -72,11 +85,12 @@ final class SessionStore: Sendable {
         clock: Session.Clock = .real,
         pool: Pool = .scenarios
     ) throws(CreationError) -> Session {
-        let id = Self.makeID()
+        let id = SessionID.make(on: instanceID)
         // The caps are checked and the place taken in one critical section: the session is built
         // outside the lock, so it counts as reserved until it is stored (two polling threads once
         // both passed the check before either stored its session).
         let result = state.withLock { state -> Result<RunLoopScheduler, CreationError> in
+            guard !state.isDraining else { return .failure(.draining) }
             guard state.sessions.count + state.reserved < limits.maxSessions else { return .failure(.tooManySessions) }
             guard state.perClient[clientAddress, default: 0] < limits.maxSessionsPerClient else {
                 return .failure(.tooManyForClient)
@@ -143,13 +157,22 @@ final class SessionStore: Sendable {
     /// The number of live sessions.
     var count: Int { state.withLock { $0.sessions.count } }
 
-    /// Ends every session (at shutdown).
-    func closeAll() {
+    /// Whether the store has stopped taking new sessions (``startDraining()``).
+    var isDraining: Bool { state.withLock { $0.isDraining } }
+
+    /// Takes no new sessions from now on; the live ones go on until ``closeAll(reason:)``.
+    func startDraining() {
+        state.withLock { $0.isDraining = true }
+    }
+
+    /// Ends every session (at shutdown), each watcher's stream with a final `end` event saying
+    /// `reason`.
+    func closeAll(reason: String) {
         let all = state.withLock { state -> [Session] in
-            defer { state = State() }
+            defer { state = State(isDraining: true) }
             return Array(state.sessions.values)
         }
-        for session in all { session.close() }
+        for session in all { session.close(endingWith: reason) }
     }
 
     private func scheduleSweep() {
@@ -165,16 +188,5 @@ final class SessionStore: Sendable {
             }
             self.scheduleSweep()
         }
-    }
-
-    /// 128 bits from the system's random source, as 32 hex digits: unguessable, so a session link
-    /// is a capability.
-    static func makeID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let value = generator.next() as UInt64
-            let hex = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
     }
 }

@@ -35,10 +35,11 @@ struct CheckerTests {
     }
 
     @Test func namesAreDefinedOnceAndNotReserved() {
-        let diagnostics = check("input a: text\na = a.map { $0 }\nthrottle = just(1)\nadvance = just(2)")
+        let diagnostics = check("input a: text\na = a.map { $0 }\nthrottle = just(1)\nadvance = just(2)\nend = just(3)")
         #expect(
             diagnostics.map(\.message) == [
                 "`a` is already defined on line 1", "`throttle` is a reserved name", "`advance` is a reserved name",
+                "`end` is a reserved name",
             ]
         )
     }

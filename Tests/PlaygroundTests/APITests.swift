@@ -35,7 +35,8 @@ struct APITests {
         _ path: String,
         body: String = "",
         contentType: String? = nil,
-        client: String = "127.0.0.1"
+        client: String = "127.0.0.1",
+        on other: Router? = nil
     ) -> HTTPResponse {
         let (rawPath, query) = split(path)
         var headers: [String: String] = [:]
@@ -49,6 +50,7 @@ struct APITests {
             clientAddress: client
         )
         // As the server does: the preflight answers first, from the head alone, once.
+        let router = other ?? self.router
         return (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
     }
 
@@ -188,7 +190,46 @@ struct APITests {
         let full = call(.post, "/api/scenarios/login/sessions", client: "10.0.0.3")
         #expect(full.status == 503 && errorCode(full) == "too_many_sessions")
         #expect(full.headers.contains { $0.name == "Retry-After" })
-        sessions.closeAll()
+        sessions.closeAll(reason: "draining")
+    }
+
+    /// Instances behind a proxy (`--instance-id`): ids carry the instance, another instance's
+    /// session is 421 `misdirected` with its owner, never 404.
+    @Test func aNamedInstanceOwnsItsSessionsAndPointsElsewhereForOthers() throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, instanceID: "a-1", logger: logger)
+        defer { store.closeAll(reason: "draining") }
+        let named = API(staticFiles: try StaticFiles(root: Self.publicFolder), sessions: store).router()
+        let id = json(call(.post, "/api/scenarios/login/sessions", on: named))["session"] as? String ?? ""
+        #expect(id.wholeMatch(of: /a-1\.[0-9a-f]{32}/) != nil, "\(id)")
+        #expect(call(.get, "/api/sessions/\(id)", on: named).status == 200)
+
+        let digits = String(repeating: "0", count: 32)
+        let elsewhere = call(.post, "/api/sessions/b.\(digits)/inputs/username", body: "x", on: named)
+        #expect(elsewhere.status == 421 && errorCode(elsewhere) == "misdirected")
+        #expect((json(elsewhere)["error"] as? [String: Any])?["owner"] as? String == "b")
+        #expect(call(.get, "/api/sessions/b.\(digits)/events", on: named).status == 421)
+        // An unnamed instance knows no named ids either; an id of no instance is simply unknown.
+        #expect(call(.get, "/api/sessions/a-1.\(digits)").status == 421)
+        #expect(errorCode(call(.get, "/api/sessions/a-1.\(digits)", on: named)) == "unknown_session")
+        #expect(errorCode(call(.get, "/api/sessions/\(digits)", on: named)) == "unknown_session")
+        #expect(errorCode(call(.get, "/api/sessions/Bad_Name.\(digits)", on: named)) == "unknown_session")
+    }
+
+    @Test func aDrainingStoreRefusesNewSessionsAndIsNotReady() {
+        #expect(call(.get, "/readyz").status == 200)
+        let id = newSession()
+        sessions.startDraining()
+        let refused = call(.post, "/api/scenarios/login/sessions")
+        #expect(refused.status == 503 && errorCode(refused) == "draining")
+        #expect(refused.headers.contains { $0.name == "Retry-After" })
+        #expect(call(.get, "/api/scenarios/ticker/events").status == 503, "the curl shortcut makes a session too")
+        let ready = call(.get, "/readyz")
+        #expect(ready.status == 503 && errorCode(ready) == "draining")
+        #expect(call(.get, "/api/sessions/\(id)").status == 200, "the live sessions are still served")
+        #expect(call(.post, "/api/sessions/\(id)/inputs/username", body: "someone").status == 202)
+        sessions.closeAll(reason: "draining")
     }
 
     @Test func inputRateIsLimitedPerSessionOnly() {

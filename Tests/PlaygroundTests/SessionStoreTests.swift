@@ -28,6 +28,6 @@ struct SessionStoreTests {
         }
         #expect(created.withLock { $0 } == 50)
         #expect(store.count == 50)
-        store.closeAll()
+        store.closeAll(reason: "draining")
     }
 }

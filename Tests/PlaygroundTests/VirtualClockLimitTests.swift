@@ -55,7 +55,7 @@ struct VirtualClockLimitTests {
         let refused = call(.post, advance, body: "1")
         #expect(refused.status == 409 && errorCode(refused) == "clock_exhausted")
         #expect(call(.post, advance, body: "0").status == 202, "no time asked, none refused")
-        sessions.closeAll()
+        sessions.closeAll(reason: "draining")
     }
 
     @Test func theSessionTellsTheTimeItsVirtualClockHasReached() async throws {
@@ -75,7 +75,7 @@ struct VirtualClockLimitTests {
             case .bytes(let realInfo) = call(.get, "/api/sessions/\(realID)").body
         else { throw CancellationError() }
         #expect((try JSONSerialization.jsonObject(with: Data(realInfo)) as? [String: Any])?["virtualTime"] == nil, "a real clock has none")
-        sessions.closeAll()
+        sessions.closeAll(reason: "draining")
     }
 
     @Test func theMarblesViewBoundsItsLines() async throws {
@@ -91,7 +91,7 @@ struct VirtualClockLimitTests {
         guard case .bytes(let bytes) = automatic.body else { return }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= MarblesView.maximumFrames + 40 }, "the default frame is coarsened")
-        sessions.closeAll()
+        sessions.closeAll(reason: "draining")
     }
 }
 

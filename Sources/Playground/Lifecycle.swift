@@ -1,0 +1,46 @@
+import Dispatch
+import Logging
+import MicroHTTP
+import ServiceLifecycle
+
+/// The HTTP server as a swift-service-lifecycle service. It is started before the group runs (so
+/// a port that cannot be bound fails at once); on graceful shutdown it stops accepting, ends the
+/// event streams and gives them at most 500 ms to flush (``HTTPServer/shutdown()``).
+struct HTTPServerService: Service {
+    let server: HTTPServer
+
+    func run() async throws {
+        // Cancellation (rather than a graceful shutdown) stops the server the same way.
+        try? await gracefulShutdown()
+        // `shutdown()` blocks while the streams flush: on a thread of its own, not the pool's.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                server.shutdown()
+                done.resume()
+            }
+        }
+    }
+}
+
+/// The sessions' drain, as a service after the server's, so the group stops it first: on graceful
+/// shutdown the store takes no new sessions (`/readyz` and session creation answer 503
+/// `draining`), serves the live ones for `drain` (`--drain-seconds`) so that a proxy or an
+/// orchestrator sees the instance unready and moves new users elsewhere, then ends every session
+/// with a final `event: end`, `{"reason": "draining"}`, to each watcher.
+struct SessionDrainService: Service {
+    let sessions: SessionStore
+    let drain: Duration
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        sessions.startDraining()
+        logger.notice(
+            "shutting down: new sessions refused; live sessions served for \(drain) before they end",
+            metadata: ["sessions": "\(sessions.count)"]
+        )
+        // A cancellation (a second signal, or the group's) cuts the drain short, never the end.
+        if drain > .zero { try? await Task.sleep(for: drain) }
+        sessions.closeAll(reason: "draining")
+    }
+}
