@@ -14,8 +14,10 @@ cd "$(dirname "$0")/.."
 project=reactive-playground-check
 if docker compose version >/dev/null 2>&1; then
   compose=(docker compose -f deploy/compose.yaml -p "$project")
+  tool="docker compose $(docker compose version --short)"
 elif command -v docker-compose >/dev/null 2>&1; then
   compose=(docker-compose -f deploy/compose.yaml -p "$project")
+  tool="docker-compose $(docker-compose version --short)"
 else
   echo "deploy/check.sh: needs docker compose (v2) or docker-compose (1.29)" >&2
   exit 2
@@ -24,7 +26,7 @@ port=${CHECK_PORT:-8080}
 step() { echo; echo "==> $*"; }
 trap '"${compose[@]}" down --remove-orphans >/dev/null 2>&1 || true' EXIT
 
-step "date $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), ${compose[*]:0:2} $("${compose[@]}" version --short 2>/dev/null || true)"
+step "date $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $tool"
 step "building the images"
 "${compose[@]}" build
 step "starting nginx and the instances blue, green and red"
