@@ -104,6 +104,16 @@ def main():
     host, port = args.host, args.port
     summary = {}
 
+    for path, kind in (("/", "text/html"), ("/app.js", "text/javascript"), ("/openapi.json", "application/json")):
+        connection = http.client.HTTPConnection(host, port, timeout=30)
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        if response.status != 200 or not (response.getheader("Content-Type") or "").startswith(kind):
+            fail(f"GET {path} through nginx: {response.status} {response.getheader('Content-Type')}")
+    print("the page through nginx: /, /app.js and /openapi.json answer 200 with their types", flush=True)
+
     status, body = request(host, port, "GET", "/api/scenarios")
     if status != 200:
         fail(f"GET /api/scenarios through nginx: {status}")
