@@ -29,10 +29,11 @@ public final class ServerMetrics: Sendable {
     let heapFreeBytes: Gauge
     let headsTooLarge: Counter
 
-    /// The label of the request-latency timer, and bucket bounds that suit it (a request takes tens
-    /// of microseconds on loopback), for a backend that renders timers as histograms:
-    /// swift-prometheus's `PrometheusMetricsFactory.durationHistogramBuckets[label] = buckets`.
+    /// The label of the request-latency timer.
     public static let requestDurationLabel = "microhttp_request_duration_seconds"
+    /// Bucket bounds that suit the request-latency timer (a request takes tens of microseconds on
+    /// loopback), for a backend that renders timers as histograms: swift-prometheus's
+    /// `PrometheusMetricsFactory.durationHistogramBuckets[requestDurationLabel] = requestDurationBuckets`.
     public static let requestDurationBuckets: [Duration] = [
         .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),

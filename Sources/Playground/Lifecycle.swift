@@ -39,7 +39,7 @@ struct SessionDrainService: Service {
             "shutting down: new sessions refused; live sessions served for \(drain) before they end",
             metadata: ["sessions": "\(sessions.count)"]
         )
-        // A cancellation (a second signal, or the group's) cuts the drain short, never the end.
+        // Cancelling the group cuts the drain short, never the end.
         if drain > .zero { try? await Task.sleep(for: drain) }
         sessions.closeAll(reason: "draining")
     }
