@@ -60,9 +60,12 @@ public struct HTTPResponse: Sendable {
         )
     }
 
-    /// The JSON error every part of the API answers with: `{"error":{"code","message"}}`.
-    public static func error(status: Int, code: String, message: String) -> HTTPResponse {
-        json(ErrorBody(error: .init(code: code, message: message)), status: status)
+    /// The JSON error every part of the API answers with: `{"error":{"code","message"}}`; with
+    /// `retryAfterSeconds`, a refusal that says when to try again (`Retry-After`).
+    public static func error(status: Int, code: String, message: String, retryAfterSeconds: Int? = nil) -> HTTPResponse {
+        var response = json(ErrorBody(error: .init(code: code, message: message)), status: status)
+        if let retryAfterSeconds { response.addHeader("Retry-After", "\(retryAfterSeconds)") }
+        return response
     }
 
     /// A response computed on another thread (see ``Body/deferred(start:)``): for work too long

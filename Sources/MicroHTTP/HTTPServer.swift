@@ -363,13 +363,12 @@ final class ServerCore: Sendable {
     /// 429 beyond ``ServerConfiguration/maxConnectionsPerClient``. Counts the request in progress.
     private func admit(_ context: RequestContext) -> HTTPResponse? {
         if metrics.connectionCount > configuration.maxConnections {
-            var response = HTTPResponse.error(
+            return HTTPResponse.error(
                 status: 503,
                 code: "server_busy",
-                message: "The server has as many connections as it accepts; try again shortly."
+                message: "The server has as many connections as it accepts; try again shortly.",
+                retryAfterSeconds: 5
             )
-            response.addHeader("Retry-After", "5")
-            return response
         }
         guard let limit = configuration.maxConnectionsPerClient else { return nil }
         let client = context.head.clientAddress
@@ -379,13 +378,12 @@ final class ServerCore: Sendable {
             return true
         }
         guard admitted else {
-            var response = HTTPResponse.error(
+            return HTTPResponse.error(
                 status: 429,
                 code: "rate_limited",
-                message: "Too many connections from your address; close some and retry."
+                message: "Too many connections from your address; close some and retry.",
+                retryAfterSeconds: 5
             )
-            response.addHeader("Retry-After", "5")
-            return response
         }
         context.isCountedForClient = true
         return nil

@@ -246,25 +246,23 @@ struct API: Sendable {
         { request in
             if let refusal = PipelineCheck.checkHead(&request) { return refusal }
             guard !limiter.allow(request.clientAddress) else { return nil }
-            var response = HTTPResponse.error(
+            return HTTPResponse.error(
                 status: 429,
                 code: "rate_limited",
-                message: "Too many programs \(what) from your address; slow down."
+                message: "Too many programs \(what) from your address; slow down.",
+                retryAfterSeconds: limiter.retryAfterSeconds
             )
-            response.addHeader("Retry-After", "\(limiter.retryAfterSeconds)")
-            return response
         }
     }
 
     /// 429 for a session whose input rate is exceeded.
     private func inputRateExceeded() -> HTTPResponse {
-        var response = HTTPResponse.error(
+        HTTPResponse.error(
             status: 429,
             code: "rate_limited",
-            message: "Too many inputs for this session; slow down."
+            message: "Too many inputs for this session; slow down.",
+            retryAfterSeconds: 1
         )
-        response.addHeader("Retry-After", "1")
-        return response
     }
 
     private func create(
@@ -278,36 +276,34 @@ struct API: Sendable {
     }
 
     func refusal(_ error: SessionStore.CreationError) -> HTTPResponse {
-        var response: HTTPResponse
         switch error {
         case .tooManySessions:
-            response = .error(
+            .error(
                 status: 503,
                 code: "too_many_sessions",
-                message: "The playground has as many live sessions as it allows; try again later."
+                message: "The playground has as many live sessions as it allows; try again later.",
+                retryAfterSeconds: 30
             )
         case .tooManyForClient:
-            response = .error(
+            .error(
                 status: 429,
                 code: "rate_limited",
-                message: "Too many live sessions from your address; delete some or let them expire."
+                message: "Too many live sessions from your address; delete some or let them expire.",
+                retryAfterSeconds: 30
             )
         case .draining:
-            return Self.draining
+            Self.draining
         }
-        response.addHeader("Retry-After", "30")
-        return response
     }
 
     /// 503 `draining`: this instance is being replaced and takes no new sessions; another one will.
     static var draining: HTTPResponse {
-        var response = HTTPResponse.error(
+        HTTPResponse.error(
             status: 503,
             code: "draining",
-            message: "This server is being replaced and takes no new sessions; try again in a moment."
+            message: "This server is being replaced and takes no new sessions; try again in a moment.",
+            retryAfterSeconds: 5
         )
-        response.addHeader("Retry-After", "5")
-        return response
     }
 
     // MARK: Preflight checks (request head only)
