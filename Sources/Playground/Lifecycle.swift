@@ -3,13 +3,18 @@ import Logging
 import MicroHTTP
 import ServiceLifecycle
 
-/// The HTTP server as a swift-service-lifecycle service. It is started before the group runs (so
-/// a port that cannot be bound fails at once); on graceful shutdown it stops accepting, ends the
-/// event streams and gives them at most 500 ms to flush (``HTTPServer/shutdown()``).
+/// The HTTP server as a swift-service-lifecycle service. It starts when the group runs it, after
+/// the group has taken SIGTERM and SIGINT over, so that no client can reach a server whose signal
+/// would still kill the process outright; `started` then says where it listens. On graceful
+/// shutdown it stops accepting, ends the event streams and gives them at most 500 ms to flush
+/// (``HTTPServer/shutdown()``).
 struct HTTPServerService: Service {
     let server: HTTPServer
+    let started: @Sendable (_ port: UInt16) -> Void
 
     func run() async throws {
+        try server.start()
+        started(server.port)
         // Cancellation (rather than a graceful shutdown) stops the server the same way.
         try? await gracefulShutdown()
         // `shutdown()` blocks while the streams flush: on a thread of its own, not the pool's.
@@ -33,14 +38,17 @@ struct SessionDrainService: Service {
     let logger: Logger
 
     func run() async throws {
-        try? await gracefulShutdown()
+        // Cancelled rather than shut down gracefully (another service failed): no drain, just the end.
+        let isGraceful = (try? await gracefulShutdown()) != nil
         sessions.startDraining()
-        logger.notice(
-            "shutting down: new sessions refused; live sessions served for \(drain) before they end",
-            metadata: ["sessions": "\(sessions.count)"]
-        )
-        // Cancelling the group cuts the drain short, never the end.
-        if drain > .zero { try? await Task.sleep(for: drain) }
+        if isGraceful {
+            logger.notice(
+                "shutting down: new sessions refused; live sessions served for \(drain) before they end",
+                metadata: ["sessions": "\(sessions.count)"]
+            )
+            // Cancelling the group cuts the drain short, never the end.
+            if drain > .zero { try? await Task.sleep(for: drain) }
+        }
         sessions.closeAll(reason: "draining")
     }
 }

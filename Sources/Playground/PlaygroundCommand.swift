@@ -206,29 +206,30 @@ struct PlaygroundCommand: AsyncParsableCommand {
             metrics: metrics.server,
             router: api.router()
         )
-        do {
-            try server.start()
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode.failure
-        }
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        logger.notice(
-            "Reactive Playground is serving http://\(shownHost):\(server.port)/",
-            metadata: ["public": "\(publicRoot)", "instance": "\(instanceID ?? "-")"]
-        )
+        let instance = instanceID ?? "-"
         // SIGTERM and SIGINT start a graceful shutdown: the group asks its services to stop in
         // reverse order, each once the one after it has finished, so the sessions drain and end
         // while the server still serves them, then the server stops.
         let group = ServiceGroup(
             services: [
-                HTTPServerService(server: server),
+                HTTPServerService(server: server) { port in
+                    logger.notice(
+                        "Reactive Playground is serving http://\(shownHost):\(port)/",
+                        metadata: ["public": "\(publicRoot)", "instance": "\(instance)"]
+                    )
+                },
                 SessionDrainService(sessions: sessions, drain: .seconds(drainSeconds), logger: logger),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode.failure
+        }
     }
 }
 

@@ -97,3 +97,12 @@ def test_the_page_says_its_session_ended_because_the_server_was_replaced(browser
     assert draining_instance.process.wait(timeout=5) == 0
     browser.save_screenshot(str(ARTIFACTS / "session-ended-by-drain.png"))
     check_console(browser)
+
+
+def test_a_port_in_use_stops_the_service_group_with_a_clear_message(request, playground):
+    import subprocess
+    executable = request.config.getoption("--playground")
+    result = subprocess.run([executable, "--port", str(playground.port)], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 1
+    assert "could not listen on" in result.stderr and "already in use" in result.stderr, result.stderr
+    assert "shutting down" not in result.stderr, "no drain for a server that never started"
