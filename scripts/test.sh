@@ -25,7 +25,7 @@ step "hadolint"
 echo "Dockerfile: no findings"
 
 step "swift format lint --strict (the style of .swift-format)"
-swift format lint --strict --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources \
+swift format lint --strict --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources Benchmarks/CoreBenchmarks \
   Examples/Package.swift Examples/Sources
 echo "no findings"
 
@@ -74,6 +74,23 @@ if [ "$status" != 2 ]; then
   exit 1
 fi
 echo "throttled-search: $answer"
+
+step "Benchmarks/: the core benchmarks build, and every contender of every case agrees"
+# A debug build run once through at 1/1000 of every size (package-benchmark runs every benchmark
+# when its binary is started alone): it times nothing worth reading, but each run checks that
+# every contender of a case computed the same checksum, and stops the program if not.
+benchmarks_log=$(mktemp)
+swift build --package-path Benchmarks --scratch-path Benchmarks/.build/check 2>&1 | tee "$benchmarks_log"
+if grep -E "warning:" "$benchmarks_log" | grep -v "/.build/"; then
+  echo "error: the benchmarks have warnings (listed above)" >&2
+  exit 1
+fi
+CORE_BENCHMARKS_SCALE=1000 Benchmarks/.build/check/debug/CoreBenchmarks >"$benchmarks_log" 2>&1 || {
+  tail -20 "$benchmarks_log" >&2
+  echo "error: a core benchmark failed (its output's end is above)" >&2
+  exit 1
+}
+echo "every core benchmark ran; every case's contenders agreed"
 
 step "end-to-end and browser tests"
 .venv/bin/pytest -q Tests/e2e --playground .build/debug/playground
