@@ -35,7 +35,7 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
         /// Whether another execution may start now.
         var canStart: Bool { enabledInput && (allowsConcurrentExecution || running == 0) }
 
-        mutating func publishChanges(_ outbox: inout [Event<Notice, Never>]) {
+        mutating func publishChanges(_ outbox: inout Outbox<Notice, Never>) {
             if isExecuting != (running > 0) {
                 isExecuting = running > 0
                 outbox.append(.next(.executing(isExecuting)))

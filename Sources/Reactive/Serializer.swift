@@ -4,8 +4,9 @@ import Locking
 /// flattening operators, throttle...) into one subscriber, without holding a lock while calling out.
 ///
 /// Every input updates the operator's state under one lock and appends the events to send, in
-/// order, to a queue in the same critical section; then whichever thread finds nobody draining the
-/// queue becomes the drainer and delivers everything queued, one event at a time, outside the lock.
+/// order, to an ``Outbox`` in the same critical section. A thread that finds nobody draining
+/// becomes the drainer: it delivers its first event, then everything queued meanwhile, one event
+/// at a time, outside the lock; a thread that finds a drainer queues its events for it.
 /// So the subscriber sees one ordered sequence, never concurrent calls, and a subscriber that makes
 /// the operator emit again (reentrancy) has that event queued and delivered right after its own
 /// call returns, instead of deadlocking.
@@ -35,15 +36,22 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
     /// Runs `body` with the state under the lock; events appended to `outbox` are delivered in
     /// order after the lock is released. `body` must not call out.
     @inlinable
-    func update<Result>(_ body: (inout State, inout [Event<Value, Failure>]) -> Result) -> Result {
-        // The thread that finds nobody draining takes the first queued event with it, so the usual
-        // case — one event, no contention — costs one lock here and one to find the queue empty.
+    func update<Result>(_ body: (inout State, inout Outbox<Value, Failure>) -> Result) -> Result {
+        // The thread that finds nobody draining takes the first event with it, so the usual
+        // case — one event, no contention — costs one lock here and one to find the queue empty,
+        // and never touches the queue's array.
         let (result, first) = inner.withLock { inner -> (Result, Event<Value, Failure>?) in
-            let result = body(&inner.state, &inner.queue)
-            guard inner.queue.count > inner.head, !inner.isDraining else { return (result, nil) }
+            var outbox = Outbox<Value, Failure>()
+            let result = body(&inner.state, &outbox)
+            guard let first = outbox.first else { return (result, nil) }
+            if inner.isDraining {
+                inner.queue.append(first)
+                if let rest = outbox.rest { inner.queue.append(contentsOf: rest) }
+                return (result, nil)
+            }
             inner.isDraining = true
-            defer { inner.head += 1 }
-            return (result, inner.queue[inner.head])
+            if let rest = outbox.rest { inner.queue.append(contentsOf: rest) }
+            return (result, first)
         }
         if let first {
             subscriber.send(first)
@@ -63,7 +71,7 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
         while true {
             let next = inner.withLock { inner -> Event<Value, Failure>? in
                 guard inner.head < inner.queue.count else {
-                    inner.queue.removeAll(keepingCapacity: true)
+                    if inner.head > 0 { inner.queue.removeAll(keepingCapacity: true) }
                     inner.head = 0
                     inner.isDraining = false
                     return nil
@@ -73,6 +81,27 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
             }
             guard let next else { return }
             subscriber.send(next)
+        }
+    }
+}
+
+/// The events one ``Serializer/update(_:)`` sends, in order: the first held inline, since most
+/// updates send one event and then no array is touched.
+@usableFromInline
+struct Outbox<Value: Sendable, Failure: Error> {
+    @usableFromInline var first: Event<Value, Failure>?
+    @usableFromInline var rest: [Event<Value, Failure>]?
+    @inlinable init() {}
+
+    /// Queues `event` after those already appended.
+    @inlinable
+    mutating func append(_ event: Event<Value, Failure>) {
+        if first == nil {
+            first = event
+        } else if rest == nil {
+            rest = [event]
+        } else {
+            rest!.append(event)
         }
     }
 }

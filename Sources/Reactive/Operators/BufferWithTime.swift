@@ -12,7 +12,7 @@ extension Signal {
             let timer = SerialDisposable()
             subscriber.add(timer)
             /// Sends the buffer, if anything is in it, and empties it.
-            @Sendable func flush(_ buffer: inout [Value], _ outbox: inout [Event<[Value], Failure>]) {
+            @Sendable func flush(_ buffer: inout [Value], _ outbox: inout Outbox<[Value], Failure>) {
                 guard !buffer.isEmpty else { return }
                 outbox.append(.next(buffer))
                 buffer = []
