@@ -90,7 +90,13 @@ CORE_BENCHMARKS_SCALE=1000 Benchmarks/.build/check/debug/CoreBenchmarks >"$bench
   echo "error: a core benchmark failed (its output's end is above)" >&2
   exit 1
 }
-echo "every core benchmark ran; every case's contenders agreed"
+floor=$(Benchmarks/.build/check/debug/CountInstructions floor 1000)
+reactive=$(Benchmarks/.build/check/debug/CountInstructions Reactive 1000)
+if [ "$floor" != "$reactive" ]; then
+  echo "error: CountInstructions: the floor's case 4 sums to $floor, Reactive's to $reactive" >&2
+  exit 1
+fi
+echo "every core benchmark ran; every case's contenders agreed (CountInstructions too: $floor)"
 
 step "end-to-end and browser tests"
 .venv/bin/pytest -q Tests/e2e --playground .build/debug/playground

@@ -4,6 +4,7 @@ import Floor
 import Foundation
 import OpenCombine
 import Reactive
+import SwitchToLatestCase
 
 // The core benchmarks, run by ordo-one's package-benchmark (Benchmarks/README.md): every case of
 // docs/PERFORMANCE.md, each contender (the floor, Reactive, OpenCombine) a benchmark of its own
@@ -105,27 +106,9 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: 4. switchToLatest over single-value inner signals
 
-    record("4 switchToLatest", "floor") {
-        let total = Box(0)
-        let generation = Box(0)
-        let outer = FloorSubject()
-        _ = outer.subscribe { value in
-            // Each outer value starts an inner source that delivers at once; a newer one supersedes it.
-            generation.value &+= 1
-            let current = generation.value
-            floorFrom(value..<(value + 1)) { inner in if current == generation.value { total.value &+= inner } }
-        }
-        for value in 0..<hundredThousand { outer.send(value) }
-        return total.value
-    }
-    record("4 switchToLatest", "Reactive") {
-        let total = Box(0)
-        let outer = Reactive.Subject<Signal<Int, Never>, Never>()
-        let subscription = outer.signal.switchToLatest().subscribe(next: { total.value &+= $0 })
-        for value in 0..<hundredThousand { outer.sendNext(.just(value)) }
-        subscription.dispose()
-        return total.value
-    }
+    // The floor's and Reactive's bodies are in SwitchToLatestCase, which CountInstructions runs too.
+    record("4 switchToLatest", "floor") { switchToLatestFloor(outerValues: hundredThousand) }
+    record("4 switchToLatest", "Reactive") { switchToLatestReactive(outerValues: hundredThousand) }
     record("4 switchToLatest", "OpenCombine") {
         let total = Box(0)
         let outer = PassthroughSubject<Just<Int>, Never>()

@@ -1,0 +1,37 @@
+import Floor
+import Reactive
+
+// Case 4 of the core benchmarks (switchToLatest over single-value inner signals) for the floor and
+// Reactive, in a module of its own so that two programs run the very same code: CoreBenchmarks
+// times it, CountInstructions runs it under callgrind (docs/PERFORMANCE.md, "Case 4 is not met").
+
+/// A mutable box the closures capture (each run is on one thread).
+private final class Box: @unchecked Sendable {
+    var value = 0
+}
+
+/// The floor: each outer value starts an inner source that delivers at once; a newer one
+/// supersedes it. Returns the sum of what passed.
+public func switchToLatestFloor(outerValues: Int) -> Int {
+    let total = Box()
+    let generation = Box()
+    let outer = FloorSubject()
+    _ = outer.subscribe { value in
+        generation.value &+= 1
+        let current = generation.value
+        floorFrom(value..<(value + 1)) { inner in if current == generation.value { total.value &+= inner } }
+    }
+    for value in 0..<outerValues { outer.send(value) }
+    return total.value
+}
+
+/// Reactive: a subject of `Signal.just` values through `switchToLatest()`. Returns the sum of what
+/// passed.
+public func switchToLatestReactive(outerValues: Int) -> Int {
+    let total = Box()
+    let outer = Reactive.Subject<Signal<Int, Never>, Never>()
+    let subscription = outer.signal.switchToLatest().subscribe(next: { total.value &+= $0 })
+    for value in 0..<outerValues { outer.sendNext(.just(value)) }
+    subscription.dispose()
+    return total.value
+}
