@@ -10,6 +10,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
     @usableFromInline let handler: SubscribeHandler
 
+    /// The value of a signal made by ``just(_:)``, which sends it and completes as soon as it is
+    /// subscribed; `nil` for any other signal. RAC keeps `+return:`'s signals apart too, as
+    /// `RACReturnSignal`: making one allocates nothing (its handler captures nothing), and an
+    /// operator that would subscribe to one only to forward its value — the flattening operators —
+    /// may deliver this instead (RxJava calls such a signal a scalar source).
+    @usableFromInline let justValue: Value?
+
     /// A name for debugging and for labelling pipeline stages (RAC `name`, set with
     /// `setNameWithFormat:`). Empty unless set with ``named(_:)``.
     public internal(set) var name = ""
@@ -20,6 +27,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @inlinable
     public init(_ subscribe: @escaping SubscribeHandler) {
         handler = subscribe
+        justValue = nil
+    }
+
+    @inlinable
+    init(just value: Value) {
+        handler = { _ in nil }
+        justValue = value
     }
 
     /// The same signal with `name` (RAC `setNameWithFormat:`).
@@ -33,7 +47,10 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @inlinable
     @discardableResult
     public func subscribe(_ subscriber: Subscriber<Value, Failure>) -> any Disposable {
-        if let disposable = handler(subscriber) {
+        if let value = justValue {
+            subscriber.sendNext(value)
+            subscriber.sendCompleted()
+        } else if let disposable = handler(subscriber) {
             subscriber.add(disposable)
         }
         return subscriber
@@ -72,11 +89,7 @@ extension Signal {
     /// A signal that sends `value` and completes (RAC `+return:`).
     @inlinable
     public static func just(_ value: Value) -> Signal {
-        Signal { subscriber in
-            subscriber.sendNext(value)
-            subscriber.sendCompleted()
-            return nil
-        }
+        Signal(just: value)
     }
 
     /// A signal that completes at once (RAC `+empty`).

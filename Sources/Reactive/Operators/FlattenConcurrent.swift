@@ -10,8 +10,27 @@ extension Signal {
             let serializer = Serializer(FlattenState<Inner, Failure>(), subscriber)
             let inners = CompoundDisposable()
             subscriber.add(inners)
+            /// Ends a running inner signal: the next waiting one takes its slot, and is returned to
+            /// be started; with none waiting, the flattening completes if the outer signal has.
+            @Sendable func finishInner() -> Signal<Inner, Failure>? {
+                serializer.update { state, outbox -> Signal<Inner, Failure>? in
+                    if let next = state.nextWaiting() { return next }
+                    state.active -= 1
+                    if state.isFinished { outbox.append(.completed) }
+                    return nil
+                }
+            }
             /// Subscribes to `signal`, then to each waiting signal as running ones complete.
             @Sendable func start(_ signal: Signal<Inner, Failure>) {
+                var signal = signal
+                // `just` signals send their value and complete the moment they are subscribed:
+                // deliver the value without subscribing, and go on with the next waiting one.
+                while let value = signal.justValue {
+                    guard !subscriber.isStopped else { return }
+                    serializer.send(.next(value))
+                    guard let next = finishInner() else { return }
+                    signal = next
+                }
                 guard !subscriber.isStopped else { return }
                 // Each inner subscription leaves the compound disposable when it ends, so a
                 // long-lived flattening does not accumulate finished subscriptions.
@@ -23,13 +42,7 @@ extension Signal {
                         return
                     }
                     inners.remove(slot)
-                    let next = serializer.update { state, outbox -> Signal<Inner, Failure>? in
-                        if let next = state.nextWaiting() { return next }
-                        state.active -= 1
-                        if state.isFinished { outbox.append(.completed) }
-                        return nil
-                    }
-                    if let next { start(next) }
+                    if let next = finishInner() { start(next) }
                 }
                 slot.inner = inner
                 inners.add(slot)
@@ -38,6 +51,18 @@ extension Signal {
             let outer = Subscriber<Signal<Inner, Failure>, Failure> { event in
                 switch event {
                 case .next(let innerSignal):
+                    if let value = innerSignal.justValue {
+                        // Delivered at once unless it has to wait its turn (signals wait only
+                        // while every slot is taken), without subscribing to it (see `start`).
+                        serializer.update { state, outbox in
+                            if let limit, state.active >= limit {
+                                state.waiting.append(innerSignal)
+                            } else {
+                                outbox.append(.next(value))
+                            }
+                        }
+                        return
+                    }
                     let startNow = serializer.update { state, _ -> Bool in
                         if let limit, state.active >= limit {
                             state.waiting.append(innerSignal)

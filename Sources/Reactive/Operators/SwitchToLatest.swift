@@ -14,6 +14,25 @@ extension Signal {
             let outer = Subscriber<Signal<Inner, Failure>, Failure> { event in
                 switch event {
                 case .next(let innerSignal):
+                    if let value = innerSignal.justValue {
+                        // A `just` inner signal would send its value and complete the moment it
+                        // is subscribed: deliver the value without subscribing to it.
+                        let previous = serializer.update { state, outbox -> (any Disposable)? in
+                            guard !state.isDisposed else { return nil }
+                            guard let previous = state.current else {
+                                outbox.append(.next(value))
+                                return nil
+                            }
+                            state.current = nil
+                            return previous
+                        }
+                        // As when subscribing: the previous inner is disposed before the value.
+                        if let previous {
+                            previous.dispose()
+                            serializer.send(.next(value))
+                        }
+                        return
+                    }
                     // Only the current inner subscription's events pass: one that was replaced
                     // may still be delivering on another thread.
                     let inner = Subscriber<Inner, Failure>(observingWithSubscriber: { inner, innerEvent in
