@@ -118,6 +118,14 @@ let benchmarks: @Sendable () -> Void = {
         return total.value
     }
 
+    // MARK: 4b. the same, with inner signals the switch must subscribe to
+
+    // Not a goal of its own: it shows what case 4 costs without the `just` shortcut.
+    record("4b switchToLatest subscribed inners", "floor") { switchToLatestFloor(outerValues: hundredThousand) }
+    record("4b switchToLatest subscribed inners", "Reactive") {
+        switchToLatestReactiveSubscribing(outerValues: hundredThousand)
+    }
+
     // MARK: 5a. subscribe + dispose, one at a time
 
     record("5a subscribe+dispose", "floor") {

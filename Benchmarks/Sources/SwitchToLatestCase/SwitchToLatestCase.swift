@@ -26,12 +26,32 @@ public func switchToLatestFloor(outerValues: Int) -> Int {
 }
 
 /// Reactive: a subject of `Signal.just` values through `switchToLatest()`. Returns the sum of what
-/// passed.
+/// passed. The switch delivers a `just` signal's value without subscribing to it.
 public func switchToLatestReactive(outerValues: Int) -> Int {
     let total = Box()
     let outer = Reactive.Subject<Signal<Int, Never>, Never>()
     let subscription = outer.signal.switchToLatest().subscribe(next: { total.value &+= $0 })
     for value in 0..<outerValues { outer.sendNext(.just(value)) }
+    subscription.dispose()
+    return total.value
+}
+
+/// Reactive, with each inner signal made by a subscribe closure that sends one value and completes:
+/// what case 4 costs when the switch has to subscribe to every inner signal (case 4b). Returns the
+/// sum of what passed.
+public func switchToLatestReactiveSubscribing(outerValues: Int) -> Int {
+    let total = Box()
+    let outer = Reactive.Subject<Signal<Int, Never>, Never>()
+    let subscription = outer.signal.switchToLatest().subscribe(next: { total.value &+= $0 })
+    for value in 0..<outerValues {
+        outer.sendNext(
+            Signal { inner in
+                inner.sendNext(value)
+                inner.sendCompleted()
+                return nil
+            }
+        )
+    }
     subscription.dispose()
     return total.value
 }
