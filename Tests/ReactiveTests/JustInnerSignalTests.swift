@@ -96,6 +96,14 @@ struct JustInnerSignalTests {
         expectSameLogs([.subject(0), .single(1), .fail(subject: 0), .single(2)])
     }
 
+    @Test func aJustOfAnOptionalNilIsAValueLikeAnyOther() {
+        for strategy in [FlattenStrategy.merge, .concat, .latest, .concurrent(limit: 2)] {
+            let recorder = Recorder<Int?, Never>()
+            Signal<Int?, Never>.from([nil, 1]).flatMap(strategy) { .just($0) }.subscribe(recorder.subscriber)
+            #expect(recorder.events == [.next(nil), .next(1), .completed], "\(strategy)")
+        }
+    }
+
     /// Scripts drawn from a fixed seed: any difference between the two runs fails with its seed.
     @Test(arguments: 0..<200)
     func randomScriptsAgree(seed: Int) {
