@@ -27,6 +27,7 @@ import time
 
 def corpus():
     ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
+    thousands = "[" + ",".join(str(i) for i in range(9_000)) + "]"
     programs = [
         b'x = failure("x").retry()\n',
         b"x = just(1).repeat()\n",
@@ -44,6 +45,11 @@ def corpus():
         b'a = marbles("(' + b"x" * 500 + b'|)", x: marbles("(' + b"a" * 900 + b'|)"))\n'
         b"out = a.flatMap(.merge) { marbles($0) }\n",
         b'a = marbles("-x|", x: marbles("' + b"a" * 990 + b'|"))\nout = a.flatMap(.merge) { marbles($0) }.repeat()\n',
+        # Thousands of synchronous signals in a row, each one's completion starting the next: each
+        # of these overflowed the stack, and took the server down, while that was a recursion.
+        b"x = concat(" + b", ".join([b"from([1])"] * 5_000) + b")\n",
+        f"x = from({thousands}).concatMap {{ v in v == 0 ? timer(after: 10ms) : from([v]) }}\n".encode(),
+        f"x = from({thousands}).flatMap(.concurrent(limit: 2)) {{ v in v < 2 ? timer(after: 10ms) : from([v]) }}\n".encode(),
     ]
     soup = random.Random(7)
     tokens = ["(", ")", "{", "}", "[", "]", ".", "map", "x", "=", "$0", "1", "\n", "input", ":", "text", '"', "interval"]

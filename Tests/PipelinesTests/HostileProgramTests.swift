@@ -144,3 +144,42 @@ struct ShortMessageTests {
         }
     }
 }
+
+/// Programs that chain thousands of synchronous signals, each one's completion starting the next:
+/// before the flattenings and `concat` ran such chains as loops, each of these overflowed the
+/// program thread's stack and took the whole server down (found by posting them to
+/// `/api/marbles`).
+@Suite("Pipeline language: thousands of synchronous signals in a row")
+struct LongSynchronousChainTests {
+    /// The last value and the end of the program's one stream `b`, after a virtual second.
+    func lastEvents(of text: String) throws -> [Event<Value, PipelineFailure>] {
+        let (program, diagnostics) = Pipeline.parse(text)
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
+        let recorded = Lock<[Event<Value, PipelineFailure>]>([])
+        let scheduler = TestScheduler()
+        let interpreter = try Interpreter(program: program, scheduler: scheduler) { _, event in
+            recorded.withLock { $0.append(event) }
+        }
+        scheduler.advance(by: .seconds(1))
+        interpreter.stop()
+        return Array(recorded.withLock { $0 }.suffix(2))
+    }
+
+    static let values = "[" + (0..<9_000).map(String.init).joined(separator: ",") + "]"
+
+    @Test func concatOfThousandsOfSignals() throws {
+        let program =
+            "b = concat(" + Array(repeating: "from([1])", count: 4_000).joined(separator: ", ")
+            + ").scan(0) { total, v in total + v }.takeLast(1)"
+        #expect(try lastEvents(of: program) == [.next(.number(4_000)), .completed])
+    }
+
+    @Test(arguments: ["concatMap", "flatMap(.concurrent(limit: 2))"])
+    func thousandsOfSignalsWaitingBehindATimer(flattening: String) throws {
+        // Both slots of the limited one are held by timers (whose values, 10, are filtered out).
+        let program =
+            "b = from(\(Self.values)).\(flattening) { v in v < 2 ? timer(after: 10ms) : from([v]) }"
+            + ".filter { v in v > 100 }.takeLast(1)"
+        #expect(try lastEvents(of: program) == [.next(.number(8_999)), .completed])
+    }
+}

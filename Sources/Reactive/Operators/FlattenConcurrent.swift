@@ -10,28 +10,50 @@ extension Signal {
             let serializer = Serializer(FlattenState<Inner, Failure>(), subscriber)
             let inners = CompoundDisposable()
             subscriber.add(inners)
-            /// Ends a running inner signal: the next waiting one takes its slot, and is returned to
-            /// be started; with none waiting, the flattening completes if the outer signal has.
+            /// Ends a running inner signal, freeing its slot. The next waiting signal takes the slot
+            /// and is returned, to be started with `startWaiting` — unless that loop is already
+            /// running, which then takes it. With nothing running or waiting, the flattening
+            /// completes if the outer signal has.
             @Sendable func finishInner() -> Signal<Inner, Failure>? {
                 serializer.update { state, outbox -> Signal<Inner, Failure>? in
-                    if let next = state.nextWaiting() { return next }
                     state.active -= 1
+                    if !state.isStartingWaiting, let next = state.nextWaiting() {
+                        state.active += 1
+                        state.isStartingWaiting = true
+                        return next
+                    }
                     if state.isFinished { outbox.append(.completed) }
                     return nil
                 }
             }
-            /// Subscribes to `signal`, then to each waiting signal as running ones complete.
-            @Sendable func start(_ signal: Signal<Inner, Failure>) {
-                var signal = signal
-                // `just` signals send their value and complete the moment they are subscribed:
-                // deliver the value without subscribing, and go on with the next waiting one.
-                while let value = signal.justValue {
-                    guard !subscriber.isStopped else { return }
-                    serializer.send(.next(value))
-                    guard let next = finishInner() else { return }
-                    signal = next
+            /// Starts `first`, a waiting signal that took a free slot, then every waiting signal
+            /// for which a slot is free, in a loop: a waiting signal that completes synchronously
+            /// frees its slot from inside its own subscription, and starting the next one there
+            /// would go one stack frame deeper per signal (thousands of them overflowed the stack).
+            @Sendable func startWaiting(_ first: Signal<Inner, Failure>) {
+                var next: Signal<Inner, Failure>? = first
+                while let signal = next {
+                    start(signal)
+                    next = serializer.update { state, _ -> Signal<Inner, Failure>? in
+                        if let limit, state.active < limit, let next = state.nextWaiting() {
+                            state.active += 1
+                            return next
+                        }
+                        state.isStartingWaiting = false
+                        return nil
+                    }
                 }
+            }
+            /// Subscribes to `signal`, which holds a slot.
+            @Sendable func start(_ signal: Signal<Inner, Failure>) {
                 guard !subscriber.isStopped else { return }
+                if let value = signal.justValue {
+                    // A `just` signal sends its value and completes the moment it is subscribed:
+                    // deliver the value without subscribing.
+                    serializer.send(.next(value))
+                    if let next = finishInner() { startWaiting(next) }
+                    return
+                }
                 // Each inner subscription leaves the compound disposable when it ends, so a
                 // long-lived flattening does not accumulate finished subscriptions.
                 let slot = SerialDisposable()
@@ -42,7 +64,7 @@ extension Signal {
                         return
                     }
                     inners.remove(slot)
-                    if let next = finishInner() { start(next) }
+                    if let next = finishInner() { startWaiting(next) }
                 }
                 slot.inner = inner
                 inners.add(slot)
@@ -52,10 +74,10 @@ extension Signal {
                 switch event {
                 case .next(let innerSignal):
                     if let value = innerSignal.justValue {
-                        // Delivered at once unless it has to wait its turn (signals wait only
-                        // while every slot is taken), without subscribing to it (see `start`).
+                        // Delivered at once unless it has to wait its turn, without subscribing
+                        // to it (see `start`).
                         serializer.update { state, outbox in
-                            if let limit, state.active >= limit {
+                            if state.mustWait(limit) {
                                 state.waiting.append(innerSignal)
                             } else {
                                 outbox.append(.next(value))
@@ -64,7 +86,7 @@ extension Signal {
                         return
                     }
                     let startNow = serializer.update { state, _ -> Bool in
-                        if let limit, state.active >= limit {
+                        if state.mustWait(limit) {
                             state.waiting.append(innerSignal)
                             return false
                         }
@@ -96,7 +118,18 @@ struct FlattenState<Value: Sendable, Failure: Error>: Sendable {
     /// the array is emptied, keeping its storage, once every waiting signal has started.
     @usableFromInline var waitingHead = 0
     @usableFromInline var isOuterCompleted = false
+    /// Set while a loop starts waiting signals (`startWaiting`): a slot freed meanwhile is left
+    /// for it to fill.
+    @usableFromInline var isStartingWaiting = false
     @usableFromInline init() {}
+
+    /// Whether a new inner signal must wait: every slot is taken, or signals that came before it
+    /// are still waiting (for the starting loop to give them the slots just freed).
+    @inlinable
+    func mustWait(_ limit: Int?) -> Bool {
+        guard let limit else { return false }
+        return active >= limit || waitingHead < waiting.count
+    }
 
     @inlinable
     var isFinished: Bool { isOuterCompleted && active == 0 && waitingHead == waiting.count }

@@ -12,20 +12,10 @@ extension Signal {
             let current = SerialDisposable()
             let attempts = Lock(0)
             // A signal that ends synchronously inside `subscribe` would recurse once per
-            // resubscription; a trampoline turns those into a loop.
-            let pending = Lock((isSubscribing: false, again: false))
+            // resubscription: the trampoline makes that a loop.
+            let trampoline = Trampoline()
             @Sendable func attempt() {
-                let shouldRun = pending.withLock { state -> Bool in
-                    if state.isSubscribing {
-                        state.again = true
-                        return false
-                    }
-                    state.isSubscribing = true
-                    return true
-                }
-                guard shouldRun else { return }
-                repeat {
-                    pending.withLock { $0.again = false }
+                trampoline.run {
                     let upstream = Subscriber<Value, Failure> { event in
                         guard event.isTerminating, resubscribesAfter(event) else {
                             subscriber.send(event)
@@ -40,10 +30,7 @@ extension Signal {
                     }
                     current.inner = upstream
                     subscribe(upstream)
-                } while pending.withLock({ state -> Bool in
-                    if !state.again { state.isSubscribing = false }
-                    return state.again
-                })
+                }
             }
             subscriber.add(current)  // before the source runs: a synchronous one sees the stop
             attempt()
