@@ -25,6 +25,12 @@ import threading
 import time
 
 
+def chain(streams, per_stream):
+    """`streams` named streams, each reading the one before through `per_stream` operators."""
+    lines = ["s0 = interval(10ms)"] + [f"s{i} = s{i - 1}" + ".skip(0)" * per_stream for i in range(1, streams)]
+    return ("\n".join(lines) + "\n").encode()
+
+
 def corpus():
     ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"
     thousands = "[" + ",".join(str(i) for i in range(9_000)) + "]"
@@ -50,6 +56,10 @@ def corpus():
         b"x = concat(" + b", ".join([b"from([1])"] * 5_000) + b")\n",
         f"x = from({thousands}).concatMap {{ v in v == 0 ? timer(after: 10ms) : from([v]) }}\n".encode(),
         f"x = from({thousands}).flatMap(.concurrent(limit: 2)) {{ v in v < 2 ? timer(after: 10ms) : from([v]) }}\n".encode(),
+        # A chain of named streams nearly as deep as the checker allows (501 operators), and one far too
+        # deep (3,000 operators, which overflowed the stack before the checker bounded chains).
+        chain(6, 100),
+        chain(26, 120),
     ]
     soup = random.Random(7)
     tokens = ["(", ")", "{", "}", "[", "]", ".", "map", "x", "=", "$0", "1", "\n", "input", ":", "text", '"', "interval"]

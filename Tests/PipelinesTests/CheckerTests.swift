@@ -80,6 +80,32 @@ struct CheckerTests {
         let chain = (1..<200).map { "s\($0) = s\($0 - 1).map { $0 }" }.joined(separator: "\n") + "\ns0 = just(1)"
         #expect(check(chain).isEmpty)
     }
+    /// `count` streams, each reading the one before through `perStream` operators.
+    static func chain(streams count: Int, perStream: Int) -> String {
+        (["s0 = interval(10ms)"] + (1..<count).map { "s\($0) = s\($0 - 1)" + String(repeating: ".skip(0)", count: perStream) })
+            .joined(separator: "\n")
+    }
+
+    @Test func aChainOfStreamsTooDeepIsRefusedOnceWhereItCrossesTheLimit() {
+        // `interval(10ms)` is one call; each stream adds 100 operators: s5 is 501 deep, s6 601.
+        let diagnostics = check(Self.chain(streams: 12, perStream: 100))
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        #expect(diagnostics.first?.line == 7)
+        #expect(
+            diagnostics.first?.message == "`s6` is too deep: with the streams it reads, a chain of 601 operators (at most 512)"
+        )
+        #expect(diagnostics.first?.hint == "shorten the chain of streams that leads here")
+        #expect(check(Self.chain(streams: 6, perStream: 100)).isEmpty, "up to s5: 501")
+    }
+
+    @Test func aChainThroughAClosureCountsToo() {
+        let deep = (1..<12).map { "s\($0) = s\($0 - 1)" + String(repeating: ".skip(0)", count: 100) }
+        let program = (["s0 = interval(10ms)"] + deep.prefix(4) + ["s5 = just(1).flatMap(.latest) { _ in s4 }"] + deep.dropFirst(5))
+            .joined(separator: "\n")
+        // s5 reads s4 (401 deep) in its closure: s7 crosses the limit, not s11 (as it would if
+        // s5 started a chain of its own).
+        #expect(check(program).map(\.line) == [8])
+    }
 }
 
 @Suite("Pipeline language: the shipped examples")

@@ -151,14 +151,14 @@ struct ShortMessageTests {
 /// `/api/marbles`).
 @Suite("Pipeline language: thousands of synchronous signals in a row")
 struct LongSynchronousChainTests {
-    /// The last value and the end of the program's one stream `b`, after a virtual second.
-    func lastEvents(of text: String) throws -> [Event<Value, PipelineFailure>] {
+    /// The last two events of `stream` (the last value and the end), after a virtual second.
+    func lastEvents(of text: String, stream: String = "b") throws -> [Event<Value, PipelineFailure>] {
         let (program, diagnostics) = Pipeline.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let recorded = Lock<[Event<Value, PipelineFailure>]>([])
         let scheduler = TestScheduler()
-        let interpreter = try Interpreter(program: program, scheduler: scheduler) { _, event in
-            recorded.withLock { $0.append(event) }
+        let interpreter = try Interpreter(program: program, scheduler: scheduler) { name, event in
+            if name == stream { recorded.withLock { $0.append(event) } }
         }
         scheduler.advance(by: .seconds(1))
         interpreter.stop()
@@ -172,6 +172,15 @@ struct LongSynchronousChainTests {
             "b = concat(" + Array(repeating: "from([1])", count: 4_000).joined(separator: ", ")
             + ").scan(0) { total, v in total + v }.takeLast(1)"
         #expect(try lastEvents(of: program) == [.next(.number(4_000)), .completed])
+    }
+
+    @Test func theDeepestChainOfStreamsTheCheckerAcceptsRuns() throws {
+        // 501 operators deep (CheckerTests): each value travels them as nested calls.
+        let program = CheckerTests.chain(streams: 6, perStream: 100).replacingOccurrences(
+            of: "interval(10ms)",
+            with: "interval(10ms).take(3)"
+        )
+        #expect(try lastEvents(of: program, stream: "s5") == [.next(.number(30)), .completed])
     }
 
     @Test(arguments: ["concatMap", "flatMap(.concurrent(limit: 2))"])
