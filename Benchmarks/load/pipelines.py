@@ -58,6 +58,9 @@ def corpus():
         f"x = from({thousands}).flatMap(.concurrent(limit: 2)) {{ v in v < 2 ? timer(after: 10ms) : from([v]) }}\n".encode(),
         # A chain of named streams nearly as deep as the checker allows (501 operators), and one far too
         # deep (3,000 operators, which overflowed the stack before the checker bounded chains).
+        # Resubscribing to a named stream that has ended: once a loop without a step, which kept
+        # the program thread busy for good.
+        b"x = empty\ny = x.repeat()\n",
         chain(6, 100),
         chain(26, 120),
     ]

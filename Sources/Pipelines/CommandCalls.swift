@@ -115,7 +115,7 @@ extension Builder {
             )
         }
         _ = try streamSignal(name)
-        let signal = commands[name]?.member(member) ?? .never
+        let signal = (commands[name]?.member(member) ?? .never).spendingOnSubscription(budget)
         return { _ in signal }
     }
 

@@ -218,7 +218,10 @@ struct Builder {
             if parameters.contains(where: { $0.contains(name) }) {
                 throw BuildError(message: "`\(name)` is a value; a signal is needed here", range: range, hint: "write `just(\(name))`")
             }
-            if let signal = try streamSignal(name) { return { _ in signal } }
+            if let signal = try streamSignal(name) {
+                let budget = self.budget
+                return { _ in signal.spendingOnSubscription(budget) }
+            }
             return spending(try source(name, Arguments(name: name, list: [], range: range), parameters: parameters))
         case .call(.name(let name, _), let arguments, let range):
             guard inputs[name] == nil, !program.streams.contains(where: { $0.name == name }) else {

@@ -79,4 +79,17 @@ extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
             )
         }
     }
+
+    /// This signal, spending a step of `budget` for each subscription only: what reading a named
+    /// stream, an input or a command's member costs. Their values were paid for by the stage that
+    /// sent them, but a reader that subscribes again and again must run out — `s0.repeat()` of a
+    /// stream that has ended resubscribed for ever without a step, and kept the program thread
+    /// busy for good.
+    func spendingOnSubscription(_ budget: StepBudget) -> Signal {
+        Signal { subscriber in
+            guard budget.spend() else { return nil }
+            subscribe(subscriber)
+            return nil
+        }
+    }
 }

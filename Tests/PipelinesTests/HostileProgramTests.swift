@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Locking
 import Reactive
 import Testing
@@ -95,6 +97,27 @@ struct RunawayProgramTests {
         // The whole program stops: `y`, built after `x` ran out, ends too, once.
         #expect(recorded.map(\.0) == ["x", "y"])
         #expect(recorded.map(\.1.failure?.code) == ["budget_exceeded", "budget_exceeded"])
+    }
+
+    /// Reading a named stream spends a step per subscription: resubscribing to one that has
+    /// ended once looped for ever without spending any, and kept the program thread busy for good
+    /// (every later program on it waited). Run on a worker thread and waited for a bounded time,
+    /// so that such a loop fails the test instead of hanging the run.
+    @Test(arguments: ["x = just(1)\ny = x.repeat()", "x = empty\ny = x.repeat()", "x = failure(\"no\")\ny = x.retry()"])
+    func resubscribingToANamedStreamForEverIsHalted(program: String) throws {
+        let outcome = Lock<Result<[(String, Event<Value, PipelineFailure>)], any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Result { try runToHalt(program) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 30) == .success else {
+            Issue.record("the program was not halted within 30 s")
+            return
+        }
+        let recorded = try #require(outcome.withLock { $0 }).get()
+        #expect(recorded.last { $0.0 == "y" }?.1.failure?.code == "budget_exceeded")
     }
 
     @Test func anExplosionOfFlatteningsIsHaltedAndNothingFollowsTheHalt() throws {
