@@ -198,7 +198,7 @@ struct LongSynchronousChainTests {
     }
 
     @Test func theDeepestChainOfStreamsTheCheckerAcceptsRuns() throws {
-        // 501 operators deep (CheckerTests): each value travels them as nested calls.
+        // 502 operators deep (CheckerTests' 501, and `take`): each value travels them as nested calls.
         let program = CheckerTests.chain(streams: 6, perStream: 100).replacingOccurrences(
             of: "interval(10ms)",
             with: "interval(10ms).take(3)"

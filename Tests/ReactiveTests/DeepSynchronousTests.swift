@@ -3,7 +3,7 @@ import Testing
 
 /// Long runs of signals that complete synchronously — each one's completion starting the next —
 /// must run as loops: a recursion one stack frame deeper per signal overflowed the stack and took
-/// the whole process down (10,000 inner signals of a user's program were enough). Each test here
+/// the whole process down (5,000 inner signals of a user's program were enough). Each test here
 /// crashed the test process before the fix.
 @Suite("Thousands of synchronous signals in a row, without overflowing the stack")
 struct DeepSynchronousTests {
