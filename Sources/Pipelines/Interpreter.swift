@@ -34,13 +34,9 @@ public final class Interpreter: Sendable {
         let subscriptions = CompoundDisposable()
         let ended = Lock<Set<String>>([])
         let names = program.summaries.map(\.name)  // streams and stages
-        let budget = StepBudget(limits) {
+        let budget = StepBudget(limits) { exhaustion in
             subscriptions.dispose()
-            let failure = PipelineFailure(
-                code: "budget_exceeded",
-                message:
-                    "The program was stopped: it did more than \(Int(limits.capacity)) steps (subscriptions and values) at once, or more than \(Int(limits.perSecond)) a second for long."
-            )
+            let failure = PipelineFailure.budgetExceeded(exhaustion, limits)
             for name in names where ended.withLock({ $0.insert(name).inserted }) { sink(name, .error(failure)) }
         }
         var builder = Builder(
@@ -71,7 +67,7 @@ public final class Interpreter: Sendable {
             program: program,
             scheduler: TestScheduler(),
             services: services,
-            budget: StepBudget {},
+            budget: StepBudget { _ in },
             subscriptions: CompoundDisposable(),
             subscribes: false
         ) { _, _ in }
@@ -187,7 +183,7 @@ struct Builder {
         let stages = definition.stageNames
         for (index, link) in links.enumerated() {
             let arguments = Arguments(name: link.name, list: link.arguments, range: link.range)
-            maker = spending(try apply(link.name, to: maker, arguments, parameters: []))
+            maker = spending(try apply(link.name, to: maker, arguments, parameters: []), by: link.name, at: link.range)
             if index < stages.count { maker = reporting(maker, as: stages[index]) }
         }
         return maker([])
@@ -222,15 +218,19 @@ struct Builder {
                 let budget = self.budget
                 return { _ in signal.spendingOnSubscription(budget) }
             }
-            return spending(try source(name, Arguments(name: name, list: [], range: range), parameters: parameters))
+            return spending(try source(name, Arguments(name: name, list: [], range: range), parameters: parameters), by: name, at: range)
         case .call(.name(let name, _), let arguments, let range):
             guard inputs[name] == nil, !program.streams.contains(where: { $0.name == name }) else {
                 throw BuildError(message: "`\(name)` is a stream; it cannot be called", range: range)
             }
-            return spending(try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters))
+            return spending(try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters), by: name, at: range)
         case .call(.member(let base?, let name, _), let arguments, let range):
             let upstream = try compile(base, parameters: parameters)
-            return spending(try apply(name, to: upstream, Arguments(name: name, list: arguments, range: range), parameters: parameters))
+            return spending(
+                try apply(name, to: upstream, Arguments(name: name, list: arguments, range: range), parameters: parameters),
+                by: name,
+                at: range
+            )
         case .member(.name(let base, _)?, let name, let range)
         where program.streams.contains(where: { $0.name == base && $0.isCommand }):
             return try commandMember(base, name, range: range)
@@ -240,9 +240,10 @@ struct Builder {
             // `flag ? a : b` chooses a signal by a value (RAC `+if:then:else:` is
             // `flags.flatMap(.latest) { $0 ? a : b }`).
             let choices = (try compile(whenTrue, parameters: parameters), try compile(whenFalse, parameters: parameters))
+            let budget = self.budget
             return { scopes in
                 do throws(PipelineFailure) {
-                    guard case .bool(let flag) = try Evaluator(scopes: scopes).evaluate(condition) else {
+                    guard case .bool(let flag) = try Evaluator(scopes: scopes, budget: budget).evaluate(condition) else {
                         throw .closure("`? :` needs a bool before `?`", at: range)
                     }
                     return flag ? choices.0(scopes) : choices.1(scopes)
@@ -259,10 +260,11 @@ struct Builder {
         }
     }
 
-    /// `maker`'s signals, each subscription and value a step of the program's budget.
-    private func spending(_ maker: @escaping SignalMaker) -> SignalMaker {
+    /// `maker`'s signals, each subscription and value charged to the program's budget, each value
+    /// measured against its size limit (`name` at `range` made it).
+    private func spending(_ maker: @escaping SignalMaker, by name: String, at range: SourceRange) -> SignalMaker {
         let budget = self.budget
-        return { scopes in maker(scopes).spending(budget) }
+        return { scopes in maker(scopes).spending(budget, by: name, at: range) }
     }
 
     /// A value closure: its result for the given arguments, or the failure it ran into.
@@ -273,8 +275,9 @@ struct Builder {
         throws(BuildError) -> @Sendable ([Evaluator.Scope], [Value]) throws(PipelineFailure) -> Value
     {
         let (names, body) = try arguments.closure(index)
+        let budget = self.budget
         return { scopes, values throws(PipelineFailure) in
-            try Evaluator(scopes: scopes + [Evaluator.Scope(parameters: names, arguments: values)]).evaluate(body)
+            try Evaluator(scopes: scopes + [Evaluator.Scope(parameters: names, arguments: values)], budget: budget).evaluate(body)
         }
     }
 
@@ -294,7 +297,8 @@ struct Builder {
     /// A value argument, evaluated each time the signal is subscribed (it may read parameters).
     func valueArgument(_ arguments: Arguments, _ index: Int) -> @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value {
         let expression = arguments[index]
-        return { scopes throws(PipelineFailure) in try Evaluator(scopes: scopes).evaluate(expression) }
+        let budget = self.budget
+        return { scopes throws(PipelineFailure) in try Evaluator(scopes: scopes, budget: budget).evaluate(expression) }
     }
 
     /// The whole milliseconds since the program started, as `interval` and `timer` send them.

@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 
 extension Builder {
@@ -152,14 +153,8 @@ extension Builder {
         case "collect":
             try arguments.expect([], usage: "collect()")
             let range = arguments.range
-            return { scopes in
-                upstream(scopes).scanning(.array([])) { collected, value throws(PipelineFailure) in
-                    guard case .array(let values) = collected, values.count < Evaluator.maximumArrayCount else {
-                        throw .closure("`collect` keeps at most \(Evaluator.maximumArrayCount) values", at: range)
-                    }
-                    return .array(values + [value])
-                }.startWith(.array([])).takeLast(1)
-            }
+            let limit = budget.limits.valueBytes
+            return { scopes in upstream(scopes).collecting(upTo: limit, at: range) }
         case "and", "or":
             try arguments.expect([], usage: "combineLatest(a, b).\(name)()")
             let range = arguments.range
@@ -307,6 +302,45 @@ extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
     func filtering(_ test: @escaping @Sendable (Pipelines.Value) throws(PipelineFailure) -> Bool) -> Signal {
         attemptMap { value throws(PipelineFailure) in try test(value) ? value : nil }
             .filter { $0 != nil }.map { $0! }
+    }
+
+    /// `collect()`: every value, sent as one array when the signal completes (RAC `collect`). The
+    /// array grows in place, its size in bytes kept as it grows: past ``Evaluator/maximumArrayCount``
+    /// values or `limit` bytes the stream fails, before the array is made.
+    func collecting(upTo limit: Int, at range: SourceRange) -> Signal {
+        Signal { subscriber in
+            let collected = Lock<(values: [Pipelines.Value], bytes: Int)>(([], 2))
+            return subscribe(
+                Subscriber { event in
+                    switch event {
+                    case .next(let value):
+                        let failure = collected.withLock { collected -> PipelineFailure? in
+                            guard collected.values.count < Evaluator.maximumArrayCount else {
+                                return .closure("`collect` keeps at most \(Evaluator.maximumArrayCount) values", at: range)
+                            }
+                            let separator = collected.values.isEmpty ? 0 : 1
+                            guard let size = value.encodedSize(limit: limit - collected.bytes - separator) else {
+                                return .valueTooLarge("the array `collect` makes", limit: limit, at: range)
+                            }
+                            collected.bytes += size + separator
+                            collected.values.append(value)
+                            return nil
+                        }
+                        if let failure { subscriber.send(.error(failure)) }
+                    case .completed:
+                        let values = collected.withLock { collected in
+                            defer { collected.values = [] }
+                            return collected.values
+                        }
+                        subscriber.send(.next(.array(values)))
+                        subscriber.send(.completed)
+                    case .error:
+                        subscriber.send(event)
+                    }
+                },
+                for: subscriber
+            )
+        }
     }
 
     /// `scan` with a combination that may fail: the failure ends the stream.

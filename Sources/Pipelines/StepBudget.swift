@@ -2,77 +2,191 @@ import Foundation
 import Locking
 import Reactive
 
-/// The work a running program may do: every subscription to a source or stage and every value a
-/// stage sends is one step. Steps come from a bucket of ``Limits/capacity`` that refills at
-/// ``Limits/perSecond`` of real time (real even on a virtual clock: the thread is real). A program that empties it —
-/// `failure("x").retry()`, `just(1).repeat()`, an explosion of `flatMap`s over `from([…])` — is
-/// halted: every subscription is disposed, which stops even a synchronous loop, and each of its
-/// streams ends with the error `budget_exceeded`. It can never keep a session thread, which other
-/// sessions share, busy for long.
+/// The work a running program may do, charged by its cost, and the size of the values it may make.
+///
+/// Two buckets, each refilled by real time (real even on a virtual clock: the thread is real):
+/// - **Steps**, charged by what the program asks for: a subscription is a step, a value a stage
+///   sends is a step and one more for each ``Limits/bytesPerStep`` of its JSON, and a closure pays
+///   for the elements it copies and the bytes it makes (``charge(elements:)``, ``charge(bytes:)``).
+/// - **CPU time**, measured: what the program's own work took on its thread (``ThreadWork``),
+///   the backstop for whatever the steps price too low. No piece of work holds a thread much
+///   longer than ``Limits/cpuCapacity``.
+///
+/// A program that empties either — `failure("x").retry()`, `just(1).repeat()`, an explosion of
+/// `flatMap`s over `from([…])`, `scan([]) { a, v in a + [v] }` — is halted: every subscription
+/// is disposed, which stops even a synchronous loop, and each of its streams ends with the error
+/// `budget_exceeded`. It can never keep a program thread, which other sessions share, busy for long.
 public final class StepBudget: Sendable {
-    /// How many steps a program has at once, and how fast they come back.
+    /// How much a program may do at once and how fast it comes back, and how large its values may be.
     public struct Limits: Sendable {
         /// Steps available at once.
         public var capacity: Double
         /// Steps added each second.
         public var perSecond: Double
+        /// The largest value a program may make, in bytes of its JSON.
+        public var valueBytes: Int
+        /// Seconds of thread CPU time available at once.
+        public var cpuCapacity: Double
+        /// Seconds of thread CPU time added each second.
+        public var cpuPerSecond: Double
 
-        /// The server's limits: 200,000 steps at once, 50,000 more a second.
+        /// Bytes of a value sent, or made by a closure, that cost one step.
+        public static let bytesPerStep = 256
+        /// Elements a closure copies that cost one step.
+        public static let elementsPerStep = 16
+        /// The default largest value: 64 KiB of JSON, far below an event stream's queue.
+        public static let defaultValueBytes = 64 * 1024
+
+        /// The server's limits: 200,000 steps at once and 50,000 more a second; values of at most
+        /// 64 KiB; 0.75 s of CPU time at once and a quarter of a core after that.
         public static let standard = Limits(capacity: 200_000, perSecond: 50_000)
 
         /// Creates limits.
-        public init(capacity: Double, perSecond: Double) {
+        public init(
+            capacity: Double,
+            perSecond: Double,
+            valueBytes: Int = defaultValueBytes,
+            cpuCapacity: Double = 0.75,
+            cpuPerSecond: Double = 0.25
+        ) {
             self.capacity = capacity
             self.perSecond = perSecond
+            self.valueBytes = valueBytes
+            self.cpuCapacity = cpuCapacity
+            self.cpuPerSecond = cpuPerSecond
         }
+    }
+
+    /// Which bucket ran out.
+    public enum Exhaustion: Sendable {
+        /// The steps: subscriptions, values, copies.
+        case steps
+        /// The thread's CPU time.
+        case cpu
     }
 
     private struct State {
         var tokens: Double
+        var cpuTokens: Double
         var updated = ContinuousClock.now
         var isExhausted = false
+        /// Steps charged since CPU time was last read.
+        var sinceReading = 0
+        /// The last reading: the thread, its piece of work (``ThreadWork/current``) and its CPU time.
+        var reading: (thread: pthread_t, work: UInt, nanoseconds: UInt64)?
     }
+
+    /// Steps between two readings of the CPU time (a reading is a system call).
+    private static let stepsPerReading = 64
 
     let limits: Limits
     private let state: Lock<State>
     /// Called once, when the budget runs out.
-    private let onExhausted: @Sendable () -> Void
+    private let onExhausted: @Sendable (Exhaustion) -> Void
 
-    init(_ limits: Limits = .standard, onExhausted: @escaping @Sendable () -> Void) {
+    init(_ limits: Limits = .standard, onExhausted: @escaping @Sendable (Exhaustion) -> Void) {
         self.limits = limits
-        state = Lock(State(tokens: limits.capacity))
+        state = Lock(State(tokens: limits.capacity, cpuTokens: limits.cpuCapacity))
         self.onExhausted = onExhausted
     }
 
-    /// Takes one step; `false` (and the program halted) once the budget is exhausted.
-    func spend() -> Bool {
-        let (allowed, exhaustedNow) = state.withLock { state -> (Bool, Bool) in
-            guard !state.isExhausted else { return (false, false) }
+    /// Whether the budget has run out (the program is being halted).
+    var isExhausted: Bool { state.withLock { $0.isExhausted } }
+
+    /// Takes `steps` steps; `false` (and the program halted) once the budget is exhausted.
+    func spend(_ steps: Int = 1) -> Bool {
+        let (allowed, exhaustedNow) = state.withLock { state -> (Bool, Exhaustion?) in
+            guard !state.isExhausted else { return (false, nil) }
             let now = ContinuousClock.now
             let elapsed = Double((now - state.updated) / .microseconds(1)) / 1_000_000
             state.tokens = min(limits.capacity, state.tokens + elapsed * limits.perSecond)
+            state.cpuTokens = min(limits.cpuCapacity, state.cpuTokens + elapsed * limits.cpuPerSecond)
             state.updated = now
-            guard state.tokens >= 1 else {
-                state.isExhausted = true
-                return (false, true)
+            state.sinceReading += steps
+            if state.sinceReading >= Self.stepsPerReading {
+                state.sinceReading = 0
+                chargeCPU(&state)
             }
-            state.tokens -= 1
-            return (true, false)
+            guard state.cpuTokens > 0 else {
+                state.isExhausted = true
+                return (false, .cpu)
+            }
+            guard state.tokens >= Double(steps) else {
+                state.isExhausted = true
+                return (false, .steps)
+            }
+            state.tokens -= Double(steps)
+            return (true, nil)
         }
-        if exhaustedNow { onExhausted() }
+        if let exhaustedNow { onExhausted(exhaustedNow) }
         return allowed
+    }
+
+    /// Charges the CPU time since the last reading, when both readings are in the same piece of
+    /// work on the same thread: between two pieces, other sessions may have run.
+    private func chargeCPU(_ state: inout State) {
+        let thread = pthread_self()
+        let work = ThreadWork.current
+        let nanoseconds = ThreadWork.cpuNanoseconds()
+        if let last = state.reading, pthread_equal(last.thread, thread) != 0, last.work == work, nanoseconds > last.nanoseconds {
+            state.cpuTokens -= Double(nanoseconds - last.nanoseconds) / 1e9
+        }
+        state.reading = (thread, work, nanoseconds)
+    }
+
+    /// Charges a closure's copy of `elements` values; `false` once the budget is exhausted.
+    func charge(elements: Int) -> Bool {
+        spend(1 + elements / Limits.elementsPerStep)
+    }
+
+    /// Charges `bytes` made or read by a closure or sent by a stage; `false` once exhausted.
+    func charge(bytes: Int) -> Bool {
+        spend(1 + bytes / Limits.bytesPerStep)
+    }
+}
+
+extension PipelineFailure {
+    /// The ending of every stream of a program halted by its budget.
+    static func budgetExceeded(_ exhaustion: StepBudget.Exhaustion, _ limits: StepBudget.Limits) -> PipelineFailure {
+        let message =
+            switch exhaustion {
+            case .steps:
+                "The program was stopped: it did more than \(Int(limits.capacity)) steps (subscriptions, values and the bytes and elements its closures made) at once, or more than \(Int(limits.perSecond)) a second for long."
+            case .cpu:
+                "The program was stopped: its work took more than \(limits.cpuCapacity) s of its thread's time at once, or more than \(Int(limits.cpuPerSecond * 100)) % of it for long."
+            }
+        return PipelineFailure(code: "budget_exceeded", message: message)
+    }
+
+    /// A value larger than the program's limit, made at `range`.
+    static func valueTooLarge(_ what: String, limit: Int, at range: SourceRange) -> PipelineFailure {
+        PipelineFailure(
+            code: "value_too_large",
+            message:
+                "line \(range.line), column \(range.column): \(what) would be larger than \(limit) bytes as JSON, or nested deeper than \(Value.maximumDepth) levels"
+        )
     }
 }
 
 extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
-    /// This signal, spending a step of `budget` for its subscription and for each value; when the
-    /// budget is out, nothing more passes (the program is being halted).
-    func spending(_ budget: StepBudget) -> Signal {
+    /// This signal, spending a step of `budget` for its subscription and, for each value, a step
+    /// and one more per ``StepBudget/Limits/bytesPerStep`` of its JSON; when the budget is out,
+    /// nothing more passes (the program is being halted). A value larger than the budget's
+    /// ``StepBudget/Limits/valueBytes`` fails the signal with `value_too_large`, naming `name`
+    /// (the operator or source that made it) at `range`.
+    func spending(_ budget: StepBudget, by name: String, at range: SourceRange) -> Signal {
         Signal { subscriber in
             guard budget.spend() else { return nil }
             return subscribe(
                 Subscriber { event in
-                    if case .next = event, !budget.spend() { return }
+                    if case .next(let value) = event {
+                        guard let size = value.encodedSize(limit: budget.limits.valueBytes) else {
+                            guard budget.charge(bytes: budget.limits.valueBytes) else { return }
+                            subscriber.send(.error(.valueTooLarge("a value of `\(name)`", limit: budget.limits.valueBytes, at: range)))
+                            return
+                        }
+                        guard budget.charge(bytes: size) else { return }
+                    }
                     subscriber.send(event)
                 },
                 for: subscriber

@@ -23,6 +23,10 @@ struct API: Sendable {
     /// Marble programs run (`POST /api/marbles`) per client: a gallery redrawing as a marble is
     /// dragged (`--marble-runs-per-second`).
     var marbleRuns = ClientRateLimiter(perSecond: 20, burst: 20)
+    /// What a program may do and make (`--max-value-bytes`), in sessions and marble runs alike.
+    var programLimits = StepBudget.Limits.standard
+    /// The largest answer of `POST /api/marbles` (`--marbles-answer-bytes`).
+    var marblesAnswerBytes = MarblesRun.defaultAnswerBytes
 
     /// Sent with every response: no sniffing, a same-origin-only page, no referrer.
     static let securityHeaders: [(name: String, value: String)] = [
@@ -194,6 +198,14 @@ struct API: Sendable {
         default:
             return .error(status: 400, code: "invalid_value", message: "event takes next, completed or error.")
         }
+        // An input's value is a value like any a program makes, and is bounded the same way.
+        if let json = EventJSON.valueJSON(of: event.recorded), json.utf8.count > programLimits.valueBytes {
+            return .error(
+                status: 413,
+                code: "value_too_large",
+                message: "The input's value is \(json.utf8.count) bytes as JSON; values are at most \(programLimits.valueBytes)."
+            )
+        }
         return queued(session.send(event, to: name), input: name)
     }
 
@@ -293,6 +305,13 @@ struct API: Sendable {
             )
         case .draining:
             Self.draining
+        case .eventMemoryFull:
+            .error(
+                status: 503,
+                code: "server_busy",
+                message: "The playground's program sessions keep as many events as it allows; try again when some have ended.",
+                retryAfterSeconds: 30
+            )
         }
     }
 

@@ -15,138 +15,190 @@ enum MarblesRun {
     static let stepBudget = 20_000
     /// The frame when the program has no `marbles(…)` source.
     static let defaultFrame = 100.0
+    /// The largest answer, in bytes of its events' values (`--marbles-answer-bytes`).
+    static let defaultAnswerBytes = 4 * 1024 * 1024
+
+    /// One event of a named stream: its kind, the JSON of its value (a `next`'s value, an
+    /// `error`'s `{code, message}`), and when. Kept as text from the moment it is sent: a value's
+    /// tree takes many times its text's bytes.
+    struct Recorded {
+        let stream: String
+        let kind: String
+        let valueJSON: String?
+        let time: Duration
+    }
+
+    /// Why an answer stops short.
+    enum Truncation: String {
+        case until, steps, size
+
+        func message(answerBytes: Int) -> String {
+            switch self {
+            case .until: "The clock reached `until` with work still due."
+            case .steps: "The run did \(MarblesRun.stepBudget) pieces of scheduled work, the most one run may do."
+            case .size: "The streams sent more than \(answerBytes) bytes of values, the most one answer holds; what came before is drawn."
+            }
+        }
+    }
 
     /// Runs `text` until every stream is quiet (no work left on the clock) or `until` virtual
-    /// milliseconds; or every problem that keeps it from running.
-    static func run(_ text: String, until: Double?) -> Result<Answer, ProgramRefusal> {
+    /// milliseconds, with at most `answerBytes` of values in its answer; or every problem that
+    /// keeps it from running.
+    static func run(
+        _ text: String,
+        until: Double?,
+        limits: StepBudget.Limits = .standard,
+        answerBytes: Int = defaultAnswerBytes
+    ) -> Result<Answer, ProgramRefusal> {
         let (program, diagnostics) = Pipeline.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
-        let recorded = Lock<[(stream: String, event: Event<Pipelines.Value, PipelineFailure>, time: Duration)]>([])
+        let recording = Lock<(events: [Recorded], bytes: Int, isFull: Bool)>(([], 0, false))
         let named = Set(program.summaries.filter { $0.stageOf == nil }.map(\.name))
         let interpreter: Interpreter
         do throws(Interpreter.Diagnostics) {
             interpreter = try Interpreter(
                 program: program,
                 scheduler: clock,
-                services: ProgramPipeline.services(Services(scheduler: clock, settings: ScenarioSettings()))
+                services: ProgramPipeline.services(Services(scheduler: clock, settings: ScenarioSettings())),
+                limits: limits
             ) { stream, event in
                 guard named.contains(stream) else { return }
-                recorded.withLock { $0.append((stream, event, clock.now)) }
+                let (kind, valueJSON): (String, String?) =
+                    switch event {
+                    case .next(let value): ("next", EventJSON.json(value.json))
+                    case .error(let failure):
+                        ("error", EventJSON.json(.object(["code": .string(failure.code), "message": .string(failure.message)])))
+                    case .completed: ("completed", nil)
+                    }
+                let now = clock.now
+                recording.withLock { recording in
+                    guard !recording.isFull else { return }
+                    let bytes = (valueJSON?.utf8.count ?? 0) + 64
+                    guard recording.bytes + bytes <= answerBytes else {
+                        recording.isFull = true
+                        return
+                    }
+                    recording.bytes += bytes
+                    recording.events.append(Recorded(stream: stream, kind: kind, valueJSON: valueJSON, time: now))
+                }
             }
         } catch {
             return .failure(ProgramRefusal(diagnostics: error.all))
         }
         let limit = Duration.microseconds(Int64(((until ?? maximumUntil) * 1_000).rounded()))
         var steps = 0
-        var truncated = false
+        var truncation: Truncation?
         var reached: Duration?
-        // Due work runs in time order; the run ends when none is left, at the limit, or at the budget.
+        // Due work runs in time order; the run ends when none is left, at the limit, at the budget,
+        // or once the answer is full.
         while let due = clock.nextDueTime {
+            if recording.withLock({ $0.isFull }) {
+                truncation = .size
+                break
+            }
             if due > limit {
                 reached = limit
-                truncated = true
+                truncation = .until
                 break
             }
             if steps >= stepBudget {
-                truncated = true
+                truncation = .steps
                 break
             }
             _ = clock.step()
             steps += 1
         }
         interpreter.stop()
+        if truncation == nil, recording.withLock({ $0.isFull }) { truncation = .size }
         let frames = interpreter.marbleSources.map { Double($0.frame / .microseconds(1)) / 1_000 }
         let frame = frames.min() ?? defaultFrame
-        let events = recorded.withLock { $0 }
+        let events = recording.withLock { recording in
+            defer { recording.events = [] }
+            return recording.events
+        }
         let letters = Letters(sources: interpreter.marbleSources)
         let streams = program.summaries.filter { $0.stageOf == nil }.map { summary in
             var own = letters  // each stream draws its other values with letters of its own
-            return Drawing(
-                name: summary.name,
-                events: events.filter { $0.stream == summary.name }.map { ($0.event, $0.time) },
-                frame: frame,
-                letters: &own
-            )
+            return Drawing(name: summary.name, events: events.filter { $0.stream == summary.name }, frame: frame, letters: &own)
         }
         let until = Double((reached ?? clock.now) / .microseconds(1)) / 1_000
-        return .success(Answer(frame: frame, until: until, truncated: truncated, streams: streams))
+        return .success(
+            Answer(
+                frame: frame,
+                until: until,
+                truncation: truncation.map { ($0, $0.message(answerBytes: answerBytes)) },
+                streams: streams
+            )
+        )
     }
 
     /// The answer: the frame the diagrams are drawn at, how far the clock went, whether the run
-    /// was cut short, and each named stream in program order (an object keyed by name, in order).
-    struct Answer: Encodable {
+    /// was cut short and why, and each named stream in program order (an object keyed by name,
+    /// and their names in order). Written by hand: its values are JSON already.
+    struct Answer {
         let frame: Double
         let until: Double
-        let truncated: Bool
+        let truncation: (reason: Truncation, message: String)?
         let streams: [Drawing]
 
-        enum CodingKeys: String, CodingKey { case frame, until, truncated, streams, order }
+        var truncated: Bool { truncation != nil }
 
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(frame, forKey: .frame)
-            try container.encode(until, forKey: .until)
-            try container.encode(truncated, forKey: .truncated)
-            var byName = container.nestedContainer(keyedBy: Name.self, forKey: .streams)
-            for stream in streams { try byName.encode(stream, forKey: Name(stream.name)) }
-            try container.encode(streams.map(\.name), forKey: .order)
+        /// The answer as JSON text.
+        var json: String {
+            var text = #"{"frame":\#(number(frame)),"until":\#(number(until)),"truncated":\#(truncated)"#
+            if let truncation {
+                text += #","truncation":{"reason":"\#(truncation.reason.rawValue)","message":"# + quoted(truncation.message) + "}"
+            }
+            text += #","streams":{"#
+            text += streams.map { quoted($0.name) + ":" + $0.json }.joined(separator: ",")
+            text += #"},"order":["# + streams.map { quoted($0.name) }.joined(separator: ",") + "]}"
+            return text
         }
     }
 
     /// One stream: its diagram, what each letter is, and its events at their exact times.
-    struct Drawing: Encodable {
+    struct Drawing {
         let name: String
         let marbles: String
-        let values: [String: JSONValue]
-        let events: [DrawnEvent]
+        /// Each letter's value, as JSON.
+        let values: [(letter: Character, json: String)]
+        let events: [Recorded]
 
-        enum CodingKeys: String, CodingKey { case marbles, values, events }
-
-        init(
-            name: String,
-            events recorded: [(Event<Pipelines.Value, PipelineFailure>, Duration)],
-            frame: Double,
-            letters: inout Letters
-        ) {
+        init(name: String, events recorded: [Recorded], frame: Double, letters: inout Letters) {
             self.name = name
             var entries: [Marbles.Entry] = []
-            var values: [String: JSONValue] = [:]
-            var events: [DrawnEvent] = []
-            for (event, time) in recorded {
-                let milliseconds = Double(time / .microseconds(1)) / 1_000
+            var values: [(Character, String)] = []
+            for event in recorded {
+                let milliseconds = Double(event.time / .microseconds(1)) / 1_000
                 let at = Int((milliseconds / frame).rounded(.down))
-                switch event {
-                case .next(let value):
-                    let letter = letters.letter(for: value)
-                    values[String(letter)] = value.json
+                switch (event.kind, event.valueJSON) {
+                case ("next", let json?):
+                    let letter = letters.letter(for: json)
+                    if !values.contains(where: { $0.0 == letter }) { values.append((letter, json)) }
                     entries.append(Marbles.Entry(frame: at, symbol: letter))
-                    events.append(DrawnEvent(kind: "next", value: value.json, time: milliseconds))
-                case .error(let failure):
+                case ("error", _):
                     entries.append(Marbles.Entry(frame: at, symbol: "#"))
-                    events.append(
-                        DrawnEvent(
-                            kind: "error",
-                            value: .object(["code": .string(failure.code), "message": .string(failure.message)]),
-                            time: milliseconds
-                        )
-                    )
-                case .completed:
+                default:
                     entries.append(Marbles.Entry(frame: at, symbol: "|"))
-                    events.append(DrawnEvent(kind: "completed", value: nil, time: milliseconds))
                 }
             }
             marbles = Marbles.render(entries)
             self.values = values
-            self.events = events
+            events = recorded
         }
-    }
 
-    /// One event: `next` (with its value), `error` (with `{code, message}`) or `completed`.
-    struct DrawnEvent: Encodable {
-        let kind: String
-        let value: JSONValue?
-        let time: Double
+        /// `{"events":[{"kind","time","value"}…],"marbles","values":{letter: value}}`.
+        var json: String {
+            let events = self.events.map { event in
+                let time = number(Double(event.time / .microseconds(1)) / 1_000)
+                let value = event.valueJSON.map { #","value":"# + $0 } ?? ""
+                return #"{"kind":"\#(event.kind)","time":\#(time)\#(value)}"#
+            }
+            let values = self.values.map { quoted(String($0.letter)) + ":" + $0.json }
+            return #"{"events":["# + events.joined(separator: ",") + #"],"marbles":"# + quoted(marbles) + #","values":{"#
+                + values.joined(separator: ",") + "}}"
+        }
     }
 
     /// Letters for values: a value a source's letter sends keeps that letter in every stream;
@@ -167,20 +219,23 @@ enum MarblesRun {
             free = Marbles.valueSymbols.filter { !used.contains($0) }
         }
 
-        mutating func letter(for value: Pipelines.Value) -> Character {
-            if let known = byValue[EventJSON.json(value.json)] { return known }
+        /// The letter of the value whose JSON is `json`.
+        mutating func letter(for json: String) -> Character {
+            if let known = byValue[json] { return known }
             guard !free.isEmpty else { return "?" }
             let letter = free.removeFirst()
-            byValue[EventJSON.json(value.json)] = letter
+            byValue[json] = letter
             return letter
         }
     }
+}
 
-    private struct Name: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+/// A number as JSON: whole numbers without a fraction.
+private func number(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 9_007_199_254_740_992 ? String(Int64(value)) : "\(value)"
+}
+
+/// A string as JSON.
+private func quoted(_ text: String) -> String {
+    EventJSON.json(.string(text))
 }

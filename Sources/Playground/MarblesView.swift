@@ -36,9 +36,8 @@ enum MarblesView {
             var entries: [Marbles.Entry] = []
             for recorded in events where recorded.stream == stream.name {
                 let symbol: Character
-                switch recorded.streamEvent {
-                case .next(let value):
-                    let json = EventJSON.json(value)
+                switch (recorded.kind, recorded.valueJSON) {
+                case ("next", let json?):
                     if let known = symbols[json] {
                         symbol = known
                     } else {
@@ -48,10 +47,10 @@ enum MarblesView {
                             legend.append((symbol, symbol == "?" ? "(more values than letters)" : json))
                         }
                     }
-                case .error(let code, let message):
+                case ("error", let json?):
                     symbol = "#"
-                    legend.append(("#", EventJSON.json(.object(["code": .string(code), "message": .string(message)]))))
-                case .completed:
+                    legend.append(("#", json))
+                default:
                     symbol = "|"
                 }
                 entries.append(Marbles.Entry(frame: Int((recorded.t / frame).rounded(.down)), symbol: symbol))

@@ -50,6 +50,18 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Events per session kept for Last-Event-ID resumption.")
     var eventBuffer = 1_024
 
+    @Option(help: "Bytes of events per session kept for Last-Event-ID resumption (the oldest go first).")
+    var eventBufferBytes = 4 * 1024 * 1024
+
+    @Option(help: "Bytes of events all program sessions keep together; beyond, new ones answer 503 server_busy.")
+    var programEventBytes = 64 * 1024 * 1024
+
+    @Option(help: "The largest value a program may make, in bytes of its JSON; larger ones fail their stage with value_too_large.")
+    var maxValueBytes = 64 * 1024
+
+    @Option(help: "The largest answer of POST /api/marbles, in bytes; a run that makes more is truncated.")
+    var marblesAnswerBytes = 4 * 1024 * 1024
+
     @Option(help: "Threads running sessions' scenarios (default: one per core).")
     var sessionThreads = ProcessInfo.processInfo.activeProcessorCount
 
@@ -122,6 +134,15 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(sessionIdleTimeout, in: 1...86_400, "--session-idle-timeout")
         try Self.require(inputsPerSecond, in: 50...100_000, "--inputs-per-second")
         try Self.require(eventBuffer, in: 16...1_000_000, "--event-buffer")
+        try Self.require(eventBufferBytes, in: (64 * 1024)...(1024 * 1024 * 1024), "--event-buffer-bytes")
+        try Self.require(programEventBytes, in: (64 * 1024)...(64 * 1024 * 1024 * 1024), "--program-event-bytes")
+        try Self.require(maxValueBytes, in: 1_024...(16 * 1024 * 1024), "--max-value-bytes")
+        try Self.require(marblesAnswerBytes, in: (64 * 1024)...(1024 * 1024 * 1024), "--marbles-answer-bytes")
+        if maxValueBytes * 2 + 1_024 > sseQueueBytes {
+            // An event carries its value once in `value` (and its stream and numbers): it must fit a
+            // watcher's queue with room to spare, or one value would cut every watcher for good.
+            throw ValidationError("--max-value-bytes must be at most half of --sse-queue-bytes less 512.")
+        }
         try Self.require(sessionThreads, in: 1...256, "--session-threads")
         try Self.require(programThreads, in: 1...256, "--program-threads")
         try Self.require(programRunsPerSecond, in: 1...100_000, "--program-runs-per-second")
@@ -172,6 +193,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         limits.session.inputsPerSecond = Double(inputsPerSecond)
         limits.session.inputBurst = Double(inputsPerSecond)
         limits.session.eventBuffer = eventBuffer
+        limits.session.eventBytes = eventBufferBytes
+        limits.programEventBytes = programEventBytes
 
         var configuration = ServerConfiguration()
         configuration.host = host
@@ -200,6 +223,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
         api.marbleRuns = ClientRateLimiter(perSecond: Double(marbleRunsPerSecond), burst: Double(marbleRunsPerSecond))
+        api.programLimits.valueBytes = maxValueBytes
+        api.marblesAnswerBytes = marblesAnswerBytes
         let server = HTTPServer(
             configuration: configuration,
             logger: Logger(label: "microhttp"),

@@ -6,7 +6,10 @@ import Scenarios
 /// session is asked for, then built again on the session's clock when it starts.
 enum ProgramPipeline {
     /// The session pipeline of the program `text`, and its warnings; or every error found.
-    static func make(from text: String) -> Result<(pipeline: SessionPipeline, warnings: [Diagnostic]), ProgramRefusal> {
+    static func make(
+        from text: String,
+        limits: StepBudget.Limits = .standard
+    ) -> Result<(pipeline: SessionPipeline, warnings: [Diagnostic]), ProgramRefusal> {
         let (program, diagnostics) = Pipeline.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         // What only building finds (an argument out of range, a value where a signal is needed),
@@ -24,6 +27,7 @@ enum ProgramPipeline {
         let pipeline = SessionPipeline(description: description, warnings: diagnostics) { scheduler, settings, sink in
             ProgramRun(
                 program: program,
+                limits: limits,
                 scheduler: scheduler,
                 services: services(Services(scheduler: scheduler, settings: settings)),
                 sink: sink
@@ -97,8 +101,8 @@ struct ProgramRefusal: Error {
 private struct ProgramRun: RunningPipeline {
     let interpreter: Interpreter?
 
-    init(program: Program, scheduler: any Scheduler, services: [String: Service], sink: @escaping StreamSink) {
-        interpreter = try? Interpreter(program: program, scheduler: scheduler, services: services) { stream, event in
+    init(program: Program, limits: StepBudget.Limits, scheduler: any Scheduler, services: [String: Service], sink: @escaping StreamSink) {
+        interpreter = try? Interpreter(program: program, scheduler: scheduler, services: services, limits: limits) { stream, event in
             switch event {
             case .next(let value): sink(stream, .next(value.json))
             case .error(let failure): sink(stream, .error(code: failure.code, message: failure.message))

@@ -10,7 +10,7 @@ extension API {
         guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
             return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
         }
-        switch ProgramPipeline.make(from: text) {
+        switch ProgramPipeline.make(from: text, limits: programLimits) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let (pipeline, _)):
@@ -40,11 +40,11 @@ extension API {
                 message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil))."
             )
         }
-        switch MarblesRun.run(text, until: until ?? nil) {
+        switch MarblesRun.run(text, until: until ?? nil, limits: programLimits, answerBytes: marblesAnswerBytes) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let answer):
-            return .json(answer)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(answer.json.utf8)))
         }
     }
 

@@ -52,15 +52,24 @@ final class Session: Sendable {
     private let limits: SessionLimits
 
     /// One recorded event: its number, stream, what happened and when, why, and its SSE frame.
+    /// Kept as text only — a value's tree of JSON takes many times its text's bytes.
     struct Recorded: Sendable {
         let seq: Int
         let stream: String
-        let streamEvent: StreamEvent
+        /// `next`, `error` or `completed`.
+        let kind: String
+        /// The JSON of a `next`'s value or an `error`'s `{code, message}`; `nil` for `completed`.
+        let valueJSON: String?
         /// Milliseconds since the session started (virtual on a virtual clock).
         let t: Double
         /// The input events at the root of the propagation that sent it (see ``Causes``).
         let causes: [Int]
         let event: ServerSentEvent
+
+        /// The bytes it holds, about: its texts and a fixed share for the rest.
+        var bytes: Int {
+            event.frame.utf8.count + (valueJSON?.utf8.count ?? 0) + stream.utf8.count + 8 * causes.count + 128
+        }
     }
 
     /// The stream name under which input `name`'s events are recorded: apart from the streams, so
@@ -72,6 +81,8 @@ final class Session: Sendable {
         var nextSeq = 1
         var buffer: [Recorded] = []
         var bufferStart = 0
+        /// The bytes of the events kept in `buffer` from `bufferStart` on.
+        var bufferBytes = 0
         var latestOfStateStream: [String: Recorded] = [:]
         var watchers: [ObjectIdentifier: EventStream] = [:]
         var lastActivity = ContinuousClock.now
@@ -141,23 +152,48 @@ final class Session: Sendable {
             let seq = state.nextSeq
             state.nextSeq += 1
             let causes = isInput ? [seq] : current
+            let valueJSON = EventJSON.valueJSON(of: event)
             let frame = ServerSentEvent(
-                data: EventJSON.encode(stream: stream, event: event, seq: seq, t: milliseconds, causes: causes),
+                data: EventJSON.encode(stream: stream, kind: event.kind, valueJSON: valueJSON, seq: seq, t: milliseconds, causes: causes),
                 event: stream,
                 id: String(seq)
             )
-            let recorded = Recorded(seq: seq, stream: stream, streamEvent: event, t: milliseconds, causes: causes, event: frame)
-            state.buffer.append(recorded)
-            if state.buffer.count - state.bufferStart > limits.eventBuffer {
-                state.bufferStart += 1
-                if state.bufferStart > limits.eventBuffer {  // compact now and then, not per event
-                    state.buffer.removeFirst(state.bufferStart)
-                    state.bufferStart = 0
-                }
-            }
+            let recorded = Recorded(
+                seq: seq,
+                stream: stream,
+                kind: event.kind,
+                valueJSON: valueJSON,
+                t: milliseconds,
+                causes: causes,
+                event: frame
+            )
+            keep(recorded, in: &state)
             if stateStreams.contains(stream) { state.latestOfStateStream[stream] = recorded }
             for watcher in state.watchers.values { watcher.send(frame) }
             return seq
+        }
+    }
+
+    /// Adds `recorded` to the events kept for `Last-Event-ID`, then forgets the oldest while more are
+    /// kept than the session may keep in count or in bytes, or than all program sessions together
+    /// may keep in bytes (the newest is always kept: no value is larger than an event stream's queue).
+    private func keep(_ recorded: Recorded, in state: inout State) {
+        let bytes = recorded.bytes
+        state.buffer.append(recorded)
+        state.bufferBytes += bytes
+        limits.sharedEventBytes?.add(bytes)
+        while state.buffer.count - state.bufferStart > 1,
+            state.buffer.count - state.bufferStart > limits.eventBuffer || state.bufferBytes > limits.eventBytes
+                || limits.sharedEventBytes?.isOverLimit == true
+        {
+            let oldest = state.buffer[state.bufferStart].bytes
+            state.bufferStart += 1
+            state.bufferBytes -= oldest
+            limits.sharedEventBytes?.add(-oldest)
+        }
+        if state.bufferStart > limits.eventBuffer || state.bufferStart > state.buffer.count / 2 {  // compact now and then, not per event
+            state.buffer.removeFirst(state.bufferStart)
+            state.bufferStart = 0
         }
     }
 
@@ -337,10 +373,14 @@ final class Session: Sendable {
     /// `{"reason": reason}` when a reason is given — and the scenario stops.
     func close(endingWith reason: String? = nil) {
         let (instance, watchers) = state.withLock { state -> ((any RunningPipeline)?, [EventStream]) in
+            if !state.isClosed { limits.sharedEventBytes?.add(-state.bufferBytes) }
             state.isClosed = true
             defer {
                 state.instance = nil
                 state.watchers = [:]
+                state.buffer = []
+                state.bufferStart = 0
+                state.bufferBytes = 0
             }
             return (state.instance, Array(state.watchers.values))
         }
@@ -357,6 +397,10 @@ final class Session: Sendable {
 struct SessionLimits: Sendable {
     /// Events kept for `Last-Event-ID` resumption.
     var eventBuffer = 1_024
+    /// Bytes of events kept for `Last-Event-ID` resumption.
+    var eventBytes = 4 * 1024 * 1024
+    /// What all sessions sharing it keep together (the program sessions'); `nil` for no such limit.
+    var sharedEventBytes: ByteLedger?
     /// Inputs accepted per second, sustained.
     var inputsPerSecond = 100.0
     /// Inputs accepted in a burst.
@@ -365,19 +409,22 @@ struct SessionLimits: Sendable {
 
 /// The `data:` of one event: `{"stream","kind","value","seq","t","causes"}`.
 enum EventJSON {
-    static func encode(stream: String, event: StreamEvent, seq: Int, t: Double, causes: [Int]) -> String {
+    /// The JSON of an event's `value`: a `next`'s value, an `error`'s `{code, message}`; `nil` for
+    /// `completed`.
+    static func valueJSON(of event: StreamEvent) -> String? {
+        switch event {
+        case .next(let value): json(value)
+        case .error(let code, let message): json(.object(["code": .string(code), "message": .string(message)]))
+        case .completed: nil
+        }
+    }
+
+    static func encode(stream: String, kind: String, valueJSON: String?, seq: Int, t: Double, causes: [Int]) -> String {
         // Hand-assembled so the fields keep the documented order; names come from the catalogue
         // or a checked program (identifiers, `input:` and `·`: nothing JSON must escape) and
         // values are encoded by JSONEncoder.
-        var data = #"{"stream":"\#(stream)","kind":"\#(event.kind)""#
-        switch event {
-        case .next(let value):
-            data += #","value":"# + json(value)
-        case .error(let code, let message):
-            data += #","value":"# + json(.object(["code": .string(code), "message": .string(message)]))
-        case .completed:
-            break
-        }
+        var data = #"{"stream":"\#(stream)","kind":"\#(kind)""#
+        if let valueJSON { data += #","value":"# + valueJSON }
         data += #","seq":\#(seq),"t":\#(t),"causes":["#
         data += causes.map(String.init).joined(separator: ",")
         return data + "]}"

@@ -23,6 +23,9 @@ final class SessionStore: Sendable {
         var idleTimeout: Duration = .seconds(600)
         /// Per-session limits.
         var session = SessionLimits()
+        /// Bytes of events all program sessions keep together (503 `server_busy` for a new one
+        /// when there is no room for one more session's worth).
+        var programEventBytes = 64 * 1024 * 1024
     }
 
     /// Why a session was not created.
@@ -31,6 +34,8 @@ final class SessionStore: Sendable {
         case tooManyForClient
         /// The server is draining: it takes no new sessions (`--drain-seconds`).
         case draining
+        /// The program sessions keep as many bytes of events as they may together.
+        case eventMemoryFull
     }
 
     private struct State {
@@ -56,6 +61,8 @@ final class SessionStore: Sendable {
     private let programSchedulers: [RunLoopScheduler]
     private let settings: ScenarioSettings
     private let limits: Limits
+    /// What the program sessions keep of their events, together.
+    let programEventBytes: ByteLedger
     private let logger: Logger
     private let sweeper = DispatchQueue(label: "playground.session-expiry")
     /// This instance's name (`--instance-id`), the prefix of its sessions' ids; `nil` for none.
@@ -71,6 +78,7 @@ final class SessionStore: Sendable {
     ) {
         self.settings = settings
         self.limits = limits
+        programEventBytes = ByteLedger(limit: limits.programEventBytes)
         self.instanceID = instanceID
         self.logger = logger
         schedulers = (0..<max(1, threads)).map { RunLoopScheduler(name: "playground.session-\($0)") }
@@ -91,6 +99,9 @@ final class SessionStore: Sendable {
         // both passed the check before either stored its session).
         let result = state.withLock { state -> Result<RunLoopScheduler, CreationError> in
             guard !state.isDraining else { return .failure(.draining) }
+            guard pool == .scenarios || programEventBytes.hasRoom(for: limits.session.eventBytes) else {
+                return .failure(.eventMemoryFull)
+            }
             guard state.sessions.count + state.reserved < limits.maxSessions else { return .failure(.tooManySessions) }
             guard state.perClient[clientAddress, default: 0] < limits.maxSessionsPerClient else {
                 return .failure(.tooManyForClient)
@@ -107,6 +118,8 @@ final class SessionStore: Sendable {
             }
         }
         let scheduler = try result.get()
+        var sessionLimits = limits.session
+        if pool == .programs { sessionLimits.sharedEventBytes = programEventBytes }
         let session = Session(
             id: id,
             pipeline: pipeline,
@@ -114,7 +127,7 @@ final class SessionStore: Sendable {
             scheduler: scheduler,
             clock: clock,
             settings: settings,
-            limits: limits.session
+            limits: sessionLimits
         )
         state.withLock { state in
             state.reserved -= 1

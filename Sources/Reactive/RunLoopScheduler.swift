@@ -198,6 +198,7 @@ private final class RunLoopCore: Sendable {
                 return nil
             }
             guard let next else { break }
+            ThreadWork.begin()  // a budget on this thread charges each piece of work its own CPU time
             next()
         }
         state.withLock { state in

@@ -16,15 +16,19 @@ struct EvaluatorTests {
     }
 
     func failure(_ closure: String, _ arguments: Value...) -> String? {
+        failure(closure, code: "closure_failed", arguments)
+    }
+
+    func failure(_ closure: String, code: String, _ arguments: [Value], budget: StepBudget? = nil) -> String? {
         let (program, _) = Parser.parse("x = f { \(closure) }")
         guard case .call(_, let callArguments, _) = program.streams.first?.expression,
             case .closure(let parameters, let body, _) = callArguments.first?.value
         else { return nil }
         do throws(PipelineFailure) {
-            _ = try Evaluator(scopes: [.init(parameters: parameters, arguments: arguments)]).evaluate(body)
+            _ = try Evaluator(scopes: [.init(parameters: parameters, arguments: arguments)], budget: budget).evaluate(body)
             return nil
         } catch {
-            #expect(error.code == "closure_failed")
+            #expect(error.code == code)
             return error.message
         }
     }
@@ -82,9 +86,46 @@ struct EvaluatorTests {
     }
 
     @Test func valuesCannotGrowWithoutBound() {
-        let long = Value.string(String(repeating: "x", count: 60_000))
-        #expect(failure("$0 + $0", long) == "line 1, column 9: the string would be longer than 100000 characters")
+        let long = Value.string(String(repeating: "x", count: 40_000))
+        #expect(
+            failure("$0 + $0", code: "value_too_large", [long])?.hasPrefix("line 1, column 9: the string would be larger than 65536 bytes") == true
+        )
         let many = Value.array(Array(repeating: .null, count: 6_000))
         #expect(failure("$0 + $0", many) == "line 1, column 9: the array would have more than 10000 elements")
+    }
+
+    /// Sizes are bytes of JSON, checked before a value is made: shared storage, combining marks and
+    /// text made from other values cannot slip past.
+    @Test func valuesAreBoundedByTheirBytesWhateverTheyShare() {
+        let tenKiB = Value.string(String(repeating: "x", count: 10_240))
+        // Ten references to one string cost ten strings.
+        #expect(failure("[$0, $0, $0, $0, $0, $0, $0]", code: "value_too_large", [tenKiB])?.contains("the array") == true)
+        #expect(value("[$0, $0, $0, $0, $0]", tenKiB) != nil)
+        // A run of combining marks is one Character, and 2 bytes each.
+        let marks = Value.string("e" + String(repeating: "\u{301}", count: 20_000))
+        #expect(failure("$0 + $0", code: "value_too_large", [marks]) != nil)
+        #expect(failure("\"\\($0)\\($0)\"", code: "value_too_large", [marks]) != nil)
+        // An array written into a string is measured before it is written.
+        let shared = Value.array(Array(repeating: tenKiB, count: 6))
+        #expect(value("$0 + \"x\"", shared) != nil)
+        #expect(failure("$0 + \"x\" + $0", code: "value_too_large", [shared]) != nil)
+        #expect(failure("[$0] + [$0]", code: "value_too_large", [shared]) != nil)
+        #expect(failure("[\"a\": $0, \"b\": $0]", code: "value_too_large", [shared]) != nil)
+        #expect(failure("$0 + [$0]", code: "value_too_large", [Value.array([shared])]) != nil)
+    }
+
+    /// A closure pays for what it copies and makes, not one step per call: `a + [v]` of a long
+    /// array costs its elements, a concatenation its bytes.
+    @Test func closuresAreChargedForWhatTheyCopy() {
+        let limits = StepBudget.Limits(capacity: 1_000, perSecond: 0)
+        let budget = StepBudget(limits) { _ in }
+        let elements = Value.array(Array(repeating: .number(1), count: 8_000))
+        // `[1]`: 1 element made and 3 bytes measured (2 steps); then `+` measures 16,001 bytes
+        // (63 steps) and 3 (1), and copies 8,001 elements (501): 567 steps in all.
+        #expect(failure("$0 + [1]", code: "none", [elements], budget: budget) == nil)
+        #expect(budget.spend(1_000 - 567) == true)
+        #expect(budget.spend(1) == false)
+        let short = StepBudget(.init(capacity: 100, perSecond: 0)) { _ in }
+        #expect(failure("$0 + [1]", code: "budget_exceeded", [elements], budget: short) != nil)
     }
 }

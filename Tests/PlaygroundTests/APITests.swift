@@ -379,8 +379,8 @@ struct MarblesViewTests {
             let expected = recorded.filter { $0.stream == stream }
             #expect(parsed.count == expected.count, "\(stream): \(diagram)")
             for (entry, event) in zip(parsed, expected) {
-                guard case .next(let value) = event.streamEvent else { continue }
-                #expect(legend[entry.symbol] == EventJSON.json(value), "\(stream) value")
+                guard event.kind == "next" else { continue }
+                #expect(legend[entry.symbol] == event.valueJSON, "\(stream) value")
                 #expect(abs(entry.frame - Int(event.t)) <= 1, "\(stream): frame \(entry.frame) for t \(event.t)")
             }
         }

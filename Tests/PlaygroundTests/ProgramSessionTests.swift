@@ -58,12 +58,12 @@ struct ProgramSessionTests {
         while !session.recordedEvents().contains(where: { $0.stream == "throttled" }) && ContinuousClock.now < deadline {
             await Task.yield()
         }
-        let recorded = session.recordedEvents().map { ($0.stream, $0.streamEvent, $0.t) }
+        let recorded = session.recordedEvents().map { ($0.stream, $0.valueJSON, $0.t) }
         #expect(
             recorded.map(\.0) == ["input:query", "input:query", "valid", "input:query", "valid", "throttled"],
             "each input is recorded before what it propagates"
         )
-        #expect(recorded.last?.1 == .next(.string("swed")))
+        #expect(recorded.last?.1 == #""swed""#)
         #expect(recorded.last?.2 == 600, "throttled 500 ms after the last valid query, at 100 ms")
     }
 
