@@ -200,6 +200,7 @@ struct API: Sendable {
         }
         // An input's value is a value like any a program makes, and is bounded the same way.
         if let json = EventJSON.valueJSON(of: event.recorded), json.utf8.count > programLimits.valueBytes {
+            metrics.refusedForMemory("value_too_large")
             return .error(
                 status: 413,
                 code: "value_too_large",
@@ -290,23 +291,24 @@ struct API: Sendable {
     func refusal(_ error: SessionStore.CreationError) -> HTTPResponse {
         switch error {
         case .tooManySessions:
-            .error(
+            return .error(
                 status: 503,
                 code: "too_many_sessions",
                 message: "The playground has as many live sessions as it allows; try again later.",
                 retryAfterSeconds: 30
             )
         case .tooManyForClient:
-            .error(
+            return .error(
                 status: 429,
                 code: "rate_limited",
                 message: "Too many live sessions from your address; delete some or let them expire.",
                 retryAfterSeconds: 30
             )
         case .draining:
-            Self.draining
+            return Self.draining
         case .eventMemoryFull:
-            .error(
+            metrics.refusedForMemory("server_busy")
+            return .error(
                 status: 503,
                 code: "server_busy",
                 message: "The playground's program sessions keep as many events as it allows; try again when some have ended.",

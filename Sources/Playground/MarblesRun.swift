@@ -48,8 +48,10 @@ enum MarblesRun {
         _ text: String,
         until: Double?,
         limits: StepBudget.Limits = .standard,
-        answerBytes: Int = defaultAnswerBytes
+        answerBytes: Int = defaultAnswerBytes,
+        onLimit: @escaping @Sendable (String) -> Void = { _ in }
     ) -> Result<Answer, ProgramRefusal> {
+        let reports = LimitReports(onLimit)
         let (program, diagnostics) = Pipeline.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
@@ -63,6 +65,7 @@ enum MarblesRun {
                 services: ProgramPipeline.services(Services(scheduler: clock, settings: ScenarioSettings())),
                 limits: limits
             ) { stream, event in
+                if case .error(let failure) = event { reports.ended(with: failure.code) }
                 guard named.contains(stream) else { return }
                 let (kind, valueJSON): (String, String?) =
                     switch event {

@@ -10,12 +10,32 @@ final class PlaygroundMetrics: Sendable {
     /// The HTTP server's metrics: give them to the `HTTPServer`.
     let server: ServerMetrics
     private let liveSessions: CoreMetrics.Gauge
+    private let factory: PrometheusMetricsFactory
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets[ServerMetrics.requestDurationLabel] = ServerMetrics.requestDurationBuckets
+        self.factory = factory
         server = ServerMetrics(factory: factory)
         liveSessions = CoreMetrics.Gauge(label: "playground_sessions", factory: factory)
+    }
+
+    /// A program reached a limit (`value_too_large`, `budget_exceeded`): counted once per program
+    /// and reason, in sessions and marble runs alike (`playground_program_limits_total{reason}`).
+    func programReachedLimit(_ reason: String) {
+        CoreMetrics.Counter(label: "playground_program_limits_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// A `POST /api/marbles` answer stopped short (`until`, `steps`, `size`):
+    /// `playground_marbles_truncated_total{reason}`.
+    func marblesTruncated(_ reason: String) {
+        CoreMetrics.Counter(label: "playground_marbles_truncated_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// A request refused for what it would hold (`server_busy`: no room for a program session's
+    /// events; `value_too_large`: an input's value): `playground_memory_refusals_total{reason}`.
+    func refusedForMemory(_ reason: String) {
+        CoreMetrics.Counter(label: "playground_memory_refusals_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
     /// Every metric in Prometheus text exposition format, with `sessions` as the live-session gauge.

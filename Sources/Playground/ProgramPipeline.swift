@@ -8,7 +8,8 @@ enum ProgramPipeline {
     /// The session pipeline of the program `text`, and its warnings; or every error found.
     static func make(
         from text: String,
-        limits: StepBudget.Limits = .standard
+        limits: StepBudget.Limits = .standard,
+        onLimit: @escaping @Sendable (String) -> Void = { _ in }
     ) -> Result<(pipeline: SessionPipeline, warnings: [Diagnostic]), ProgramRefusal> {
         let (program, diagnostics) = Pipeline.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
@@ -28,6 +29,7 @@ enum ProgramPipeline {
             ProgramRun(
                 program: program,
                 limits: limits,
+                reports: LimitReports(onLimit),
                 scheduler: scheduler,
                 services: services(Services(scheduler: scheduler, settings: settings)),
                 sink: sink
@@ -101,11 +103,20 @@ struct ProgramRefusal: Error {
 private struct ProgramRun: RunningPipeline {
     let interpreter: Interpreter?
 
-    init(program: Program, limits: StepBudget.Limits, scheduler: any Scheduler, services: [String: Service], sink: @escaping StreamSink) {
+    init(
+        program: Program,
+        limits: StepBudget.Limits,
+        reports: LimitReports,
+        scheduler: any Scheduler,
+        services: [String: Service],
+        sink: @escaping StreamSink
+    ) {
         interpreter = try? Interpreter(program: program, scheduler: scheduler, services: services, limits: limits) { stream, event in
             switch event {
             case .next(let value): sink(stream, .next(value.json))
-            case .error(let failure): sink(stream, .error(code: failure.code, message: failure.message))
+            case .error(let failure):
+                reports.ended(with: failure.code)
+                sink(stream, .error(code: failure.code, message: failure.message))
             case .completed: sink(stream, .completed)
             }
         }

@@ -10,7 +10,8 @@ extension API {
         guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
             return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
         }
-        switch ProgramPipeline.make(from: text, limits: programLimits) {
+        let metrics = self.metrics
+        switch ProgramPipeline.make(from: text, limits: programLimits, onLimit: { metrics.programReachedLimit($0) }) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let (pipeline, _)):
@@ -40,10 +41,18 @@ extension API {
                 message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil))."
             )
         }
-        switch MarblesRun.run(text, until: until ?? nil, limits: programLimits, answerBytes: marblesAnswerBytes) {
+        let metrics = self.metrics
+        switch MarblesRun.run(
+            text,
+            until: until ?? nil,
+            limits: programLimits,
+            answerBytes: marblesAnswerBytes,
+            onLimit: { metrics.programReachedLimit($0) }
+        ) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let answer):
+            if let truncation = answer.truncation { metrics.marblesTruncated(truncation.reason.rawValue) }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(answer.json.utf8)))
         }
     }

@@ -27,10 +27,10 @@ def pytest_addoption(parser):
 class Server:
     """A running playground: its process, base URL and collected log."""
 
-    def __init__(self, executable, *args):
+    def __init__(self, executable, *args, preexec_fn=None):
         self.process = subprocess.Popen(
             [executable, "--port", "0", "--public", str(ROOT / "Public"), *args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
         self.log = []
         deadline = time.monotonic() + 20
         self.url = None

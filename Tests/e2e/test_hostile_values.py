@@ -1,0 +1,213 @@
+"""No program takes the server down: values bounded by their size, work by its cost, sessions by
+their bytes. The server runs under an address-space limit, so that a runaway allocation fails
+inside it instead of eating the machine; every reproducer is answered quickly and cleanly, the
+server's resident memory stays near its baseline, and a benign program is answered right after."""
+import json
+import resource
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from conftest import ROOT, FAST, Server
+
+ADDRESS_SPACE = 2 * 1024 ** 3
+MiB = 1024 * 1024
+ENDINGS = ("value_too_large", "budget_exceeded")
+
+
+def limited_server(request, *args):
+    executable = request.config.getoption("--playground")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+    return Server(executable, *FAST, *args, preexec_fn=limit)
+
+
+def memory(server, field):
+    """VmRSS or VmHWM of the server, in bytes."""
+    with open(f"/proc/{server.process.pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError(f"no {field}")
+
+
+def doubling(seed, times):
+    """A stream whose last value is `seed` doubled `times` times (by scan)."""
+    numbers = ",".join(str(n) for n in range(1, times + 1))
+    return f"s = from([{numbers}]).scan({json.dumps(seed)}) {{ a, _ in a + a }}.takeLast(1)\n"
+
+
+TEN = "[x,x,x,x,x,x,x,x,x,x]"
+
+# One program per class the issue names, and variants: each makes values that would grow past
+# any bound if nothing measured them, or work that would hold the program thread for long.
+REPRODUCERS = {
+    "nested shared arrays (a3)": doubling("x", 16) + "".join(
+        f"a{i} = {'s' if i == 1 else f'a{i - 1}'}.map {{ x in {TEN} }}\n" for i in range(1, 4)),
+    "nested shared arrays (a5)": doubling("x", 12) + "".join(
+        f"a{i} = {'s' if i == 1 else f'a{i - 1}'}.map {{ x in {TEN} }}\n" for i in range(1, 6)),
+    "combining marks": "s = from([" + ",".join(str(n) for n in range(1, 25)) + "]).scan(\""
+                       + "\u0301" * 1000 + "\") { a, _ in a + a }\n",
+    "emoji clusters": doubling("👩‍👩‍👧🇸🇪", 20),
+    "work, not values": "x = just(1).repeat().scan([]) { a, v in a + [v] }\n",
+    "interpolation": "s = from([" + ",".join(str(n) for n in range(1, 30)) + "]).scan(\"ab\") { a, _ in \"\\(a)\\(a)\" }\n",
+    "shared objects": "s = from([" + ",".join(str(n) for n in range(1, 40)) + "]).scan([\"k\": 1]) { a, _ in [\"l\": a, \"r\": a] }\n",
+    "a tuple of combineLatest": doubling("x", 15) + "c = s.combineLatest(with: s)\nz = s.zip(with: s)\n",
+    "collect": doubling("x", 10) + "c = s.repeat().take(1000).collect()\n",
+    "buffer": "b = interval(10ms).map { v in \"" + "y" * 2000 + "\" + \"\\(v)\" }.buffer(every: 1s).take(2)\n",
+    "a value written into a string": doubling("x", 12) + "a = s.map { x in [x,x,x,x,x,x,x,x,x,x] }\nt = a.map { \"\" + $0 + $0 }\n",
+    "uppercased grows": "s = just(\"" + "\u0390" * 20000 + "\").map { $0.uppercased() }\n",
+    "comparisons of large values": doubling("x", 15)
+    + "w = s.flatMap(.merge) { v in just(v).repeat().map { $0 == v + \"\" } }\n",
+    "concatenated strings": "x = just(\"abcdefgh\").repeat().scan(\"\") { a, v in a + v }\n",
+}
+
+BENIGN = 'a = marbles("-1-2-3|")\nb = a.map { $0 * 10 }\n'
+
+
+def benign_answer_within(server, seconds):
+    started = time.monotonic()
+    status, _, raw = server.request("POST", "/api/marbles", body=BENIGN)
+    elapsed = time.monotonic() - started
+    assert status == 200, raw[:200]
+    assert json.loads(raw)["streams"]["b"]["marbles"] == "-a-b-c|"
+    assert elapsed < seconds, f"a benign program waited {elapsed:.2f} s"
+
+
+def endings(answer):
+    return [event["value"]["code"] for stream in answer["streams"].values()
+            for event in stream["events"] if event["kind"] == "error"]
+
+
+@pytest.fixture
+def server(request):
+    server = limited_server(request, "--marble-runs-per-second", "1000", "--program-runs-per-second", "1000")
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("name", REPRODUCERS)
+def test_a_hostile_marble_program_is_answered_quickly_and_the_server_carries_on(server, name):
+    program = REPRODUCERS[name]
+    benign_answer_within(server, 2.5)  # warm: what a first request allocates is the baseline's
+    baseline = memory(server, "VmRSS")
+    started = time.monotonic()
+    status, _, raw = server.request("POST", "/api/marbles", body=program)
+    elapsed = time.monotonic() - started
+    assert elapsed < 5, f"{name}: answered after {elapsed:.1f} s"
+    answer = json.loads(raw)
+    if status == 200:
+        assert set(ENDINGS) & set(endings(answer)) or answer["truncated"], (name, raw[:300])
+    else:
+        assert 400 <= status < 500 and answer["error"]["code"], (name, status, raw[:300])
+    assert server.process.poll() is None, f"{name} killed the server"
+    peak = memory(server, "VmHWM") - baseline
+    assert peak <= 128 * MiB, f"{name}: RSS peaked {peak / MiB:.0f} MiB over the baseline"
+    benign_answer_within(server, 2.5)
+
+
+@pytest.mark.parametrize("name", REPRODUCERS)
+def test_a_hostile_program_session_ends_its_stream_and_keeps_its_watcher(server, name):
+    program = REPRODUCERS[name]
+    benign_answer_within(server, 2.5)
+    baseline = memory(server, "VmRSS")
+    status, body = server.json("POST", "/api/pipelines", program)
+    if status != 201:
+        assert 400 <= status < 500 and body["error"]["code"], (name, status, body)
+        return
+    watcher = server.watch(body["events"], last_event_id=0)
+    try:
+        watcher.wait_for(lambda events: any(
+            e["json"]["kind"] == "error" and e["json"]["value"]["code"] in ENDINGS for e in events), timeout=5)
+        assert server.process.poll() is None, f"{name} killed the server"
+        status, info = server.json("GET", f"/api/sessions/{body['session']}")
+        assert status == 200 and info["watchers"] == 1, ("the watcher was cut", info)
+    finally:
+        watcher.close()
+        server.request("DELETE", f"/api/sessions/{body['session']}")
+    peak = memory(server, "VmHWM") - baseline
+    assert peak <= 128 * MiB, f"{name}: RSS peaked {peak / MiB:.0f} MiB over the baseline"
+    benign_answer_within(server, 2.5)
+
+
+def test_a_value_near_the_limit_reaches_its_watcher_who_stays(server):
+    """Values up to the limit are events like any other: no single one outgrows a watcher's queue."""
+    program = "x = interval(50ms).map { v in \"" + "z" * 60_000 + "\" + \"\\(v)\" }.take(5)\n"
+    status, body = server.json("POST", "/api/pipelines", program)
+    assert status == 201, body
+    watcher = server.watch(body["events"], last_event_id=0)
+    try:
+        events = watcher.wait_for(lambda events: len([e for e in events if e["json"]["kind"] == "next"]) >= 5, timeout=5)
+        assert all(len(e["json"]["value"]) > 60_000 for e in events if e["json"]["kind"] == "next")
+    finally:
+        watcher.close()
+
+
+def test_an_input_value_over_the_limit_is_refused(request):
+    """An input's value is measured as JSON bytes, like any value: 1,000 control characters are
+    1,000 characters but 6,002 bytes of JSON."""
+    server = limited_server(request, "--max-value-bytes", "4096")
+    try:
+        status, body = server.json("POST", "/api/pipelines", "input q: text\nx = q.map { $0.count }\n")
+        assert status == 201, body
+        inputs = f"/api/sessions/{body['session']}/inputs/q"
+        status, answer = server.json("POST", inputs, "\u0001" * 1000)
+        assert status == 413 and answer["error"]["code"] == "value_too_large", answer
+        status, answer = server.json("POST", inputs + "?event=error", "\u0001" * 1000)
+        assert status == 413 and answer["error"]["code"] == "value_too_large", answer
+        status, _ = server.json("POST", inputs, "w" * 1000)
+        assert status == 202
+    finally:
+        server.stop()
+
+
+def test_twenty_program_sessions_keeping_the_largest_values_hold_bounded_memory(request):
+    """20 sessions from one address, each making the largest values it may as fast as it may:
+    together they hold at most 256 MiB over the baseline; deleting them gives it back."""
+    server = limited_server(request, "--program-runs-per-second", "1000", "--max-sessions-per-client", "20")
+    try:
+        benign_answer_within(server, 2.5)
+        baseline = memory(server, "VmRSS")
+        # 60,000 bytes, distinct each time (the number makes a new string), every 10 ms.
+        program = "x = interval(10ms).map { v in \"" + "q" * 59_990 + "\" + \"\\(v)\" }\n"
+        sessions, refused = [], 0
+        for _ in range(20):
+            status, body = server.json("POST", "/api/pipelines", program)
+            if status == 201:
+                sessions.append(body["session"])
+            else:
+                assert status == 503 and body["error"]["code"] == "server_busy", body
+                refused += 1
+        assert sessions, "no session was created"
+        time.sleep(3)  # the sessions run: what they keep is what is measured
+        assert server.process.poll() is None
+        held = memory(server, "VmHWM") - baseline
+        print(f"{len(sessions)} sessions ({refused} refused) held {held / MiB:.0f} MiB")
+        assert held <= 256 * MiB, f"{len(sessions)} sessions ({refused} refused) held {held / MiB:.0f} MiB"
+        for session in sessions:
+            server.request("DELETE", f"/api/sessions/{session}")
+        deadline = time.monotonic() + 10
+        while memory(server, "VmRSS") - baseline > 64 * MiB and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = memory(server, "VmRSS") - baseline
+        assert left <= 64 * MiB, f"{left / MiB:.0f} MiB still held after deleting every session"
+        benign_answer_within(server, 2.5)
+    finally:
+        server.stop()
+
+
+def test_limits_reached_are_counted_in_the_metrics(server):
+    server.request("POST", "/api/marbles", body=REPRODUCERS["nested shared arrays (a3)"])
+    server.request("POST", "/api/marbles", body=REPRODUCERS["work, not values"])
+    server.request("POST", "/api/marbles", body='a = marbles("-1-2-3-4-5|")\n', headers={})
+    server.request("POST", "/api/marbles?until=200", body='a = marbles("-1-2-3-4-5|")\n')
+    _, _, raw = server.get("/metrics")
+    text = raw.decode()
+    for line in ('playground_program_limits_total{reason="value_too_large"} 1',
+                 'playground_program_limits_total{reason="budget_exceeded"} 1',
+                 'playground_marbles_truncated_total{reason="until"} 1'):
+        assert line in text, (line, [l for l in text.splitlines() if l.startswith("playground_")])
