@@ -28,6 +28,11 @@ static inline int rp_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX
 /// Free bytes held by malloc in all its arenas (glibc's `mallinfo2().fordblks`): memory that
 /// `malloc_trim` may hand back to the system.
 static inline size_t rp_heap_free_bytes(void) { return mallinfo2().fordblks; }
+/* Bytes the heap has handed out and not had back: in its arenas, and in chunks of their own (mmap). */
+static inline size_t rp_heap_used_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
 
 /// Makes the kernel find out about a peer that vanished without a word: TCP keep-alive probes after
 /// `idle_seconds` of silence, every `interval_seconds`, `count` of them; and data left unacknowledged

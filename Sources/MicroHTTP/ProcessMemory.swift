@@ -14,4 +14,11 @@ public enum ProcessMemory {
     public static func limitAllocatorArenas(to count: Int) -> Bool {
         rp_limit_malloc_arenas(Int32(clamping: count)) == 1
     }
+
+    /// Bytes the heap has handed out and not had back (glibc's `mallinfo2`: `uordblks` in the
+    /// arenas and `hblkhd` in chunks mapped on their own): what a server watches to know that
+    /// its memory is running short, whatever RSS freed pages still hold.
+    public static func heapBytesInUse() -> Int {
+        Int(clamping: rp_heap_used_bytes())
+    }
 }

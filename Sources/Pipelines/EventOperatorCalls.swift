@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 
 /// Operators on events, errors, repetition and multicasting: `materialize`, `dematerialize`,
@@ -70,14 +71,23 @@ extension Builder {
         case "replay", "replayLast", "replayLazily":
             try arguments.expect([], usage: "\(name)()")
             let capacity = name == "replayLast" ? 1 : Self.replayCapacity
+            // The connection is the program's: stopping or halting the program disposes it, or
+            // its source (an interval, say) would run, and its replay stay, for ever.
+            let subscriptions = self.subscriptions
             return { scopes in
                 let connection = upstream(scopes).multicast(ReplaySubject(capacity: capacity))
                 guard name == "replayLazily" else {
-                    connection.connect()
+                    subscriptions.add(connection.connect())
                     return connection.signal
                 }
+                let isConnected = Lock(false)
                 return .deferred {
-                    connection.connect()
+                    if isConnected.withLock({ connected in
+                        defer { connected = true }
+                        return !connected
+                    }) {
+                        subscriptions.add(connection.connect())
+                    }
                     return connection.signal
                 }
             }

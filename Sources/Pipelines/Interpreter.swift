@@ -13,6 +13,7 @@ public final class Interpreter: Sendable {
 
     private let inputs: [String: Subject<Value, PipelineFailure>]
     private let subscriptions: CompoundDisposable
+    private let budget: StepBudget
     /// Objects the streams read but do not keep alive (a command's subjects): released only after
     /// ``stop()`` disposed the subscriptions, so none ends a stream by going away.
     private let retained: [any AnyObject & Sendable]
@@ -56,6 +57,7 @@ public final class Interpreter: Sendable {
         }
         inputs = builder.inputs
         self.subscriptions = subscriptions
+        self.budget = budget
         retained = builder.retained
         marbleSources = builder.marbleSources
     }
@@ -83,6 +85,18 @@ public final class Interpreter: Sendable {
     /// Stops every stream: subscriptions are disposed and nothing more is sent.
     public func stop() {
         subscriptions.dispose()
+    }
+
+    /// Bytes of the values the program's stages sent lately (each counting half after 30 s).
+    public var recentBytesSent: Double { budget.recentBytesSent }
+
+    /// Whether the program was halted (its budget ran out, or ``haltForMemory()``).
+    public var isHalted: Bool { budget.isExhausted }
+
+    /// Halts the program because the server's memory is short: every stream not ended yet ends
+    /// with `budget_exceeded`, saying why.
+    public func haltForMemory() {
+        budget.halt(.memory)
     }
 
     /// The problems that kept a program from being built.

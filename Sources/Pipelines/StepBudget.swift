@@ -63,6 +63,8 @@ public final class StepBudget: Sendable {
         case steps
         /// The thread's CPU time.
         case cpu
+        /// The server's memory ran short, and this program sent the most bytes lately (``halt(_:)``).
+        case memory
     }
 
     private struct State {
@@ -74,7 +76,12 @@ public final class StepBudget: Sendable {
         var sinceReading = 0
         /// The last reading: the thread, its piece of work (``ThreadWork/current``) and its CPU time.
         var reading: (thread: pthread_t, work: UInt, nanoseconds: UInt64)?
+        /// Bytes of the values the program's stages sent, each fading by half in ``bytesHalfLife``.
+        var recentBytes = 0.0
     }
+
+    /// How fast ``recentBytesSent`` forgets.
+    private static let bytesHalfLife = 30.0
 
     /// Steps between two readings of the CPU time (a reading is a system call).
     private static let stepsPerReading = 64
@@ -93,14 +100,40 @@ public final class StepBudget: Sendable {
     /// Whether the budget has run out (the program is being halted).
     var isExhausted: Bool { state.withLock { $0.isExhausted } }
 
-    /// Takes `steps` steps; `false` (and the program halted) once the budget is exhausted.
-    func spend(_ steps: Int = 1) -> Bool {
+    /// Bytes of the values the program's stages sent lately (each counts half after 30 s): what
+    /// a server short of memory compares programs by.
+    var recentBytesSent: Double {
+        state.withLock { state in
+            let elapsed = Double((ContinuousClock.now - state.updated) / .microseconds(1)) / 1_000_000
+            return state.recentBytes * Self.fading(over: elapsed)
+        }
+    }
+
+    private static func fading(over seconds: Double) -> Double {
+        seconds <= 0 ? 1 : pow(0.5, seconds / bytesHalfLife)
+    }
+
+    /// Halts the program now, for `exhaustion` (the server's memory ran short); nothing if it is
+    /// halted already.
+    func halt(_ exhaustion: Exhaustion) {
+        let haltsNow = state.withLock { state -> Bool in
+            defer { state.isExhausted = true }
+            return !state.isExhausted
+        }
+        if haltsNow { onExhausted(exhaustion) }
+    }
+
+    /// Takes `steps` steps, for a value of `sent` bytes when a stage sends one; `false` (and the
+    /// program halted) once the budget is exhausted.
+    func spend(_ steps: Int = 1, sent: Int = 0) -> Bool {
         let (allowed, exhaustedNow) = state.withLock { state -> (Bool, Exhaustion?) in
             guard !state.isExhausted else { return (false, nil) }
             let now = ContinuousClock.now
             let elapsed = Double((now - state.updated) / .microseconds(1)) / 1_000_000
             state.tokens = min(limits.capacity, state.tokens + elapsed * limits.perSecond)
             state.cpuTokens = min(limits.cpuCapacity, state.cpuTokens + elapsed * limits.cpuPerSecond)
+            if state.recentBytes > 0, elapsed > 0.01 { state.recentBytes *= Self.fading(over: elapsed) }
+            if sent > 0 { state.recentBytes += Double(sent) }
             state.updated = now
             state.sinceReading += steps
             if state.sinceReading >= Self.stepsPerReading {
@@ -139,9 +172,14 @@ public final class StepBudget: Sendable {
         spend(1 + elements / Limits.elementsPerStep)
     }
 
-    /// Charges `bytes` made or read by a closure or sent by a stage; `false` once exhausted.
+    /// Charges `bytes` made or read by a closure; `false` once exhausted.
     func charge(bytes: Int) -> Bool {
         spend(1 + bytes / Limits.bytesPerStep)
+    }
+
+    /// Charges a value of `bytes` that a stage sends; `false` once exhausted.
+    func charge(sent bytes: Int) -> Bool {
+        spend(1 + bytes / Limits.bytesPerStep, sent: bytes)
     }
 }
 
@@ -154,6 +192,8 @@ extension PipelineFailure {
                 "The program was stopped: it did more than \(Int(limits.capacity)) steps (subscriptions, values and the bytes and elements its closures made) at once, or more than \(Int(limits.perSecond)) a second for long."
             case .cpu:
                 "The program was stopped: its work took more than \(limits.cpuCapacity) s of its thread's time at once, or more than \(Int(limits.cpuPerSecond * 100)) % of it for long."
+            case .memory:
+                "The program was stopped: the server's memory ran short, and of the programs running this one sent the most bytes of values lately."
             }
         return PipelineFailure(code: "budget_exceeded", message: message)
     }
@@ -185,7 +225,7 @@ extension Signal where Value == Pipelines.Value, Failure == PipelineFailure {
                             subscriber.send(.error(.valueTooLarge("a value of `\(name)`", limit: budget.limits.valueBytes, at: range)))
                             return
                         }
-                        guard budget.charge(bytes: size) else { return }
+                        guard budget.charge(sent: size) else { return }
                     }
                     subscriber.send(event)
                 },

@@ -200,7 +200,7 @@ struct API: Sendable {
         }
         // An input's value is a value like any a program makes, and is bounded the same way.
         if let json = EventJSON.valueJSON(of: event.recorded), json.utf8.count > programLimits.valueBytes {
-            metrics.refusedForMemory("value_too_large")
+            metrics.memoryLimitReached("value_too_large")
             return .error(
                 status: 413,
                 code: "value_too_large",
@@ -307,7 +307,7 @@ struct API: Sendable {
         case .draining:
             return Self.draining
         case .eventMemoryFull:
-            metrics.refusedForMemory("server_busy")
+            metrics.memoryLimitReached("server_busy")
             return .error(
                 status: 503,
                 code: "server_busy",

@@ -56,6 +56,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Bytes of events all program sessions keep together; beyond, new ones answer 503 server_busy.")
     var programEventBytes = 64 * 1024 * 1024
 
+    @Option(
+        help:
+            "Heap bytes in use beyond which the program session that sent the most bytes lately is halted and new program sessions answer 503 server_busy."
+    )
+    var maxHeapBytes = 192 * 1024 * 1024
+
     @Option(help: "The largest value a program may make, in bytes of its JSON; larger ones fail their stage with value_too_large.")
     var maxValueBytes = 64 * 1024
 
@@ -137,6 +143,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(eventBufferBytes, in: (64 * 1024)...(1024 * 1024 * 1024), "--event-buffer-bytes")
         try Self.require(programEventBytes, in: (64 * 1024)...(64 * 1024 * 1024 * 1024), "--program-event-bytes")
         try Self.require(maxValueBytes, in: 1_024...(16 * 1024 * 1024), "--max-value-bytes")
+        try Self.require(maxHeapBytes, in: (16 * 1024 * 1024)...(1024 * 1024 * 1024 * 1024), "--max-heap-bytes")
         try Self.require(marblesAnswerBytes, in: (64 * 1024)...(1024 * 1024 * 1024), "--marbles-answer-bytes")
         if maxValueBytes * 2 + 1_024 > sseQueueBytes {
             // An event carries its value once in `value` (and its stream and numbers): it must fit a
@@ -195,6 +202,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         limits.session.eventBuffer = eventBuffer
         limits.session.eventBytes = eventBufferBytes
         limits.programEventBytes = programEventBytes
+        limits.maxHeapBytes = maxHeapBytes
 
         var configuration = ServerConfiguration()
         configuration.host = host
@@ -210,15 +218,16 @@ struct PlaygroundCommand: AsyncParsableCommand {
         configuration.eventStreamQueueLimit = sseQueueBytes
         configuration.keepAliveInterval = .seconds(keepAliveSeconds)
 
+        let metrics = PlaygroundMetrics()
         let sessions = SessionStore(
             settings: settings,
             limits: limits,
             threads: sessionThreads,
             programThreads: programThreads,
             instanceID: instanceID,
-            logger: Logger(label: "playground.sessions")
+            logger: Logger(label: "playground.sessions"),
+            onMemoryHalt: { metrics.memoryLimitReached("program_halted") }
         )
-        let metrics = PlaygroundMetrics()
         var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))

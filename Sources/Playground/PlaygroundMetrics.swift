@@ -32,10 +32,12 @@ final class PlaygroundMetrics: Sendable {
         CoreMetrics.Counter(label: "playground_marbles_truncated_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
-    /// A request refused for what it would hold (`server_busy`: no room for a program session's
-    /// events; `value_too_large`: an input's value): `playground_memory_refusals_total{reason}`.
-    func refusedForMemory(_ reason: String) {
-        CoreMetrics.Counter(label: "playground_memory_refusals_total", dimensions: [("reason", reason)], factory: factory).increment()
+    /// A memory limit did its work: a program session refused (`server_busy`: no room for its
+    /// events, or the heap over its limit), an input's value refused (`value_too_large`), a
+    /// program halted because the heap was over its limit (`program_halted`):
+    /// `playground_memory_limits_total{reason}`.
+    func memoryLimitReached(_ reason: String) {
+        CoreMetrics.Counter(label: "playground_memory_limits_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
     /// Every metric in Prometheus text exposition format, with `sessions` as the live-session gauge.

@@ -134,6 +134,13 @@ private struct ProgramRun: RunningPipeline {
     }
 
     func stop() { interpreter?.stop() }
+
+    var recentBytesSent: Double {
+        guard let interpreter, !interpreter.isHalted else { return 0 }
+        return interpreter.recentBytesSent
+    }
+
+    func haltForMemory() { interpreter?.haltForMemory() }
 }
 
 extension Pipelines.Value {

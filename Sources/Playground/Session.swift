@@ -93,6 +93,8 @@ final class Session: Sendable {
         var tokensUpdated = ContinuousClock.now
         /// Milliseconds of virtual time asked for by accepted `advance` inputs.
         var virtualTimeRequested = 0.0
+        /// The program was asked to halt for memory (it may not have run yet: it waits its turn).
+        var isHaltingForMemory = false
     }
 
     private let state: Lock<State>
@@ -363,6 +365,18 @@ final class Session: Sendable {
     // MARK: Life
 
     var watcherCount: Int { state.withLock { $0.watchers.count } }
+
+    /// Bytes of values the session's program sent lately (0 for a scenario, or a program halted
+    /// or being halted).
+    var recentBytesSent: Double {
+        state.withLock { $0.isHaltingForMemory ? nil : $0.instance }?.recentBytesSent ?? 0
+    }
+
+    /// Halts the session's program, on its thread, because the server's memory is short.
+    func haltForMemory() {
+        state.withLock { $0.isHaltingForMemory = true }
+        scheduler.schedule { [self] in state.withLock { $0.instance }?.haltForMemory() }
+    }
 
     /// Whether nobody watches and nothing happened for `timeout`.
     func isIdle(now: ContinuousClock.Instant, timeout: Duration) -> Bool {

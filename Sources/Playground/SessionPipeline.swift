@@ -8,6 +8,16 @@ protocol RunningPipeline: Sendable {
     func apply(_ event: InputEvent, to name: String)
     /// Stops every stream: no more events.
     func stop()
+    /// Bytes of values a program sent lately; 0 for a scenario (what a server short of memory
+    /// compares by).
+    var recentBytesSent: Double { get }
+    /// Halts a program because the server's memory is short (a scenario goes on).
+    func haltForMemory()
+}
+
+extension RunningPipeline {
+    var recentBytesSent: Double { 0 }
+    func haltForMemory() {}
 }
 
 /// What a session runs: its description (inputs, streams, source) and how to start it on the

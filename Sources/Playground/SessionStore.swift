@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Locking
 import Logging
+import MicroHTTP
 import Reactive
 import Scenarios
 
@@ -26,7 +27,16 @@ final class SessionStore: Sendable {
         /// Bytes of events all program sessions keep together (503 `server_busy` for a new one
         /// when there is no room for one more session's worth).
         var programEventBytes = 64 * 1024 * 1024
+        /// Heap bytes in use beyond which the program session that sent the most bytes lately is
+        /// halted, and new program sessions are refused (503 `server_busy`), until it is below.
+        var maxHeapBytes = 192 * 1024 * 1024
     }
+
+    /// How often the heap is measured against ``Limits/maxHeapBytes``.
+    static let memoryCheckInterval: Duration = .milliseconds(200)
+    /// The least a program must have sent lately to be halted for memory: one that sends little
+    /// holds little, and halting it would free nothing.
+    static let haltFloorBytes = 1024.0 * 1024
 
     /// Why a session was not created.
     enum CreationError: Error {
@@ -34,7 +44,8 @@ final class SessionStore: Sendable {
         case tooManyForClient
         /// The server is draining: it takes no new sessions (`--drain-seconds`).
         case draining
-        /// The program sessions keep as many bytes of events as they may together.
+        /// The program sessions keep as many bytes of events as they may together, or the server's
+        /// heap is over ``Limits/maxHeapBytes``.
         case eventMemoryFull
     }
 
@@ -46,6 +57,8 @@ final class SessionStore: Sendable {
         var nextScheduler = 0
         var nextProgramScheduler = 0
         var isDraining = false
+        /// The heap was over ``Limits/maxHeapBytes`` when last measured.
+        var isMemoryShort = false
     }
 
     /// The thread pool a session runs on.
@@ -65,6 +78,9 @@ final class SessionStore: Sendable {
     let programEventBytes: ByteLedger
     private let logger: Logger
     private let sweeper = DispatchQueue(label: "playground.session-expiry")
+    private let memoryWatch = DispatchQueue(label: "playground.memory-watch")
+    /// Called each time a program is halted because the heap is over its limit (a metric).
+    private let onMemoryHalt: @Sendable () -> Void
     /// This instance's name (`--instance-id`), the prefix of its sessions' ids; `nil` for none.
     let instanceID: String?
 
@@ -74,7 +90,8 @@ final class SessionStore: Sendable {
         threads: Int,
         programThreads: Int = 1,
         instanceID: String? = nil,
-        logger: Logger
+        logger: Logger,
+        onMemoryHalt: @escaping @Sendable () -> Void = {}
     ) {
         self.settings = settings
         self.limits = limits
@@ -83,7 +100,9 @@ final class SessionStore: Sendable {
         self.logger = logger
         schedulers = (0..<max(1, threads)).map { RunLoopScheduler(name: "playground.session-\($0)") }
         programSchedulers = (0..<max(1, programThreads)).map { RunLoopScheduler(name: "playground.program-\($0)") }
+        self.onMemoryHalt = onMemoryHalt
         scheduleSweep()
+        scheduleMemoryCheck()
     }
 
     /// Creates a session running `pipeline` for the client at `clientAddress`, on a thread of `pool`.
@@ -99,7 +118,7 @@ final class SessionStore: Sendable {
         // both passed the check before either stored its session).
         let result = state.withLock { state -> Result<RunLoopScheduler, CreationError> in
             guard !state.isDraining else { return .failure(.draining) }
-            guard pool == .scenarios || programEventBytes.hasRoom(for: limits.session.eventBytes) else {
+            guard pool == .scenarios || (!state.isMemoryShort && programEventBytes.hasRoom(for: limits.session.eventBytes)) else {
                 return .failure(.eventMemoryFull)
             }
             guard state.sessions.count + state.reserved < limits.maxSessions else { return .failure(.tooManySessions) }
@@ -186,6 +205,40 @@ final class SessionStore: Sendable {
             return Array(state.sessions.values)
         }
         for session in all { session.close(endingWith: reason) }
+    }
+
+    /// Measures the heap now and then; over ``Limits/maxHeapBytes``, refuses new program sessions
+    /// and halts the program session that sent the most bytes lately (one per measure, so that
+    /// what it held is freed before another is judged). Whatever a program holds — replayed
+    /// values, a `delay`'s or a `buffer`'s, a `zip`'s queue — it had to send, so the one that
+    /// sent the most is the one to stop.
+    private func scheduleMemoryCheck() {
+        let interval = Double(Self.memoryCheckInterval / .milliseconds(1)) / 1_000
+        memoryWatch.asyncAfter(deadline: .now() + interval) { [weak self] in
+            guard let self else { return }
+            self.checkMemory()
+            self.scheduleMemoryCheck()
+        }
+    }
+
+    private func checkMemory() {
+        let used = ProcessMemory.heapBytesInUse()
+        let isShort = used > limits.maxHeapBytes
+        let programs = state.withLock { state -> [Session] in
+            state.isMemoryShort = isShort
+            return isShort ? state.sessions.values.filter { $0.pipeline.warnings != nil } : []
+        }
+        let heaviest = programs.map { ($0, $0.recentBytesSent) }.max { $0.1 < $1.1 }
+        guard let (session, sent) = heaviest, sent >= Self.haltFloorBytes else { return }
+        session.haltForMemory()
+        onMemoryHalt()
+        logger.warning(
+            "program halted: the heap is over its limit",
+            metadata: [
+                "session": "\(session.id.prefix(8))…", "heapBytes": "\(used)", "limit": "\(limits.maxHeapBytes)",
+                "recentBytesSent": "\(Int(sent))",
+            ]
+        )
     }
 
     private func scheduleSweep() {
