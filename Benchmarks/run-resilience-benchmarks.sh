@@ -3,7 +3,10 @@
 # release builds with default flags, on loopback: slowloris, vanished clients (close, reset and —
 # as root, from a network namespace — silent), session churn, a stream flood and 50,000 expired
 # sessions, on `playground` and (streams only) `microhttp-echo`.
+# Then the hostile programs (Benchmarks/load/hostile_programs.py): each program of the hostile-values
+# corpus posted to /api/marbles, with its CPU time, RSS peak and the /healthz and benign waits.
 # Prints one JSON line per measurement; docs/PERFORMANCE.md has the goals and the figures.
+# ONLY=hostile runs the hostile programs alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product playground >/dev/null
@@ -26,7 +29,9 @@ start() { # server name, extra flags...; sets port and pid
 stop() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
 trap stop EXIT
 
+if [ "${ONLY:-}" = hostile ]; then SERVERS=none; fi
 for server in ${SERVERS:-playground microhttp-echo}; do
+  [ "$server" = none ] && continue
   probe=healthz
   [ "$server" = playground ] || probe=index.html
   start "$server"
@@ -58,13 +63,23 @@ for server in ${SERVERS:-playground microhttp-echo}; do
   fi
 done
 
-# 50,000 sessions left to expire: room for them, and a short idle timeout so that the run is short.
-server=playground
+if [ "${ONLY:-}" != hostile ]; then
+  # 50,000 sessions left to expire: room for them, and a short idle timeout so that the run is short.
+  server=playground
+  probe=healthz
+  start playground --max-sessions 50000 --max-sessions-per-client 50000 --session-idle-timeout 5
+  sid=$(curl -s -X POST "127.0.0.1:$port/api/scenarios/search/sessions" | sed -E 's/.*"session":"([^"]+)".*/\1/')
+  for scenario in ticker search; do
+    python3 "$tool" expire --port "$port" --server-pid "$pid" --path "/api/sessions/$sid/events" --scenario "$scenario" \
+      --cycles 50000 --keep 20 | sed "s/^/playground /"
+  done
+  stop
+fi
+
+# Hostile programs, one at a time, against a playground with default flags (the marble-run rate
+# raised so that the benchmark is not refused).
 probe=healthz
-start playground --max-sessions 50000 --max-sessions-per-client 50000 --session-idle-timeout 5
-sid=$(curl -s -X POST "127.0.0.1:$port/api/scenarios/search/sessions" | sed -E 's/.*"session":"([^"]+)".*/\1/')
-for scenario in ticker search; do
-  python3 "$tool" expire --port "$port" --server-pid "$pid" --path "/api/sessions/$sid/events" --scenario "$scenario" \
-    --cycles 50000 --keep 20 | sed "s/^/playground /"
-done
+start playground --marble-runs-per-second 1000
+echo "== hostile programs" >&2
+(cd Benchmarks/load && python3 hostile_programs.py --port "$port" --server-pid "$pid") | sed "s/^/playground /"
 stop

@@ -37,4 +37,15 @@ public enum ThreadWork {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
+
+    /// Names the calling thread as `top -H` and `/proc/PID/task/*/comm` show it (the first 15
+    /// bytes of `name`): a thread otherwise keeps its creator's name, and Foundation's
+    /// `Thread.name` does not reach the system on Linux.
+    public static func setName(_ name: String) {
+        #if os(Linux)
+        guard let file = fopen("/proc/thread-self/comm", "w") else { return }
+        fputs(String(decoding: name.utf8.prefix(15), as: UTF8.self), file)
+        fclose(file)
+        #endif
+    }
 }

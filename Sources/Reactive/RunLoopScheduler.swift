@@ -40,7 +40,10 @@ public final class RunLoopScheduler: Scheduler {
         let core = RunLoopCore()
         self.core = core
         launchThread = {
-            let thread = Thread { core.runLoopThread() }
+            let thread = Thread {
+                ThreadWork.setName(name)  // for `top -H` and the hostile-programs benchmark's CPU figures
+                core.runLoopThread()
+            }
             thread.name = name
             thread.start()
         }
