@@ -103,16 +103,38 @@ def test_a_hostile_program_session_ends_its_stream_and_keeps_its_watcher(server,
 
 
 def test_a_value_near_the_limit_reaches_its_watcher_who_stays(server):
-    """Values up to the limit are events like any other: no single one outgrows a watcher's queue."""
+    """Values up to the limit are events like any other: no single one outgrows a watcher's queue,
+    and a watcher resuming with Last-Event-ID gets the rest of them (it used to hit the same
+    oversized event again, and be cut again, for good)."""
     program = "x = interval(50ms).map { v in \"" + "z" * 60_000 + "\" + \"\\(v)\" }.take(5)\n"
     status, body = server.json("POST", "/api/pipelines", program)
     assert status == 201, body
+    def values(events):
+        return [e for e in events if e["json"]["kind"] == "next"]
     watcher = server.watch(body["events"], last_event_id=0)
     try:
-        events = watcher.wait_for(lambda events: len([e for e in events if e["json"]["kind"] == "next"]) >= 5, timeout=5)
-        assert all(len(e["json"]["value"]) > 60_000 for e in events if e["json"]["kind"] == "next")
+        events = values(watcher.wait_for(lambda events: len(values(events)) >= 5, timeout=5))
+        assert all(len(e["json"]["value"]) > 60_000 for e in events)
     finally:
         watcher.close()
+    resumed = server.watch(body["events"], last_event_id=events[1]["id"])
+    try:
+        rest = values(resumed.wait_for(lambda events: len(values(events)) >= 3, timeout=5))
+        assert [e["id"] for e in rest] == [e["id"] for e in events[2:]]
+    finally:
+        resumed.close()
+
+
+@pytest.mark.parametrize("flags", [["--max-value-bytes", "200000"], ["--max-value-bytes", "100"],
+                                   ["--max-value-bytes", "65536", "--sse-queue-bytes", "100000"],
+                                   ["--max-heap-bytes", "1000"], ["--event-buffer-bytes", "-1"],
+                                   ["--program-event-bytes", "0"], ["--marbles-answer-bytes", "1"]])
+def test_limits_that_cannot_hold_are_refused_at_start(request, flags):
+    import subprocess
+    executable = request.config.getoption("--playground")
+    result = subprocess.run([executable, "--port", "0", *flags], capture_output=True, text=True, timeout=10)
+    assert result.returncode != 0
+    assert flags[0] in result.stderr, result.stderr
 
 
 def test_an_input_value_over_the_limit_is_refused(request):
