@@ -189,10 +189,11 @@ def test_twenty_program_sessions_keeping_the_largest_values_hold_bounded_memory(
         for session in sessions:
             server.request("DELETE", f"/api/sessions/{session}")
         deadline = time.monotonic() + 10
-        while memory(server, "VmRSS") - baseline > 64 * MiB and time.monotonic() < deadline:
+        while memory(server, "VmRSS") - baseline > 32 * MiB and time.monotonic() < deadline:
             time.sleep(0.2)
         left = memory(server, "VmRSS") - baseline
-        assert left <= 64 * MiB, f"{left / MiB:.0f} MiB still held after deleting every session"
+        print(f"{left / MiB:.0f} MiB over the baseline after deleting them")
+        assert left <= 32 * MiB, f"{left / MiB:.0f} MiB still held after deleting every session"
         benign_answer_within(server, 2.5)
     finally:
         server.stop()
