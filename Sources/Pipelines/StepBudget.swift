@@ -4,7 +4,7 @@ import Reactive
 
 /// The work a running program may do, charged by its cost, and the size of the values it may make.
 ///
-/// Two buckets, each refilled by real time (real even on a virtual clock: the thread is real):
+/// Two ``TokenBucket``s, each refilled by real time (real even on a virtual clock: the thread is real):
 /// - **Steps**, charged by what the program asks for: a subscription is a step, a value a stage
 ///   sends is a step and one more for each ``Limits/bytesPerStep`` of its JSON, and a closure pays
 ///   for the elements it copies and the bytes it makes (``charge(elements:)``, ``charge(bytes:)``).
@@ -68,16 +68,26 @@ public final class StepBudget: Sendable {
     }
 
     private struct State {
-        var tokens: Double
-        var cpuTokens: Double
-        var updated = ContinuousClock.now
+        var steps: TokenBucket
+        /// Seconds of CPU time.
+        var cpu: TokenBucket
         var isExhausted = false
         /// Steps charged since CPU time was last read.
         var sinceReading = 0
         /// The last reading: the thread, its piece of work (``ThreadWork/current``) and its CPU time.
         var reading: (thread: pthread_t, work: UInt, nanoseconds: UInt64)?
-        /// Bytes of the values the program's stages sent, each fading by half in ``bytesHalfLife``.
+        /// Bytes of the values the program's stages sent, each fading by half in ``bytesHalfLife``,
+        /// as of `bytesUpdated`.
         var recentBytes = 0.0
+        var bytesUpdated = ContinuousClock.now
+
+        /// Brings `recentBytes` to `now` (not more often than every 10 ms: fading is a `pow`).
+        mutating func fadeBytes(at now: ContinuousClock.Instant) {
+            let elapsed = Double((now - bytesUpdated) / .microseconds(1)) / 1_000_000
+            guard elapsed > 0.01 else { return }
+            recentBytes *= StepBudget.fading(over: elapsed)
+            bytesUpdated = now
+        }
     }
 
     /// How fast ``recentBytesSent`` forgets.
@@ -93,7 +103,12 @@ public final class StepBudget: Sendable {
 
     init(_ limits: Limits = .standard, onExhausted: @escaping @Sendable (Exhaustion) -> Void) {
         self.limits = limits
-        state = Lock(State(tokens: limits.capacity, cpuTokens: limits.cpuCapacity))
+        state = Lock(
+            State(
+                steps: TokenBucket(capacity: limits.capacity, perSecond: limits.perSecond),
+                cpu: TokenBucket(capacity: limits.cpuCapacity, perSecond: limits.cpuPerSecond)
+            )
+        )
         self.onExhausted = onExhausted
     }
 
@@ -104,12 +119,12 @@ public final class StepBudget: Sendable {
     /// a server short of memory compares programs by.
     var recentBytesSent: Double {
         state.withLock { state in
-            let elapsed = Double((ContinuousClock.now - state.updated) / .microseconds(1)) / 1_000_000
+            let elapsed = Double((ContinuousClock.now - state.bytesUpdated) / .microseconds(1)) / 1_000_000
             return state.recentBytes * Self.fading(over: elapsed)
         }
     }
 
-    private static func fading(over seconds: Double) -> Double {
+    fileprivate static func fading(over seconds: Double) -> Double {
         seconds <= 0 ? 1 : pow(0.5, seconds / bytesHalfLife)
     }
 
@@ -129,26 +144,24 @@ public final class StepBudget: Sendable {
         let (allowed, exhaustedNow) = state.withLock { state -> (Bool, Exhaustion?) in
             guard !state.isExhausted else { return (false, nil) }
             let now = ContinuousClock.now
-            let elapsed = Double((now - state.updated) / .microseconds(1)) / 1_000_000
-            state.tokens = min(limits.capacity, state.tokens + elapsed * limits.perSecond)
-            state.cpuTokens = min(limits.cpuCapacity, state.cpuTokens + elapsed * limits.cpuPerSecond)
-            if state.recentBytes > 0, elapsed > 0.01 { state.recentBytes *= Self.fading(over: elapsed) }
-            if sent > 0 { state.recentBytes += Double(sent) }
-            state.updated = now
+            if sent > 0 {
+                state.fadeBytes(at: now)
+                state.recentBytes += Double(sent)
+            }
             state.sinceReading += steps
             if state.sinceReading >= Self.stepsPerReading {
                 state.sinceReading = 0
-                chargeCPU(&state)
+                chargeCPU(&state, at: now)
             }
-            guard state.cpuTokens > 0 else {
+            state.cpu.refill(at: now)
+            guard state.cpu.tokens > 0 else {
                 state.isExhausted = true
                 return (false, .cpu)
             }
-            guard state.tokens >= Double(steps) else {
+            guard state.steps.take(Double(steps), at: now) else {
                 state.isExhausted = true
                 return (false, .steps)
             }
-            state.tokens -= Double(steps)
             return (true, nil)
         }
         if let exhaustedNow { onExhausted(exhaustedNow) }
@@ -157,12 +170,12 @@ public final class StepBudget: Sendable {
 
     /// Charges the CPU time since the last reading, when both readings are in the same piece of
     /// work on the same thread: between two pieces, other sessions may have run.
-    private func chargeCPU(_ state: inout State) {
+    private func chargeCPU(_ state: inout State, at now: ContinuousClock.Instant) {
         let thread = pthread_self()
         let work = ThreadWork.current
         let nanoseconds = ThreadWork.cpuNanoseconds()
         if let last = state.reading, pthread_equal(last.thread, thread) != 0, last.work == work, nanoseconds > last.nanoseconds {
-            state.cpuTokens -= Double(nanoseconds - last.nanoseconds) / 1e9
+            state.cpu.charge(Double(nanoseconds - last.nanoseconds) / 1e9, at: now)
         }
         state.reading = (thread, work, nanoseconds)
     }

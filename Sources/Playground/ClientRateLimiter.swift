@@ -7,14 +7,9 @@ import Locking
 ///
 /// Thread safety: the buckets are under one lock, taken once per request.
 final class ClientRateLimiter: Sendable {
-    private struct Bucket {
-        var tokens: Double
-        var updated: ContinuousClock.Instant
-    }
-
     private let perSecond: Double
     private let burst: Double
-    private let buckets = Lock<[String: Bucket]>([:])
+    private let buckets = Lock<[String: TokenBucket]>([:])
 
     /// Buckets kept before full ones are forgotten (a full bucket is the same as none).
     static let pruneThreshold = 10_000
@@ -28,17 +23,10 @@ final class ClientRateLimiter: Sendable {
     func allow(_ client: String, now: ContinuousClock.Instant = .now) -> Bool {
         buckets.withLock { buckets in
             if buckets.count >= Self.pruneThreshold { prune(&buckets, now: now) }
-            var bucket = buckets[client] ?? Bucket(tokens: burst, updated: now)
-            let elapsed = Double((now - bucket.updated) / .microseconds(1)) / 1_000_000
-            bucket.tokens = min(burst, bucket.tokens + max(0, elapsed) * perSecond)
-            bucket.updated = now
-            guard bucket.tokens >= 1 else {
-                buckets[client] = bucket
-                return false
-            }
-            bucket.tokens -= 1
+            var bucket = buckets[client] ?? TokenBucket(capacity: burst, perSecond: perSecond, now: now)
+            let allowed = bucket.take(at: now)
             buckets[client] = bucket
-            return true
+            return allowed
         }
     }
 
@@ -48,8 +36,7 @@ final class ClientRateLimiter: Sendable {
     /// Seconds until `client` has a token again, at least 1 (for `Retry-After`).
     var retryAfterSeconds: Int { max(1, Int((1 / perSecond).rounded(.up))) }
 
-    private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
-        let refillTime = Duration.microseconds(Int64(burst / perSecond * 1_000_000))
-        buckets = buckets.filter { now - $0.value.updated < refillTime }
+    private func prune(_ buckets: inout [String: TokenBucket], now: ContinuousClock.Instant) {
+        buckets = buckets.filter { !$0.value.isFull(at: now) }
     }
 }

@@ -87,10 +87,10 @@ final class Session: Sendable {
         var watchers: [ObjectIdentifier: EventStream] = [:]
         var lastActivity = ContinuousClock.now
         var isClosed = false
-        var inputTokens: Double
+        /// The inputs accepted per second, and in a burst.
+        var inputs: TokenBucket
         /// Inputs that were completed or failed.
         var endedInputs: Set<String> = []
-        var tokensUpdated = ContinuousClock.now
         /// Milliseconds of virtual time asked for by accepted `advance` inputs.
         var virtualTimeRequested = 0.0
         /// The program was asked to halt for memory (it may not have run yet: it waits its turn).
@@ -120,7 +120,7 @@ final class Session: Sendable {
         self.clockScheduler = clockScheduler
         origin = clockScheduler.now
         stateStreams = Set(pipeline.description.streams.filter(\.state).map(\.name))
-        state = Lock(State(inputTokens: limits.inputBurst))
+        state = Lock(State(inputs: TokenBucket(capacity: limits.inputBurst, perSecond: limits.inputsPerSecond)))
         scheduler.schedule { [self] in
             let instance = pipeline.start(clockScheduler, settings) { [weak self] stream, event in
                 self?.record(stream, event)
@@ -341,16 +341,14 @@ final class Session: Sendable {
             // the rate, because an ended input stays ended (409) while a rate limit passes (429).
             guard !state.endedInputs.contains(name) else { return .failure(.inputEnded) }
             let now = ContinuousClock.now
-            let refill = Double((now - state.tokensUpdated) / .milliseconds(1)) / 1_000 * limits.inputsPerSecond
-            state.inputTokens = min(limits.inputBurst, state.inputTokens + refill)
-            state.tokensUpdated = now
-            guard state.inputTokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
+            state.inputs.refill(at: now)
+            guard state.inputs.tokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
             guard state.virtualTimeRequested + virtualMilliseconds <= Self.maximumVirtualTime else {
                 return .failure(.clockExhausted)
             }
             state.virtualTimeRequested += virtualMilliseconds
             if ending { state.endedInputs.insert(name) }
-            state.inputTokens -= 1
+            _ = state.inputs.take(at: now)
             state.lastActivity = now
             return .success(())
         }
