@@ -23,17 +23,18 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // The one lock type (a pthread mutex with its state), shared by Reactive and MicroHTTP,
-        // which must not depend on each other.
+        // The one lock type (a pthread mutex with its state), the one token bucket, and which piece
+        // of work a thread is doing: shared by Reactive and MicroHTTP, which must not depend on
+        // each other.
         .target(name: "Locking"),
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(
             name: "Reactive",
             dependencies: ["Locking", .product(name: "HeapModule", package: "swift-collections")]
         ),
-        // The pipeline language: a program's text parsed, checked and (later) interpreted against
-        // Reactive's operators. Knows nothing of HTTP.
-        .target(name: "Pipelines", dependencies: ["Reactive"]),
+        // The pipeline language: a program's text parsed, checked and interpreted against
+        // Reactive's operators, its values and work bounded. Knows nothing of HTTP.
+        .target(name: "Pipelines", dependencies: ["Locking", "Reactive"]),
         // Marble diagrams (RxJS notation) for tests and the session marbles view.
         .target(name: "ReactiveTesting", dependencies: ["Locking", "Reactive"]),
         // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.

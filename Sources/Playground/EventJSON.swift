@@ -1,0 +1,59 @@
+import Foundation
+import Scenarios
+
+/// The `data:` of one event: `{"stream","kind","value","seq","t","causes"}`.
+enum EventJSON {
+    /// The JSON of an event's `value`: a `next`'s value, an `error`'s `{code, message}`; `nil` for
+    /// `completed`.
+    static func valueJSON(of event: StreamEvent) -> String? {
+        switch event {
+        case .next(let value): json(value)
+        case .error(let code, let message): json(.object(["code": .string(code), "message": .string(message)]))
+        case .completed: nil
+        }
+    }
+
+    static func encode(stream: String, kind: String, valueJSON: String?, seq: Int, t: Double, causes: [Int]) -> String {
+        // Hand-assembled so the fields keep the documented order; names come from the catalogue
+        // or a checked program (identifiers, `input:` and `·`: nothing JSON must escape) and
+        // values are encoded by JSONEncoder.
+        var data = #"{"stream":"\#(stream)","kind":"\#(kind)""#
+        if let valueJSON { data += #","value":"# + valueJSON }
+        data += #","seq":\#(seq),"t":\#(t),"causes":["#
+        data += causes.map(String.init).joined(separator: ",")
+        return data + "]}"
+    }
+
+    static func json(_ value: JSONValue) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return encoder
+    }()
+}
+
+extension InputEvent {
+    /// The input event as a recorded stream event (an action's press is `null`).
+    var recorded: StreamEvent {
+        switch self {
+        case .next(let value): .next(value.json)
+        case .completed: .completed
+        case .error(let error): .error(code: error.code, message: error.message)
+        }
+    }
+}
+
+extension InputValue {
+    /// The value as JSON, as the input's client sent it.
+    var json: JSONValue {
+        switch self {
+        case .text(let text), .choice(let text): .string(text)
+        case .bool(let flag): .bool(flag)
+        case .number(let number): .double(number)
+        case .action: .null
+        }
+    }
+}

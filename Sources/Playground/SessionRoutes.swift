@@ -1,0 +1,269 @@
+import Foundation
+import MicroHTTP
+import Pipelines
+import Reactive
+import Scenarios
+
+/// The handlers of the session routes: creating a session, its information, its inputs (and a
+/// virtual clock's `advance`), and the refusals they share.
+extension API {
+
+    func createSession(_ request: HTTPRequest) -> HTTPResponse {
+        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
+        guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
+            return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
+        }
+        switch create(scenario, for: request, clock: clock) {
+        case .failure(let error):
+            return refusal(error)
+        case .success(let session):
+            var response = HTTPResponse.json(SessionCreated(session), status: 201)
+            response.addHeader("Location", "/api/sessions/\(session.id)")
+            return response
+        }
+    }
+
+    /// `GET /api/scenarios/{id}/events`: a new session, streamed at once, announced by a first
+    /// `session` event (no `id:`). `HEAD` creates nothing.
+    func curlShortcut(_ request: HTTPRequest) -> HTTPResponse {
+        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
+        if request.method == .head { return .eventStream { _ in } }
+        switch create(scenario, for: request) {
+        case .failure(let error):
+            return refusal(error)
+        case .success(let session):
+            let announcement = ServerSentEvent(
+                data: EventJSON.json(
+                    .object([
+                        "session": .string(session.id),
+                        "scenario": .string(scenario.description.id),
+                        "events": .string(session.eventsPath),
+                        "inputs": .string(session.inputsPath),
+                    ])
+                ),
+                event: "session"
+            )
+            return .eventStream { stream in
+                stream.send(announcement)
+                session.watch(stream)
+            }
+        }
+    }
+
+    func sessionInfo(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+        return .json(SessionInfo(session))
+    }
+
+    func sendInput(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+        let name = request.parameters["name"] ?? ""
+        let raw: RawInput
+        switch InputBody.parse(request) {
+        case .failure(let error): return error.response
+        case .success(let value): raw = value
+        }
+        let kind = request.query["event"] ?? "next"
+        if name == Session.advanceInput {
+            guard kind == "next" else {
+                return .error(status: 400, code: "invalid_value", message: "advance is the virtual clock, not a signal: it cannot complete or fail.")
+            }
+            return advance(session, by: raw)
+        }
+        let event: InputEvent
+        switch kind {
+        case "next":
+            switch session.pipeline.description.value(for: name, from: raw) {
+            case .failure(.unknownInput): return unknownInput(session, name)
+            case .failure(.invalidValue(let message)): return .error(status: 400, code: "invalid_value", message: message)
+            case .success(let value): event = .next(value)
+            }
+        case "completed":
+            event = .completed
+        case "error":
+            switch InputFailure.error(for: name, from: raw) {
+            case .failure(.invalidValue(let message)), .failure(.unknownInput(let message)):
+                return .error(status: 400, code: "invalid_value", message: message)
+            case .success(let error): event = .error(error)
+            }
+        default:
+            return .error(status: 400, code: "invalid_value", message: "event takes next, completed or error.")
+        }
+        // An input's value is a value like any a program makes, and is bounded the same way.
+        if let json = EventJSON.valueJSON(of: event.recorded), json.utf8.count > programLimits.valueBytes {
+            metrics.memoryLimitReached("value_too_large")
+            return .error(
+                status: 413,
+                code: "value_too_large",
+                message: "The input's value is \(json.utf8.count) bytes as JSON; values are at most \(programLimits.valueBytes)."
+            )
+        }
+        return queued(session.send(event, to: name), input: name)
+    }
+
+    /// The `advance` input: moves a virtual-clock session's clock by a number of milliseconds.
+    func advance(_ session: Session, by raw: RawInput) -> HTTPResponse {
+        guard session.clock == .virtual else {
+            return .error(
+                status: 400,
+                code: "not_virtual",
+                message: "advance moves a virtual clock; create the session with ?clock=virtual."
+            )
+        }
+        guard let milliseconds = OutsideNumbers.advanceMilliseconds(raw) else {
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance))."
+            )
+        }
+        return queued(session.advance(by: milliseconds), input: Session.advanceInput)
+    }
+
+    /// 202 when queued; 429 when the session's input rate is exceeded; 409 for an ended input.
+    func queued(_ result: Result<Void, Session.InputRefusal>, input name: String) -> HTTPResponse {
+        switch result {
+        case .success: return accepted
+        case .failure(.rateExceeded): return inputRateExceeded()
+        case .failure(.clockExhausted):
+            return .error(
+                status: 409,
+                code: "clock_exhausted",
+                message:
+                    "This session's virtual clock has moved \(Int(Session.maximumVirtualTime / 60_000)) minutes, as far as a session's may; start a new session."
+            )
+        case .failure(.inputEnded):
+            return .error(
+                status: 409,
+                code: "input_ended",
+                message: "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session."
+            )
+        }
+    }
+
+    /// `202 {"accepted": true}`: the input is queued.
+    private var accepted: HTTPResponse { .json(["accepted": true], status: 202) }
+
+    /// The programs' routes' head check: the media type (415), then the client's rate (429),
+    /// before the body is read, so a refused client costs no more than its head.
+    func limitingPrograms(_ limiter: ClientRateLimiter, _ what: String) -> Router.Preflight {
+        { request in
+            if let refusal = PipelineCheck.checkHead(&request) { return refusal }
+            guard !limiter.allow(request.clientAddress) else { return nil }
+            return HTTPResponse.error(
+                status: 429,
+                code: "rate_limited",
+                message: "Too many programs \(what) from your address; slow down.",
+                retryAfterSeconds: limiter.retryAfterSeconds
+            )
+        }
+    }
+
+    /// 429 for a session whose input rate is exceeded.
+    func inputRateExceeded() -> HTTPResponse {
+        HTTPResponse.error(
+            status: 429,
+            code: "rate_limited",
+            message: "Too many inputs for this session; slow down.",
+            retryAfterSeconds: 1
+        )
+    }
+
+    func create(
+        _ scenario: any Scenario.Type,
+        for request: HTTPRequest,
+        clock: Session.Clock = .real
+    ) -> Result<Session, SessionStore.CreationError> {
+        Result { () throws(SessionStore.CreationError) in
+            try sessions.create(.scenario(scenario), clientAddress: request.clientAddress, clock: clock)
+        }
+    }
+
+    func refusal(_ error: SessionStore.CreationError) -> HTTPResponse {
+        switch error {
+        case .tooManySessions:
+            return .error(
+                status: 503,
+                code: "too_many_sessions",
+                message: "The playground has as many live sessions as it allows; try again later.",
+                retryAfterSeconds: 30
+            )
+        case .tooManyForClient:
+            return .error(
+                status: 429,
+                code: "rate_limited",
+                message: "Too many live sessions from your address; delete some or let them expire.",
+                retryAfterSeconds: 30
+            )
+        case .draining:
+            return Self.draining
+        case .eventMemoryFull:
+            metrics.memoryLimitReached("server_busy")
+            return .error(
+                status: 503,
+                code: "server_busy",
+                message: "The playground's program sessions keep as many events as it allows; try again when some have ended.",
+                retryAfterSeconds: 30
+            )
+        }
+    }
+
+    /// 503 `draining`: this instance is being replaced and takes no new sessions; another one will.
+    static var draining: HTTPResponse {
+        HTTPResponse.error(
+            status: 503,
+            code: "draining",
+            message: "This server is being replaced and takes no new sessions; try again in a moment.",
+            retryAfterSeconds: 5
+        )
+    }
+}
+
+struct CatalogueBody: Encodable {
+    let scenarios: [ScenarioDescription]
+}
+
+struct SessionCreated: Encodable {
+    let session: String
+    let scenario: String
+    let events: String
+    let inputs: String
+
+    init(_ session: Session) {
+        self.session = session.id
+        scenario = session.pipeline.description.id
+        events = session.eventsPath
+        inputs = session.inputsPath
+    }
+}
+
+struct SessionInfo: Encodable {
+    let session: String
+    let scenario: String
+    let clock: String
+    let created: String
+    let watchers: Int
+    let events: String
+    let inputs: String
+    /// For a program's session, what the program defines (as `POST /api/pipelines` answered).
+    let pipeline: ProgramSummary?
+    /// For a virtual-clock session, the milliseconds its clock has reached.
+    let virtualTime: Double?
+
+    init(_ session: Session) {
+        self.session = session.id
+        scenario = session.pipeline.description.id
+        clock = session.clock.rawValue
+        created = session.created.formatted(.iso8601)
+        watchers = session.watcherCount
+        events = session.eventsPath
+        inputs = session.inputsPath
+        pipeline = session.pipeline.programSummary
+        virtualTime = session.virtualTime
+    }
+}
+
+/// A scenario type a preflight found (a metatype is not `Sendable` by itself as `any Sendable`).
+struct FoundScenario: Sendable {
+    let type: any Scenario.Type
+}
