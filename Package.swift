@@ -34,8 +34,9 @@ let package = Package(
         ),
         // The pipeline language: a program's text parsed, checked and interpreted against
         // Reactive's operators, its values and work bounded. Knows nothing of HTTP.
-        .target(name: "Pipelines", dependencies: ["Locking", "Reactive"]),
-        // Marble diagrams (RxJS notation) for tests and the session marbles view.
+        .target(name: "Pipelines", dependencies: ["Locking", "Reactive", "ReactiveTesting"]),
+        // Marble diagrams (RxJS notation), the one reader and writer of the notation: for tests,
+        // the session marbles view and the pipeline language's `marbles(…)`.
         .target(name: "ReactiveTesting", dependencies: ["Locking", "Reactive"]),
         // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.
         .systemLibrary(

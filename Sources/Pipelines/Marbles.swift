@@ -1,4 +1,5 @@
 import Reactive
+import ReactiveTesting
 
 /// A marble diagram in RxJS's notation, read as the events of a cold signal: `-` is a frame of
 /// time, a letter or digit a value in its frame, `(ab)` values in one frame, `|` completion, `#` an
@@ -16,40 +17,33 @@ struct MarbleDiagram: Equatable {
     /// The longest diagram accepted, in characters.
     static let maximumLength = 1_000
 
-    /// Reads `text`, or says what is wrong with it.
+    /// Reads `text` through the one reader of the notation (``Marbles/parse(_:values:)``, whose
+    /// values here are ASCII letters and digits), or says what is wrong with it.
     init(_ text: String) throws(MarbleError) {
         guard text.count <= Self.maximumLength else { throw MarbleError("a diagram has at most \(Self.maximumLength) characters") }
-        var marbles: [Marble] = []
-        var frame = 0
-        var groupFrame: Int?
-        var ended = false
-        for character in text where character != " " {
-            if ended, !(character == ")" && groupFrame != nil) { throw MarbleError("nothing may follow `|` or `#`") }
-            let at = groupFrame ?? frame
-            switch character {
-            case "-": break
-            case "(":
-                if groupFrame != nil { throw MarbleError("groups `(…)` do not nest") }
-                groupFrame = frame
-            case ")":
-                if groupFrame == nil { throw MarbleError("`)` without `(`") }
-                groupFrame = nil
-            case "|":
-                marbles.append(.completed(frame: at))
-                ended = true
-            case "#":
-                marbles.append(.failed(frame: at))
-                ended = true
-            default:
-                guard character.isASCII, character.isLetter || character.isNumber else {
-                    throw MarbleError("`\(character)` is not marble notation: `-`, a letter or digit, `(`, `)`, `|` or `#`")
-                }
-                marbles.append(.value(character, frame: at))
-            }
-            frame += 1
+        let entries: [Marbles.Entry]
+        do {
+            entries = try Marbles.parse(text) { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        } catch {
+            throw MarbleError(Self.message(for: error, in: text))
         }
-        if groupFrame != nil { throw MarbleError("a group `(` is not closed") }
-        self.marbles = marbles
+        marbles = entries.map { entry in
+            switch entry.symbol {
+            case "|": .completed(frame: entry.frame)
+            case "#": .failed(frame: entry.frame)
+            default: .value(entry.symbol, frame: entry.frame)
+            }
+        }
+    }
+
+    private static func message(for error: Marbles.ParseError, in text: String) -> String {
+        switch error {
+        case .misplacedParenthesis(let offset):
+            text.dropFirst(offset).first == "(" ? "groups `(…)` do not nest" : "`)` without `(`"
+        case .unclosedGroup: "a group `(` is not closed"
+        case .afterTheEnd: "nothing may follow `|` or `#`"
+        case .notNotation(let character, _): "`\(character)` is not marble notation: `-`, a letter or digit, `(`, `)`, `|` or `#`"
+        }
     }
 }
 

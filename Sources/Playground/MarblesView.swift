@@ -4,7 +4,7 @@ import Scenarios
 
 /// `GET /api/sessions/{sid}/marbles`: a session's streams as marble diagrams in the RxJS
 /// notation, one character per `frame` milliseconds, each value a letter with a legend of its JSON
-/// below, so a session can be pasted into a test (``Marbles/parse(_:)`` reads it) or an issue.
+/// below, so a session can be pasted into a test (``Marbles/parse(_:values:)`` reads it) or an issue.
 enum MarblesView {
     static let defaultFrame = 100.0
     static let frameRange = 1.0...60_000.0

@@ -6,7 +6,8 @@
 /// - `|` is completion and `#` an error, each at the current frame, taking one frame;
 /// - `(` ... `)` groups events of one frame: all of them happen at the frame of the `(`, and, as in
 ///   RxJS, time then advances by the group's length in characters, parentheses included;
-/// - spaces are ignored.
+/// - spaces are ignored;
+/// - nothing may follow `|` or `#` (but the `)` of their group).
 public enum Marbles {
     /// One event of a diagram: its frame and what happened.
     public struct Entry: Equatable, Sendable {
@@ -22,38 +23,49 @@ public enum Marbles {
         }
     }
 
-    /// Why a diagram could not be read.
+    /// Why a diagram could not be read. Offsets count characters from the diagram's start.
     public enum ParseError: Error, Equatable {
-        /// A `(` inside a group, or a `)` outside one, at this character offset.
+        /// A `(` inside a group (groups do not nest), or a `)` outside one, at this offset.
         case misplacedParenthesis(Int)
         /// A group that is never closed.
         case unclosedGroup
+        /// Something other than a group's `)` after `|` or `#`, at this offset: nothing happens
+        /// after the end.
+        case afterTheEnd(Int)
+        /// A character that is no value here (the `values` test of ``parse(_:values:)``), at this offset.
+        case notNotation(Character, Int)
     }
 
-    /// Reads a diagram into its events, in order.
-    public static func parse(_ diagram: String) throws(ParseError) -> [Entry] {
+    /// Reads a diagram into its events, in order: the one reader of the notation, for tests and
+    /// for the pipeline language's `marbles(…)` alike. Every character but a space takes one frame,
+    /// a group's events all happen in the frame of its `(`. A character that is not `-`, `(`, `)`,
+    /// `|`, `#` or a space is a value when `values` says so (any, by default).
+    public static func parse(_ diagram: String, values: (Character) -> Bool = { _ in true }) throws(ParseError) -> [Entry] {
         var entries: [Entry] = []
         var frame = 0
-        var groupStart: (offset: Int, frame: Int)?
-        for (offset, character) in diagram.enumerated() {
+        var groupFrame: Int?
+        var hasEnded = false
+        for (offset, character) in diagram.enumerated() where character != " " {
+            if hasEnded, !(character == ")" && groupFrame != nil) { throw .afterTheEnd(offset) }
             switch character {
-            case " ":
-                continue
-            case "(":
-                guard groupStart == nil else { throw .misplacedParenthesis(offset) }
-                groupStart = (offset, frame)
-            case ")":
-                guard let start = groupStart else { throw .misplacedParenthesis(offset) }
-                frame = start.frame + (offset - start.offset + 1)
-                groupStart = nil
             case "-":
-                if groupStart == nil { frame += 1 }
+                break
+            case "(":
+                guard groupFrame == nil else { throw .misplacedParenthesis(offset) }
+                groupFrame = frame
+            case ")":
+                guard groupFrame != nil else { throw .misplacedParenthesis(offset) }
+                groupFrame = nil
+            case "|", "#":
+                entries.append(Entry(frame: groupFrame ?? frame, symbol: character))
+                hasEnded = true
             default:
-                entries.append(Entry(frame: groupStart?.frame ?? frame, symbol: character))
-                if groupStart == nil { frame += 1 }
+                guard values(character) else { throw .notNotation(character, offset) }
+                entries.append(Entry(frame: groupFrame ?? frame, symbol: character))
             }
+            frame += 1
         }
-        guard groupStart == nil else { throw .unclosedGroup }
+        guard groupFrame == nil else { throw .unclosedGroup }
         return entries
     }
 

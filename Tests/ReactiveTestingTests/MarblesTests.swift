@@ -21,6 +21,23 @@ struct MarblesTests {
         #expect(throws: Marbles.ParseError.misplacedParenthesis(1)) { try Marbles.parse("((a))") }
     }
 
+    @Test func nothingFollowsTheEndButItsGroupsParenthesis() throws {
+        #expect(throws: Marbles.ParseError.afterTheEnd(3)) { try Marbles.parse("-a|b") }
+        #expect(throws: Marbles.ParseError.afterTheEnd(3)) { try Marbles.parse("--#-") }
+        #expect(try Marbles.parse("-(a|)") == [.init(frame: 1, symbol: "a"), .init(frame: 1, symbol: "|")])
+    }
+
+    @Test func spacesTakeNoTimeAnywhere() throws {
+        #expect(try Marbles.parse("- a -( b c ) d") == Marbles.parse("-a-(bc)d"))
+    }
+
+    /// Which characters are values is the caller's: the pipeline language takes letters and digits.
+    @Test func aCallerMayNarrowTheValues() throws {
+        let lettersAndDigits: (Character) -> Bool = { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        #expect(throws: Marbles.ParseError.notNotation("^", 2)) { try Marbles.parse("-a^b", values: lettersAndDigits) }
+        #expect(try Marbles.parse("-a^b").map(\.symbol) == ["a", "^", "b"])
+    }
+
     @Test func renderThenParseRoundTrips() throws {
         let entries: [Marbles.Entry] = [
             .init(frame: 0, symbol: "a"), .init(frame: 3, symbol: "b"),
