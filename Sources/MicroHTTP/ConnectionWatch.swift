@@ -196,21 +196,3 @@ final class ConnectionWatch: Sendable {
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, 0 when negative, clamped to `UInt64.max`.
-    var nanosecondsClamped: UInt64 {
-        let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return 0 }
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole.addingClamped(UInt64(max(0, attoseconds) / 1_000_000_000))
-    }
-}
-
-extension UInt64 {
-    /// `self + other`, or `UInt64.max` when that overflows.
-    func addingClamped(_ other: UInt64) -> UInt64 {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? .max : sum
-    }
-}

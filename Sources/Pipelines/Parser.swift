@@ -144,6 +144,19 @@ struct Parser {
     // MARK: Expressions, loosest binding first
 
     mutating func parseExpression() throws -> Expression {
+        try nested { parser in
+            let condition = try parser.parseBinary(level: 0)
+            guard parser.accept("?") else { return condition }
+            let whenTrue = try parser.parseExpression()
+            try parser.expect(":", "between the two results of `? :`")
+            let whenFalse = try parser.parseExpression()
+            return .conditional(condition, whenTrue, whenFalse, condition.range.through(whenFalse.range))
+        }
+    }
+
+    /// `body` one level deeper in both the expression and the definition's tree, refused past
+    /// either limit (a stack overflow otherwise).
+    private mutating func nested<Result>(_ body: (inout Parser) throws -> Result) throws -> Result {
         depth += 1
         treeDepth += 1
         defer {
@@ -151,12 +164,7 @@ struct Parser {
             treeDepth -= 1
         }
         try checkDepth()
-        let condition = try parseBinary(level: 0)
-        guard accept("?") else { return condition }
-        let whenTrue = try parseExpression()
-        try expect(":", "between the two results of `? :`")
-        let whenFalse = try parseExpression()
-        return .conditional(condition, whenTrue, whenFalse, condition.range.through(whenFalse.range))
+        return try body(&self)
     }
 
     /// Binary operators by precedence, loosest first.
@@ -180,14 +188,7 @@ struct Parser {
         let start = current.range
         if accept("!") || accept("-") {
             guard case .symbol(let symbol) = tokens[position - 1].kind else { throw LineError() }
-            depth += 1
-            treeDepth += 1
-            defer {
-                depth -= 1
-                treeDepth -= 1
-            }
-            try checkDepth()
-            let operand = try parseUnary()
+            let operand = try nested { try $0.parseUnary() }
             return .unary(symbol, operand, start.through(operand.range))
         }
         return try parsePostfix(try parsePrimary())

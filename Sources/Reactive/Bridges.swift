@@ -14,15 +14,7 @@ extension Signal {
         _ start: @escaping @Sendable (_ complete: @escaping @Sendable (Result<Value, Failure>) -> Void) -> (any Disposable)?
     ) -> Signal {
         Signal { subscriber in
-            start { result in
-                switch result {
-                case .success(let value):
-                    subscriber.sendNext(value)
-                    subscriber.sendCompleted()
-                case .failure(let error):
-                    subscriber.sendError(error)
-                }
-            }
+            start { result in subscriber.send(result) }
         }
     }
 }

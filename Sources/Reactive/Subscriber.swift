@@ -210,6 +210,18 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
         }
     }
 
+    /// Sends a result as a signal of one value ends: the value then completion, or the error (what
+    /// a callback or a service answers with).
+    public func send(_ result: Result<Value, Failure>) {
+        switch result {
+        case .success(let value):
+            sendNext(value)
+            sendCompleted()
+        case .failure(let error):
+            sendError(error)
+        }
+    }
+
     @inlinable
     func terminate(with event: Event<Value, Failure>) {
         guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged

@@ -36,15 +36,7 @@ enum SimulatedServices {
         with result: Result<Value, Failure>
     ) -> Signal<Value, Failure> {
         Signal { subscriber in
-            scheduler.schedule(after: latency) {
-                switch result {
-                case .success(let value):
-                    subscriber.sendNext(value)
-                    subscriber.sendCompleted()
-                case .failure(let error):
-                    subscriber.sendError(error)
-                }
-            }
+            scheduler.schedule(after: latency) { subscriber.send(result) }
         }
     }
 }
