@@ -62,7 +62,7 @@ let package = Package(
             // Each scenario's own file, embedded as text so the page can show the pipeline's source.
             // The .txt names are symlinks to the compiled files: one file, compiled and shown.
             resources: ["Login", "Search", "CommandScenario", "Binding", "Multicast", "Schedulers", "Ticker"]
-                .map { Resource.embedInCode("PipelineSources/\($0).swift.txt") }
+                .map { Resource.embedInCode("ScenarioSources/\($0).swift.txt") }
                 // The search data set (LGPL-2.1+, see SearchData/README.md), also embedded.
                 + [.embedInCode("SearchData/language-names.txt")]
         ),

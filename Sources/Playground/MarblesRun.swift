@@ -52,7 +52,7 @@ enum MarblesRun {
         onLimit: @escaping @Sendable (String) -> Void = { _ in }
     ) -> Result<Answer, ProgramRefusal> {
         let reports = LimitReports(onLimit)
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
         let recording = Lock<(events: [Recorded], bytes: Int, isFull: Bool)>(([], 0, false))
@@ -62,7 +62,7 @@ enum MarblesRun {
             interpreter = try Interpreter(
                 program: program,
                 scheduler: clock,
-                services: ProgramPipeline.services(Services(scheduler: clock, settings: ScenarioSettings())),
+                services: ProgramSession.services(Services(scheduler: clock, settings: ScenarioSettings())),
                 limits: limits
             ) { stream, event in
                 if case .error(let failure) = event { reports.ended(with: failure.code) }

@@ -25,7 +25,7 @@ enum MarblesView {
         let minimum = max(frameRange.lowerBound, (span / Double(maximumFrames - 1)).rounded(.up))
         let frame = requested ?? max(defaultFrame, minimum)
         guard frame >= minimum else { return .failure(FrameTooFine(minimum: minimum)) }
-        let description = session.pipeline.description
+        let description = session.definition.description
         var text = "# \(description.id) session, \(session.clock.rawValue) clock, one character per \(format(frame)) ms\n"
         if let first = events.first, first.seq > 1 {
             text += "# events before #\(first.seq) are no longer buffered; time still counts from the session's start\n"

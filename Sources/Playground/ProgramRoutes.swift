@@ -11,13 +11,13 @@ extension API {
             return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
         }
         let metrics = self.metrics
-        switch ProgramPipeline.make(from: text, limits: programLimits, onLimit: { metrics.programReachedLimit($0) }) {
+        switch ProgramSession.definition(from: text, limits: programLimits, onLimit: { metrics.programReachedLimit($0) }) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
-        case .success(let (pipeline, _)):
+        case .success(let (definition, _)):
             let session: Session
             do {
-                session = try sessions.create(pipeline, clientAddress: request.clientAddress, clock: clock, pool: .programs)
+                session = try sessions.create(definition, clientAddress: request.clientAddress, clock: clock, pool: .programs)
             } catch {
                 return refusal(error)
             }
@@ -89,10 +89,10 @@ private struct ProgramSessionCreated: Encodable {
 
     init(_ session: Session) {
         self.session = session.id
-        scenario = session.pipeline.description.id
+        scenario = session.definition.description.id
         events = session.eventsPath
         inputs = session.inputsPath
-        pipeline = session.pipeline.programSummary
+        pipeline = session.definition.programSummary
     }
 }
 

@@ -27,7 +27,7 @@ extension API {
     func checkInputHead(_ request: inout HTTPRequest) -> HTTPResponse? {
         guard let session = session(request) else { return missingSession(request) }
         let name = request.parameters["name"] ?? ""
-        guard name == Session.advanceInput || session.pipeline.description.input(named: name) != nil else {
+        guard name == Session.advanceInput || session.definition.description.input(named: name) != nil else {
             return unknownInput(session, name)
         }
         request.found = session
@@ -90,11 +90,11 @@ extension API {
     }
 
     func unknownInput(_ session: Session, _ name: String) -> HTTPResponse {
-        let names = session.pipeline.description.inputs.map(\.name).joined(separator: ", ")
+        let names = session.definition.description.inputs.map(\.name).joined(separator: ", ")
         return .error(
             status: 404,
             code: "unknown_input",
-            message: "The \(session.pipeline.description.id) scenario has no input '\(name)'; its inputs: \(names)."
+            message: "The \(session.definition.description.id) scenario has no input '\(name)'; its inputs: \(names)."
         )
     }
 }

@@ -38,7 +38,7 @@ final class Session: Sendable {
 
     let id: String
     /// What the session runs: its description and how it starts.
-    let pipeline: SessionPipeline
+    let definition: SessionDefinition
     let clientAddress: String
     let created = Date()
     /// Where the session's work runs, in order.
@@ -77,7 +77,7 @@ final class Session: Sendable {
     static func inputStream(_ name: String) -> String { "input:" + name }
 
     private struct State {
-        var instance: (any RunningPipeline)?
+        var instance: (any SessionInstance)?
         var nextSeq = 1
         var buffer: [Recorded] = []
         var bufferStart = 0
@@ -101,7 +101,7 @@ final class Session: Sendable {
 
     init(
         id: String,
-        pipeline: SessionPipeline,
+        definition: SessionDefinition,
         clientAddress: String,
         scheduler: RunLoopScheduler,
         clock: Clock = .real,
@@ -109,7 +109,7 @@ final class Session: Sendable {
         limits: SessionLimits
     ) {
         self.id = id
-        self.pipeline = pipeline
+        self.definition = definition
         self.clientAddress = clientAddress
         self.scheduler = scheduler
         self.limits = limits
@@ -119,10 +119,10 @@ final class Session: Sendable {
         let clockScheduler: any Scheduler = CausalScheduler(virtualClock ?? scheduler)
         self.clockScheduler = clockScheduler
         origin = clockScheduler.now
-        stateStreams = Set(pipeline.description.streams.filter(\.state).map(\.name))
+        stateStreams = Set(definition.description.streams.filter(\.state).map(\.name))
         state = Lock(State(inputs: TokenBucket(capacity: limits.inputBurst, perSecond: limits.inputsPerSecond)))
         scheduler.schedule { [self] in
-            let instance = pipeline.start(clockScheduler, settings) { [weak self] stream, event in
+            let instance = definition.start(clockScheduler, settings) { [weak self] stream, event in
                 self?.record(stream, event)
             }
             runDueVirtualWork()
@@ -334,7 +334,7 @@ final class Session: Sendable {
         input name: String,
         ending: Bool,
         virtualMilliseconds: Double = 0,
-        _ work: @escaping @Sendable (any RunningPipeline) -> Void
+        _ work: @escaping @Sendable (any SessionInstance) -> Void
     ) -> Result<Void, InputRefusal> {
         let verdict = state.withLock { state -> Result<Void, InputRefusal> in
             // Decided here, in arrival order, so the answer matches what the queue will do; before
@@ -384,7 +384,7 @@ final class Session: Sendable {
     /// Ends the session: its watchers' streams end — after a final `event: end` with
     /// `{"reason": reason}` when a reason is given — and the scenario stops.
     func close(endingWith reason: String? = nil) {
-        let (instance, watchers) = state.withLock { state -> ((any RunningPipeline)?, [EventStream]) in
+        let (instance, watchers) = state.withLock { state -> ((any SessionInstance)?, [EventStream]) in
             if !state.isClosed { limits.sharedEventBytes?.add(-state.bufferBytes) }
             state.isClosed = true
             defer {

@@ -73,7 +73,7 @@ extension API {
         let event: InputEvent
         switch kind {
         case "next":
-            switch session.pipeline.description.value(for: name, from: raw) {
+            switch session.definition.description.value(for: name, from: raw) {
             case .failure(.unknownInput): return unknownInput(session, name)
             case .failure(.invalidValue(let message)): return .error(status: 400, code: "invalid_value", message: message)
             case .success(let value): event = .next(value)
@@ -148,7 +148,7 @@ extension API {
     /// before the body is read, so a refused client costs no more than its head.
     func limitingPrograms(_ limiter: ClientRateLimiter, _ what: String) -> Router.Preflight {
         { request in
-            if let refusal = PipelineCheck.checkHead(&request) { return refusal }
+            if let refusal = ProgramCheck.checkHead(&request) { return refusal }
             guard !limiter.allow(request.clientAddress) else { return nil }
             return HTTPResponse.error(
                 status: 429,
@@ -231,7 +231,7 @@ struct SessionCreated: Encodable {
 
     init(_ session: Session) {
         self.session = session.id
-        scenario = session.pipeline.description.id
+        scenario = session.definition.description.id
         events = session.eventsPath
         inputs = session.inputsPath
     }
@@ -252,13 +252,13 @@ struct SessionInfo: Encodable {
 
     init(_ session: Session) {
         self.session = session.id
-        scenario = session.pipeline.description.id
+        scenario = session.definition.description.id
         clock = session.clock.rawValue
         created = session.created.formatted(.iso8601)
         watchers = session.watcherCount
         events = session.eventsPath
         inputs = session.inputsPath
-        pipeline = session.pipeline.programSummary
+        pipeline = session.definition.programSummary
         virtualTime = session.virtualTime
     }
 }

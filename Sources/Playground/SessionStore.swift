@@ -107,7 +107,7 @@ final class SessionStore: Sendable {
 
     /// Creates a session running `pipeline` for the client at `clientAddress`, on a thread of `pool`.
     func create(
-        _ pipeline: SessionPipeline,
+        _ definition: SessionDefinition,
         clientAddress: String,
         clock: Session.Clock = .real,
         pool: Pool = .scenarios
@@ -141,7 +141,7 @@ final class SessionStore: Sendable {
         if pool == .programs { sessionLimits.sharedEventBytes = programEventBytes }
         let session = Session(
             id: id,
-            pipeline: pipeline,
+            definition: definition,
             clientAddress: clientAddress,
             scheduler: scheduler,
             clock: clock,
@@ -152,7 +152,7 @@ final class SessionStore: Sendable {
             state.reserved -= 1
             state.sessions[id] = session
         }
-        logger.debug("session created", metadata: ["session": "\(id.prefix(8))…", "scenario": "\(pipeline.description.id)"])
+        logger.debug("session created", metadata: ["session": "\(id.prefix(8))…", "scenario": "\(definition.description.id)"])
         return session
     }
 
@@ -226,7 +226,7 @@ final class SessionStore: Sendable {
         let isShort = used > limits.maxHeapBytes
         let programs = state.withLock { state -> [Session] in
             state.isMemoryShort = isShort
-            return isShort ? state.sessions.values.filter { $0.pipeline.warnings != nil } : []
+            return isShort ? state.sessions.values.filter { $0.definition.warnings != nil } : []
         }
         let heaviest = programs.map { ($0, $0.recentBytesSent) }.max { $0.1 < $1.1 }
         guard let (session, sent) = heaviest, sent >= Self.haltFloorBytes else { return }

@@ -56,7 +56,7 @@ public final class Binding: Scenario {
     /// The model's name before anyone types: the fields take it when they are bound.
     static let initialName = "Ada"
 
-    private let pipeline: Pipeline
+    private let stages: Stages
     private let typedIntoA = TextInput()
     private let typedIntoB = TextInput()
     // The view and the view model: plain properties, as RAC binds UIKit and model objects.
@@ -67,27 +67,27 @@ public final class Binding: Scenario {
 
     /// Builds the bindings on `scheduler`'s thread and starts sending the named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        pipeline = Pipeline(sink: sink)
+        stages = Stages(sink: sink)
         // Typing sets the field's text (skipping the inputs' empty starting value: a field's edits).
-        pipeline.add(fieldA.bind(from: typedIntoA.signal.skip(1)))
-        pipeline.add(fieldB.bind(from: typedIntoB.signal.skip(1)))
+        stages.add(fieldA.bind(from: typedIntoA.signal.skip(1)))
+        stages.add(fieldB.bind(from: typedIntoB.signal.skip(1)))
 
         // The streams observe before the channels are bound, so the binding itself shows (each
         // field takes the model's name) and each change reads in the order it spreads (depth first).
         // A field's stream ends when what is typed into it does (`?event=completed|error`).
-        pipeline.stream("fieldA", fieldA.signal.promoteError(ErrorInfo.self).ending(with: typedIntoA.signal))
-        pipeline.stream("fieldB", fieldB.signal.promoteError(ErrorInfo.self).ending(with: typedIntoB.signal))
-        pipeline.stream("name", name.signal)
-        pipeline.stream("label", label.signal)
+        stages.stream("fieldA", fieldA.signal.promoteError(ErrorInfo.self).ending(with: typedIntoA.signal))
+        stages.stream("fieldB", fieldB.signal.promoteError(ErrorInfo.self).ending(with: typedIntoB.signal))
+        stages.stream("name", name.signal)
+        stages.stream("label", label.signal)
 
         // RAC(label, text) = RACObserve(model, name)
-        pipeline.add(label.bind(from: name.signal.map { $0.isEmpty ? "Who are you?" : "Hello, \($0)!" }))
+        stages.add(label.bind(from: name.signal.map { $0.isEmpty ? "Who are you?" : "Hello, \($0)!" }))
 
         // RACChannelTo(field, text) = RACChannelTo(model, name): the model's current value wins.
-        pipeline.add(fieldA.makeTerminal().bind(to: name.makeTerminal()))
-        pipeline.add(fieldB.makeTerminal().bind(to: name.makeTerminal()))
+        stages.add(fieldA.makeTerminal().bind(to: name.makeTerminal()))
+        stages.add(fieldB.makeTerminal().bind(to: name.makeTerminal()))
     }
 
     /// Disposes every binding and stream.
-    public func stop() { pipeline.stop() }
+    public func stop() { stages.stop() }
 }

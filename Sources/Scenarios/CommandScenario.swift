@@ -61,23 +61,23 @@ public final class CommandScenario: Scenario {
         program: ScenarioPrograms.command
     )
 
-    private let pipeline: Pipeline
+    private let stages: Stages
     private let email = TextInput()
     private let execute = ActionInput()
     private let allowsConcurrentExecution = BoolInput()
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        pipeline = Pipeline(sink: sink)
-        let emailValid = pipeline.stream("emailValid", email.signal.map(Self.isValidEmail))
+        stages = Stages(sink: sink)
+        let emailValid = stages.stream("emailValid", email.signal.map(Self.isValidEmail))
         let latency = settings.serviceLatency
         let command = Command<String, JSONValue, ServiceError>(enabled: emailValid.catch { _ in .just(false) }) { email in
             SimulatedServices.postEmail(email, latency: latency, on: scheduler)
         }
-        pipeline.add(allowsConcurrentExecution.signal.subscribe(next: { command.allowsConcurrentExecution = $0 }))
-        pipeline.stream("enabled", command.enabled)
-        pipeline.stream("executing", command.executing)
-        pipeline.stream("executionValues", command.executionSignals.switchToLatest())
+        stages.add(allowsConcurrentExecution.signal.subscribe(next: { command.allowsConcurrentExecution = $0 }))
+        stages.stream("enabled", command.enabled)
+        stages.stream("executing", command.executing)
+        stages.stream("executionValues", command.executionSignals.switchToLatest())
 
         let email = self.email
         let refused = execute.signal.flatMap(.merge) { _ in
@@ -87,11 +87,11 @@ public final class CommandScenario: Scenario {
             .promoteError(ErrorInfo.self)
         }
         // The command's errors never end; the stream ends when the execute button's signal does.
-        pipeline.stream("errors", Signal.merge([command.errors.map(\.info).promoteError(ErrorInfo.self).ending(with: execute.signal), refused]))
+        stages.stream("errors", Signal.merge([command.errors.map(\.info).promoteError(ErrorInfo.self).ending(with: execute.signal), refused]))
     }
 
     /// Disposes the whole pipeline.
-    public func stop() { pipeline.stop() }
+    public func stop() { stages.stop() }
 
     /// `^[^@\s]+@[^@\s]+\.[^@\s]+$`
     static func isValidEmail(_ text: String) -> Bool {

@@ -66,17 +66,17 @@ public final class Login: Scenario {
         program: ScenarioPrograms.login
     )
 
-    private let pipeline: Pipeline
+    private let stages: Stages
     private let username = TextInput()
     private let password = TextInput()
     private let submit = ActionInput()
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        pipeline = Pipeline(sink: sink)
-        let usernameValid = pipeline.stream("usernameValid", username.signal.map { $0.count > 3 })
-        let passwordValid = pipeline.stream("passwordValid", password.signal.map { $0.count > 3 })
-        let signInEnabled = pipeline.stream("signInEnabled", Signal.combineLatest([usernameValid, passwordValid]).and())
+        stages = Stages(sink: sink)
+        let usernameValid = stages.stream("usernameValid", username.signal.map { $0.count > 3 })
+        let passwordValid = stages.stream("passwordValid", password.signal.map { $0.count > 3 })
+        let signInEnabled = stages.stream("signInEnabled", Signal.combineLatest([usernameValid, passwordValid]).and())
 
         let latency = settings.serviceLatency
         // A failed or completed field leaves the form as it was: the command's enabled signal
@@ -84,8 +84,8 @@ public final class Login: Scenario {
         let signIn = Command<(String, String), Bool, Never>(enabled: signInEnabled.catch { _ in .just(false) }) { credentials in
             SimulatedServices.signIn(username: credentials.0, password: credentials.1, latency: latency, on: scheduler)
         }
-        pipeline.stream("signingIn", signIn.executing)
-        pipeline.stream("signInResult", signIn.executionSignals.switchToLatest())
+        stages.stream("signingIn", signIn.executing)
+        stages.stream("signInResult", signIn.executionSignals.switchToLatest())
 
         let (username, password) = (self.username, self.password)
         let refused = submit.signal.flatMap(.merge) { _ in
@@ -94,9 +94,9 @@ public final class Login: Scenario {
             )
             .promoteError(ErrorInfo.self)
         }
-        pipeline.stream("errors", refused)
+        stages.stream("errors", refused)
     }
 
     /// Disposes the whole pipeline.
-    public func stop() { pipeline.stop() }
+    public func stop() { stages.stop() }
 }

@@ -66,7 +66,7 @@ public final class Multicast: Scenario {
         ]
     )
 
-    private let pipeline: Pipeline
+    private let stages: Stages
     private let mode = ChoiceInput(choice: Mode.cold.rawValue)
     private let subscribeA = ActionInput()
     private let subscribeB = ActionInput()
@@ -75,14 +75,14 @@ public final class Multicast: Scenario {
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        pipeline = Pipeline(sink: sink)
+        stages = Stages(sink: sink)
         let requestsMade = CurrentValueSubject<Int, Never>(0)
         let connection = CurrentValueSubject<String, Never>("none: cold")
         let latency = settings.serviceLatency
 
         // One shared request signal per mode, made when the mode is chosen and read by both subscribers.
-        let modes = pipeline.share(mode.signal.map { Mode(rawValue: $0) ?? .cold })
-        let requests = pipeline.share(
+        let modes = stages.share(mode.signal.map { Mode(rawValue: $0) ?? .cold })
+        let requests = stages.share(
             modes.map { mode -> Signal<String, Never> in
                 let request = Self.request(latency: latency, on: scheduler, counting: requestsMade)
                 switch mode {
@@ -92,17 +92,17 @@ public final class Multicast: Scenario {
                 }
             }
         )
-        pipeline.stream("subscriberA", Self.subscriber(to: requests, subscribe: subscribeA.signal, unsubscribe: unsubscribeA.signal))
-        pipeline.stream("subscriberB", Self.subscriber(to: requests, subscribe: subscribeB.signal, unsubscribe: unsubscribeB.signal))
+        stages.stream("subscriberA", Self.subscriber(to: requests, subscribe: subscribeA.signal, unsubscribe: unsubscribeA.signal))
+        stages.stream("subscriberB", Self.subscriber(to: requests, subscribe: subscribeB.signal, unsubscribe: unsubscribeB.signal))
         // Reset for a new mode only after both subscribers have left the old one's request.
-        pipeline.add(
+        stages.add(
             modes.subscribe(next: { mode in
                 requestsMade.sendNext(0)
                 connection.sendNext(mode == .cold ? "none: cold" : "not connected")
             })
         )
-        pipeline.stream("requestsMade", requestsMade.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
-        pipeline.stream("connection", connection.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
+        stages.stream("requestsMade", requestsMade.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
+        stages.stream("connection", connection.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
     }
 
     /// The simulated request (RAC `rac_sendAsynchronousRequest:`): a cold signal whose every
@@ -160,5 +160,5 @@ public final class Multicast: Scenario {
     }
 
     /// Disposes the whole pipeline.
-    public func stop() { pipeline.stop() }
+    public func stop() { stages.stop() }
 }

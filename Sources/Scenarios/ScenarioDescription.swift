@@ -11,7 +11,7 @@ public struct ScenarioDescription: Sendable, Encodable {
     /// The streams of the pipeline, in pipeline order.
     public let streams: [StreamDescription]
     /// The pipeline's source: the scenario's own Swift file.
-    public let source: PipelineSource
+    public let source: SourceListing
     /// The scenario restated as a program of the pipeline language, when the language can write
     /// it (`POST /api/pipelines` runs it); the program says in comments what differs.
     public let pipeline: String?
@@ -32,7 +32,7 @@ public struct ScenarioDescription: Sendable, Encodable {
             description: description,
             inputs: inputs,
             streams: streams,
-            source: PipelineSource(file: sourceFile),
+            source: SourceListing(file: sourceFile),
             pipeline: program
         )
     }
@@ -44,7 +44,7 @@ public struct ScenarioDescription: Sendable, Encodable {
         description: String,
         inputs: [InputDescription],
         streams: [StreamDescription],
-        source: PipelineSource,
+        source: SourceListing,
         pipeline: String? = nil
     ) {
         self.id = id

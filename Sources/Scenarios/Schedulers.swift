@@ -82,23 +82,23 @@ public final class Schedulers: Scenario {
     static let queue = QueueScheduler(label: "playground.schedulers.queue")
     static let runLoop = RunLoopScheduler(name: "playground.schedulers.run-loop")
 
-    private let pipeline: Pipeline
+    private let stages: Stages
     private let tap = ActionInput()
     private let scheduleOnBareThread = ActionInput()
     private let scheduleOnRunLoop = ActionInput()
 
     /// Builds the pipeline on `scheduler`'s thread and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        pipeline = Pipeline(sink: sink)
+        stages = Stages(sink: sink)
         let home = ThreadLabel.Home()
         let label = { @Sendable (value: String, scheduler: String) -> JSONValue in
             .object(["value": .string(value), "scheduler": .string(scheduler), "thread": .string(ThreadLabel.current(home: home))])
         }
-        let taps = pipeline.share(tap.signal.scan(0) { count, _ in count + 1 }.map { "tap \($0)" })
-        pipeline.stream("source", taps.map { label($0, "the scenario's scheduler") })
-        pipeline.stream("deliverOnQueue", taps.deliver(on: Self.queue).map { label($0, "QueueScheduler") })
-        pipeline.stream("deliverOnRunLoop", taps.deliver(on: Self.runLoop).map { label($0, "RunLoopScheduler") })
-        pipeline.stream(
+        let taps = stages.share(tap.signal.scan(0) { count, _ in count + 1 }.map { "tap \($0)" })
+        stages.stream("source", taps.map { label($0, "the scenario's scheduler") })
+        stages.stream("deliverOnQueue", taps.deliver(on: Self.queue).map { label($0, "QueueScheduler") })
+        stages.stream("deliverOnRunLoop", taps.deliver(on: Self.runLoop).map { label($0, "RunLoopScheduler") })
+        stages.stream(
             "subscribeOnQueue",
             taps.flatMap(.merge) { tap in
                 Signal<JSONValue, Never> { subscriber in
@@ -110,13 +110,13 @@ public final class Schedulers: Scenario {
                 .promoteError(ErrorInfo.self)
             }
         )
-        pipeline.stream(
+        stages.stream(
             "bareThread",
             scheduleOnBareThread.signal.flatMap(.merge) { _ in
                 Self.workOnBareThread(checkingAfter: Self.bareThreadCheck, on: scheduler, home: home).promoteError(ErrorInfo.self)
             }
         )
-        pipeline.stream(
+        stages.stream(
             "keptAliveRunLoop",
             scheduleOnRunLoop.signal.flatMap(.merge) { _ in
                 Self.work(on: Self.runLoop, home: home).promoteError(ErrorInfo.self)
@@ -163,7 +163,7 @@ public final class Schedulers: Scenario {
     }
 
     /// Disposes the whole pipeline.
-    public func stop() { pipeline.stop() }
+    public func stop() { stages.stop() }
 }
 
 /// Says which thread the caller runs on, in the scenario's terms.

@@ -74,18 +74,18 @@ public final class Search: Scenario {
         case failed(ErrorInfo)
     }
 
-    private let pipeline: Pipeline
+    private let stages: Stages
     private let query = TextInput()
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        pipeline = Pipeline(sink: sink)
-        let validQuery = pipeline.stream("validQuery", query.signal.filter { $0.count > 2 })
-        let throttled = pipeline.stream("throttled", validQuery.throttle(settings.throttleInterval, on: scheduler))
+        stages = Stages(sink: sink)
+        let validQuery = stages.stream("validQuery", query.signal.filter { $0.count > 2 })
+        let throttled = stages.stream("throttled", validQuery.throttle(settings.throttleInterval, on: scheduler))
 
         let cancelled = Subject<String, Never>()
         let latency = settings.serviceLatency
-        let outcomes = pipeline.share(
+        let outcomes = stages.share(
             throttled.flatMap(.latest) { query -> Signal<Outcome, ErrorInfo> in
                 let search = SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler)
                     .map(Outcome.results)
@@ -94,14 +94,14 @@ public final class Search: Scenario {
                 return Self.reportingCancellation(of: search, query: query, to: cancelled).promoteError(ErrorInfo.self)
             }
         )
-        pipeline.stream(
+        stages.stream(
             "searching",
             outcomes.map { outcome -> Bool in
                 if case .started = outcome { return true }
                 return false
             }.distinctUntilChanged()
         )
-        pipeline.stream(
+        stages.stream(
             "results",
             outcomes.flatMap(.merge) { outcome -> Signal<[String], ErrorInfo> in
                 if case .results(let names) = outcome { return .just(names) }
@@ -109,8 +109,8 @@ public final class Search: Scenario {
             }
         )
         // The cancellations are reported by a side effect, so their stream ends when the searches do.
-        pipeline.stream("cancelled", cancelled.signal.promoteError(ErrorInfo.self).ending(with: outcomes))
-        pipeline.stream(
+        stages.stream("cancelled", cancelled.signal.promoteError(ErrorInfo.self).ending(with: outcomes))
+        stages.stream(
             "errors",
             outcomes.flatMap(.merge) { outcome -> Signal<ErrorInfo, ErrorInfo> in
                 if case .failed(let error) = outcome { return .just(error) }
@@ -138,5 +138,5 @@ public final class Search: Scenario {
     }
 
     /// Disposes the whole pipeline.
-    public func stop() { pipeline.stop() }
+    public func stop() { stages.stop() }
 }

@@ -39,21 +39,21 @@ public final class Ticker: Scenario {
         program: ScenarioPrograms.ticker
     )
 
-    private let pipeline: Pipeline
+    private let stages: Stages
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        pipeline = Pipeline(sink: sink)
+        stages = Stages(sink: sink)
         let origin = scheduler.now
-        let timer = pipeline.stream(
+        let timer = stages.stream(
             "timer",
             Signal.interval(settings.tickInterval, on: scheduler)
                 .map { now in Int((now - origin) / .milliseconds(1)) }
         )
-        let count = pipeline.stream("count", timer.scan(0) { count, _ in count + 1 })
-        pipeline.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
+        let count = stages.stream("count", timer.scan(0) { count, _ in count + 1 })
+        stages.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
     }
 
     /// Disposes the whole pipeline.
-    public func stop() { pipeline.stop() }
+    public func stop() { stages.stop() }
 }

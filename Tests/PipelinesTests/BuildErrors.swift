@@ -4,7 +4,7 @@ import Reactive
 
 /// What building `text` finds once it checks clean (every problem, sorted), or nothing if it builds.
 func buildDiagnostics(_ text: String) -> [Diagnostic] {
-    let (program, _) = Pipeline.parse(text)
+    let (program, _) = PipelineLanguage.parse(text)
     do {
         _ = try Interpreter(program: program, scheduler: TestScheduler()) { _, _ in }
         return []

@@ -5,7 +5,7 @@ import Testing
 /// Names, operators, cycles and limits (docs/PIPELINES.md, "Diagnostics").
 @Suite("Pipeline language: checking")
 struct CheckerTests {
-    func check(_ text: String) -> [Diagnostic] { Pipeline.check(text) }
+    func check(_ text: String) -> [Diagnostic] { PipelineLanguage.check(text) }
 
     @Test func aGoodProgramHasNoDiagnostics() {
         #expect(
@@ -113,8 +113,8 @@ struct ExampleTests {
     @Test(arguments: Example.all.map(\.id))
     func everyExampleChecksCleanAndBuilds(_ id: String) throws {
         let example = try #require(Example.all.first { $0.id == id })
-        #expect(Pipeline.check(example.program).isEmpty, "\(Pipeline.check(example.program))")
-        let (program, _) = Pipeline.parse(example.program)
+        #expect(PipelineLanguage.check(example.program).isEmpty, "\(PipelineLanguage.check(example.program))")
+        let (program, _) = PipelineLanguage.parse(example.program)
         let search = Service(arity: 1, usage: "search(query)") { _ throws(PipelineFailure) in .empty }
         #expect(Interpreter.validate(program, services: ["search": search]).isEmpty)
     }

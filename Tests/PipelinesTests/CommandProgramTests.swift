@@ -11,7 +11,7 @@ struct CommandProgramTests {
     typealias Timed = (time: Int, event: Event<Value, PipelineFailure>)
 
     func run(_ text: String, inputs: [(Int, String, Value)], until: Int = 10_000) throws -> [String: [String]] {
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let scheduler = TestScheduler()
         let recorded = Lock<[String: [String]]>([:])

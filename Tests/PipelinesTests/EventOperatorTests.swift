@@ -20,7 +20,7 @@ struct EventOperatorTests {
     )
         throws -> [String: [Timed]]
     {
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let scheduler = TestScheduler()
         let recorded = Lock<[String: [Timed]]>([:])

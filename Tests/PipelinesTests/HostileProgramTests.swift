@@ -21,7 +21,7 @@ struct HostileProgramTests {
             let count = Int.random(in: 1...40, using: &generator)
             let text = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: " ")
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
-            for diagnostic in Pipeline.check(text) {
+            for diagnostic in PipelineLanguage.check(text) {
                 #expect(diagnostic.line >= 1 && diagnostic.line <= lines + 1, "\(text.debugDescription): \(diagnostic)")
                 #expect(diagnostic.column >= 1 && diagnostic.endColumn > diagnostic.column)
             }
@@ -42,16 +42,16 @@ struct HostileProgramTests {
         for text in cases {
             let clock = ContinuousClock()
             let started = clock.now
-            let diagnostics = Pipeline.check(text)
+            let diagnostics = PipelineLanguage.check(text)
             #expect(!diagnostics.isEmpty)
-            #expect(diagnostics.count <= Pipeline.maximumDiagnostics + 1)
+            #expect(diagnostics.count <= PipelineLanguage.maximumDiagnostics + 1)
             #expect(clock.now - started < .seconds(5), "checking took \(clock.now - started)")
         }
     }
 
     @Test func aLongUnknownNameGetsNoCostlySuggestion() {
         let name = String(repeating: "q", count: 30_000)
-        let diagnostics = Pipeline.check("input query: text\nx = \(name)")
+        let diagnostics = PipelineLanguage.check("input query: text\nx = \(name)")
         #expect(diagnostics.contains { $0.message.hasPrefix("unknown name") && $0.hint == "define it as an input or a stream" })
     }
 }
@@ -74,7 +74,7 @@ struct SeededGenerator: RandomNumberGenerator {
 @Suite("Pipeline language: runaway programs")
 struct RunawayProgramTests {
     func runToHalt(_ text: String) throws -> [(String, Event<Value, PipelineFailure>)] {
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let recorded = Lock<[(String, Event<Value, PipelineFailure>)]>([])
         let scheduler = TestScheduler()
@@ -143,7 +143,7 @@ struct RunawayProgramTests {
     }
 
     @Test func validatingAProgramRunsNothing() {
-        let (program, _) = Pipeline.parse("x = failure(\"no\").retry()")
+        let (program, _) = PipelineLanguage.parse("x = failure(\"no\").retry()")
         #expect(Interpreter.validate(program).isEmpty)
     }
 }
@@ -161,7 +161,7 @@ struct ShortMessageTests {
     @Test func aLongNameOrUnitIsCutInEveryMessage() {
         let long = String(repeating: "a", count: 50_000)
         for text in ["\(long) query", "x = 1\(long)", "input q: \(long)", "x = just(1) \(long)"] {
-            for diagnostic in Pipeline.check(text) {
+            for diagnostic in PipelineLanguage.check(text) {
                 #expect(diagnostic.message.count < 200, "\(diagnostic.message.prefix(80))…")
             }
         }
@@ -178,7 +178,7 @@ struct LongSynchronousChainTests {
     /// programs are about the stack, not the CPU: under ThreadSanitizer they take more than the
     /// CPU-time bucket's 0.75 s, so it is widened here (the steps stay the server's).
     func lastEvents(of text: String, stream: String = "b") throws -> [Event<Value, PipelineFailure>] {
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let recorded = Lock<[Event<Value, PipelineFailure>]>([])
         let scheduler = TestScheduler()

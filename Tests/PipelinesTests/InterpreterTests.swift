@@ -20,7 +20,7 @@ struct InterpreterTests {
     )
         throws -> [Recorded]
     {
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let scheduler = TestScheduler()
         let recorded = Lock<[Recorded]>([])
@@ -177,7 +177,7 @@ struct StageTests {
                 .map { $0 * 2 }
                 .map { $0 + 1 }
             """
-        let (program, _) = Pipeline.parse(text)
+        let (program, _) = PipelineLanguage.parse(text)
         let summaries = program.summaries
         #expect(summaries.map(\.name) == ["shown·filter", "shown·map", "shown"])
         #expect(summaries.map(\.operator) == ["filter", "map", "map"])
@@ -198,7 +198,7 @@ struct StageTests {
     }
 
     @Test func aRepeatedOperatorIsNumberedAndAFlatteningEndsTheStateRule() {
-        let (program, _) = Pipeline.parse("input q: text\nx = q.map { $0 }.map { $0 }.flatMap(.latest) { just($0) }.map { $0 }")
+        let (program, _) = PipelineLanguage.parse("input q: text\nx = q.map { $0 }.map { $0 }.flatMap(.latest) { just($0) }.map { $0 }")
         let summaries = program.summaries
         #expect(summaries.map(\.name) == ["x·map", "x·map·2", "x·flatMap", "x"])
         #expect(summaries.map(\.isState) == [true, true, false, false])
@@ -208,7 +208,7 @@ struct StageTests {
 @Suite("Pipeline language: more operators through the interpreter")
 struct MoreOperatorTests {
     func values(_ text: String, send inputs: [Value], to input: String = "n") throws -> [String: [Event<Value, PipelineFailure>]] {
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let scheduler = TestScheduler()
         let recorded = Lock<[String: [Event<Value, PipelineFailure>]]>([:])

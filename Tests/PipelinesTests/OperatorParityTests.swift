@@ -90,7 +90,7 @@ struct OperatorParityTests {
 
         let programClock = TestScheduler()
         let fromProgram = Lock<[Timed]>([])
-        let (program, diagnostics) = Pipeline.parse("input n: number\ninput m: number\nx = \(expression)")
+        let (program, diagnostics) = PipelineLanguage.parse("input n: number\ninput m: number\nx = \(expression)")
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let interpreter = try Interpreter(program: program, scheduler: programClock) { stream, event in
             guard stream == "x" else { return }

@@ -8,7 +8,7 @@ import Testing
 struct ParserTests {
     func parse(_ text: String) -> (program: Program, diagnostics: [Diagnostic]) { Parser.parse(text) }
 
-    func errors(_ text: String) -> [Diagnostic] { Pipeline.check(text).filter { $0.severity == .error } }
+    func errors(_ text: String) -> [Diagnostic] { PipelineLanguage.check(text).filter { $0.severity == .error } }
 
     @Test func inputsOfEveryKind() {
         let (program, diagnostics) = parse(

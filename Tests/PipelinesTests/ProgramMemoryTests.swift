@@ -15,7 +15,7 @@ struct ProgramMemoryTests {
     ) throws
         -> Interpreter
     {
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         return try Interpreter(program: program, scheduler: scheduler) { stream, event in
             recorded.withLock { $0.append((stream, event)) }

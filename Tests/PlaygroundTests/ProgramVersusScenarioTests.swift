@@ -38,11 +38,11 @@ struct ProgramVersusScenarioTests {
         scenario.stop()
 
         let text = try #require(S.description.pipeline)
-        let (program, diagnostics) = Pipeline.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.isEmpty, "\(diagnostics)")
         let programClock = TestScheduler()
         let programEvents = Lock<[Recorded]>([])
-        let services = ProgramPipeline.services(Services(scheduler: programClock, settings: ScenarioSettings()))
+        let services = ProgramSession.services(Services(scheduler: programClock, settings: ScenarioSettings()))
         let interpreter = try Interpreter(program: program, scheduler: programClock, services: services) { stream, event in
             let converted: StreamEvent =
                 switch event {
@@ -103,7 +103,7 @@ struct ProgramVersusScenarioTests {
     @Test func everyCataloguedProgramChecksCleanly() {
         for description in Catalogue.scenarios.map({ $0.description }) {
             guard let text = description.pipeline else { continue }
-            #expect(Pipeline.check(text).isEmpty, "\(description.id)")
+            #expect(PipelineLanguage.check(text).isEmpty, "\(description.id)")
         }
         let carried = Catalogue.scenarios.compactMap { $0.description.pipeline == nil ? nil : $0.description.id }
         #expect(Set(carried) == ["ticker", "search", "login", "command"])
@@ -111,9 +111,9 @@ struct ProgramVersusScenarioTests {
 
     @Test func theRequestServiceCountsEachSubscriptionAsARequest() throws {
         let clock = TestScheduler()
-        let services = ProgramPipeline.services(Services(scheduler: clock, settings: ScenarioSettings()))
+        let services = ProgramSession.services(Services(scheduler: clock, settings: ScenarioSettings()))
         let recorded = Lock<[String]>([])
-        let (program, _) = Pipeline.parse("twice = merge(request(), request())\nlater = timer(after: 2s).flatMap(.merge) { _ in request() }")
+        let (program, _) = PipelineLanguage.parse("twice = merge(request(), request())\nlater = timer(after: 2s).flatMap(.merge) { _ in request() }")
         let interpreter = try Interpreter(program: program, scheduler: clock, services: services) { stream, event in
             recorded.withLock { $0.append("\(Int(clock.now / .milliseconds(1))) \(stream) \(event.value.map { "\($0.json)" } ?? "\(event)")") }
         }

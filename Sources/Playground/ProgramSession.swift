@@ -2,16 +2,16 @@ import Pipelines
 import Reactive
 import Scenarios
 
-/// A user's program (docs/PIPELINES.md) as a session's pipeline: checked and built once when the
+/// A user's program (docs/PIPELINES.md) as what a session runs: checked and built once when the
 /// session is asked for, then built again on the session's clock when it starts.
-enum ProgramPipeline {
-    /// The session pipeline of the program `text`, and its warnings; or every error found.
-    static func make(
+enum ProgramSession {
+    /// The session definition of the program `text`, and its warnings; or every error found.
+    static func definition(
         from text: String,
         limits: StepBudget.Limits = .standard,
         onLimit: @escaping @Sendable (String) -> Void = { _ in }
-    ) -> Result<(pipeline: SessionPipeline, warnings: [Diagnostic]), ProgramRefusal> {
-        let (program, diagnostics) = Pipeline.parse(text)
+    ) -> Result<(definition: SessionDefinition, warnings: [Diagnostic]), ProgramRefusal> {
+        let (program, diagnostics) = PipelineLanguage.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         // What only building finds (an argument out of range, a value where a signal is needed),
         // found without running anything: the session builds it again, for real, on its thread.
@@ -23,10 +23,10 @@ enum ProgramPipeline {
             description: "A program of the pipeline language, every named line a stream.",
             inputs: program.inputs.map(Self.describe),
             streams: program.summaries.map(Self.describe),
-            source: PipelineSource(program: text)
+            source: SourceListing(program: text)
         )
-        let pipeline = SessionPipeline(description: description, warnings: diagnostics) { scheduler, settings, sink in
-            ProgramRun(
+        let definition = SessionDefinition(description: description, warnings: diagnostics) { scheduler, settings, sink in
+            ProgramInstance(
                 program: program,
                 limits: limits,
                 reports: LimitReports(onLimit),
@@ -35,7 +35,7 @@ enum ProgramPipeline {
                 sink: sink
             )
         }
-        return .success((pipeline, diagnostics))
+        return .success((definition, diagnostics))
     }
 
     /// The scenarios' simulated services as the program's sources `search(query)`,
@@ -100,7 +100,7 @@ struct ProgramRefusal: Error {
 }
 
 /// A program running in a session.
-private struct ProgramRun: RunningPipeline {
+private struct ProgramInstance: SessionInstance {
     let interpreter: Interpreter?
 
     init(

@@ -2,8 +2,8 @@ import Pipelines
 import Reactive
 import Scenarios
 
-/// A pipeline running in a session: a built-in scenario's instance, or a user's program.
-protocol RunningPipeline: Sendable {
+/// What a session runs, running: a built-in scenario's instance, or a user's program's.
+protocol SessionInstance: Sendable {
     /// Sends `event` into the input `name` (checked by the API first).
     func apply(_ event: InputEvent, to name: String)
     /// Stops every stream: no more events.
@@ -15,22 +15,22 @@ protocol RunningPipeline: Sendable {
     func haltForMemory()
 }
 
-extension RunningPipeline {
+extension SessionInstance {
     var recentBytesSent: Double { 0 }
     func haltForMemory() {}
 }
 
 /// What a session runs: its description (inputs, streams, source) and how to start it on the
 /// session's scheduler, its events going to the sink.
-struct SessionPipeline: Sendable {
+struct SessionDefinition: Sendable {
     let description: ScenarioDescription
     /// A program's warnings (`nil` for a built-in scenario).
     var warnings: [Diagnostic]?
-    let start: @Sendable (_ scheduler: any Scheduler, _ settings: ScenarioSettings, _ sink: @escaping StreamSink) -> any RunningPipeline
+    let start: @Sendable (_ scheduler: any Scheduler, _ settings: ScenarioSettings, _ sink: @escaping StreamSink) -> any SessionInstance
 
     /// A built-in scenario.
-    static func scenario(_ type: any Scenario.Type) -> SessionPipeline {
-        SessionPipeline(description: type.description) { scheduler, settings, sink in
+    static func scenario(_ type: any Scenario.Type) -> SessionDefinition {
+        SessionDefinition(description: type.description) { scheduler, settings, sink in
             ScenarioInstance(instance: type.init(scheduler: scheduler, settings: settings, sink: sink))
         }
     }
@@ -59,7 +59,7 @@ struct ProgramSummary: Encodable {
 }
 
 /// A built-in scenario's instance as a session's running pipeline.
-private struct ScenarioInstance: RunningPipeline {
+private struct ScenarioInstance: SessionInstance {
     let instance: any Scenario
     func apply(_ event: InputEvent, to name: String) { instance.apply(event, to: name) }
     func stop() { instance.stop() }

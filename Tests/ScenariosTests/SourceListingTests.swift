@@ -4,7 +4,7 @@ import Testing
 @testable import Scenarios
 
 @Suite("The pipeline's source beside its streams")
-struct PipelineSourceTests {
+struct SourceListingTests {
     @Test(arguments: Catalogue.scenarios.map { ObjectIdentifier($0) })
     func eachEntryCarriesItsOwnFileAndItDefinesEveryStream(_ id: ObjectIdentifier) throws {
         let scenario = try #require(Catalogue.scenarios.first { ObjectIdentifier($0) == id })

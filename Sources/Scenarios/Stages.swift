@@ -6,7 +6,7 @@ import Reactive
 /// and returns a hot signal of them for the stages built after it (through a replay-last subject,
 /// so a stage built later starts from the current value). Every stage runs once, however many
 /// stages read it — a simulated service is called once per query, not once per reader.
-final class Pipeline: Sendable {
+final class Stages: Sendable {
     private let sink: StreamSink
     private let subscriptions = CompoundDisposable()
 

@@ -2,7 +2,7 @@ import MicroHTTP
 import Pipelines
 
 /// `POST /api/pipelines/check`: a program's problems, for an editor to show as the user types.
-enum PipelineCheck {
+enum ProgramCheck {
     /// The media types a program body may have: plain text, or a form body — what `curl
     /// --data-binary` sends by default — read as the raw program too. None means text.
     static let acceptedMediaTypes: Set<String> = ["text/plain", "application/x-www-form-urlencoded"]
@@ -22,7 +22,7 @@ enum PipelineCheck {
         guard let program = String(validating: request.body, as: UTF8.self) else {
             return InputBodyError.invalidUTF8.response
         }
-        return .json(CheckResult(diagnostics: Pipeline.check(program)))
+        return .json(CheckResult(diagnostics: PipelineLanguage.check(program)))
     }
 
     private struct CheckResult: Encodable {

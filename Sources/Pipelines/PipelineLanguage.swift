@@ -1,6 +1,6 @@
 /// The pipeline language's entry points: check a program's text and get its problems, or parse
 /// it for the interpreter. See docs/PIPELINES.md.
-public enum Pipeline {
+public enum PipelineLanguage {
     /// The largest program accepted, in UTF-8 bytes.
     public static let maximumProgramBytes = 64 * 1024
     /// The most definitions (inputs and streams) a program may have.

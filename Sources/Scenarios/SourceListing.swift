@@ -1,6 +1,6 @@
-/// A scenario's own Swift file, embedded at build time (`PipelineSources/*.swift.txt` are
+/// A scenario's own Swift file, embedded at build time (`ScenarioSources/*.swift.txt` are
 /// symlinks to the compiled files), so the page can show the pipeline beside its streams.
-public struct PipelineSource: Sendable, Encodable {
+public struct SourceListing: Sendable, Encodable {
     /// The file's path in the repository.
     public let path: String
     /// The file's text.
