@@ -8,94 +8,86 @@ extension Builder {
     /// How many values `replay()` and `replayLazily()` keep for later readers (RAC keeps all).
     static let replayCapacity = 1_000
 
-    /// The signal of `upstream.name(arguments)` for the operators above, or `nil` for another name.
-    mutating func applyEventOperator(
-        _ name: String,
-        to upstream: @escaping SignalMaker,
-        _ arguments: Arguments,
-        parameters: [[String]]
-    ) throws(BuildError) -> SignalMaker? {
-        switch name {
-        case "materialize":
-            try arguments.expect([], usage: "materialize()")
-            return { scopes in
-                upstream(scopes).materialize().map(Self.describe).promoteError(PipelineFailure.self)
+    func materialize(_ call: OperatorCall) -> SignalMaker {
+        let upstream = call.upstream
+        return { scopes in upstream(scopes).materialize().map(Self.describe).promoteError(PipelineFailure.self) }
+    }
+
+    func dematerialize(_ call: OperatorCall) -> SignalMaker {
+        let (upstream, range) = (call.upstream, call.arguments.range)
+        return { scopes in
+            let events = upstream(scopes)
+            return Signal { subscriber in
+                events.subscribe(
+                    Subscriber { event in
+                        guard case .next(let value) = event else { return subscriber.send(event) }
+                        subscriber.send(
+                            Self.event(described: value)
+                                ?? .error(
+                                    .closure("`dematerialize` needs events as `materialize` sends them, not \(value.kindName)", at: range)
+                                )
+                        )
+                    },
+                    for: subscriber
+                )
             }
-        case "dematerialize":
-            try arguments.expect([], usage: "dematerialize()")
-            let range = arguments.range
-            return { scopes in
-                let events = upstream(scopes)
-                return Signal { subscriber in
-                    events.subscribe(
-                        Subscriber { event in
-                            guard case .next(let value) = event else { return subscriber.send(event) }
-                            subscriber.send(
-                                Self.event(described: value)
-                                    ?? .error(
-                                        .closure(
-                                            "`dematerialize` needs events as `materialize` sends them, not \(value.kindName)",
-                                            at: range
-                                        )
-                                    )
-                            )
-                        },
-                        for: subscriber
+        }
+    }
+
+    /// `attempt { test }`: a value that fails the test fails the stream (RAC `try:`).
+    func attempt(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+        let closure = try valueClosure(call.arguments, 0)
+        let (upstream, range) = (call.upstream, call.arguments[0].range)
+        return { scopes in
+            upstream(scopes).attempt { value throws(PipelineFailure) in
+                guard case .bool(let passed) = try closure(scopes, [value]) else {
+                    throw .closure("`attempt`'s closure must give a bool", at: range)
+                }
+                if !passed {
+                    throw PipelineFailure(
+                        code: "attempt_failed",
+                        message: "line \(range.line), column \(range.column): a value did not pass the test"
                     )
                 }
             }
-        case "attempt":
-            try arguments.expect([nil], usage: "attempt { $0 > 0 }")
-            let closure = try valueClosure(arguments, 0)
-            let range = arguments[0].range
-            return { scopes in
-                upstream(scopes).attempt { value throws(PipelineFailure) in
-                    guard case .bool(let passed) = try closure(scopes, [value]) else {
-                        throw .closure("`attempt`'s closure must give a bool", at: range)
-                    }
-                    if !passed {
-                        throw PipelineFailure(
-                            code: "attempt_failed",
-                            message: "line \(range.line), column \(range.column): a value did not pass the test"
-                        )
-                    }
-                }
+        }
+    }
+
+    mutating func catchTo(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+        let replacement = try compile(call.arguments[0], parameters: call.parameters)
+        let upstream = call.upstream
+        return { scopes in upstream(scopes).catchTo(replacement(scopes)) }
+    }
+
+    /// `repeat()`: resubscribes each time the stream completes.
+    func repeatForever(_ call: OperatorCall) -> SignalMaker {
+        let upstream = call.upstream
+        return { scopes in upstream(scopes).repeat() }
+    }
+
+    /// `replay()`, `replayLast()`, `replayLazily()`. The connection is the program's: stopping or
+    /// halting the program disposes it, or its source (an interval, say) would run, and its replay
+    /// stay, for ever.
+    func replay(_ call: OperatorCall) -> SignalMaker {
+        let (name, upstream) = (call.name, call.upstream)
+        let capacity = name == "replayLast" ? 1 : Self.replayCapacity
+        let subscriptions = self.subscriptions
+        return { scopes in
+            let connection = upstream(scopes).multicast(ReplaySubject(capacity: capacity))
+            guard name == "replayLazily" else {
+                subscriptions.add(connection.connect())
+                return connection.signal
             }
-        case "catchTo":
-            try arguments.expect([nil], usage: "catchTo(just(0))")
-            let replacement = try compile(arguments[0], parameters: parameters)
-            return { scopes in upstream(scopes).catchTo(replacement(scopes)) }
-        case "repeat":
-            try arguments.expect([], usage: "repeat()")
-            return { scopes in upstream(scopes).repeat() }
-        case "replay", "replayLast", "replayLazily":
-            try arguments.expect([], usage: "\(name)()")
-            let capacity = name == "replayLast" ? 1 : Self.replayCapacity
-            // The connection is the program's: stopping or halting the program disposes it, or
-            // its source (an interval, say) would run, and its replay stay, for ever.
-            let subscriptions = self.subscriptions
-            return { scopes in
-                let connection = upstream(scopes).multicast(ReplaySubject(capacity: capacity))
-                guard name == "replayLazily" else {
+            let isConnected = Lock(false)
+            return .deferred {
+                if isConnected.withLock({ connected in
+                    defer { connected = true }
+                    return !connected
+                }) {
                     subscriptions.add(connection.connect())
-                    return connection.signal
                 }
-                let isConnected = Lock(false)
-                return .deferred {
-                    if isConnected.withLock({ connected in
-                        defer { connected = true }
-                        return !connected
-                    }) {
-                        subscriptions.add(connection.connect())
-                    }
-                    return connection.signal
-                }
+                return connection.signal
             }
-        default:
-            if let unavailable = Self.outsideTheLanguage[name] {
-                throw BuildError(message: unavailable.reason, range: arguments.range, hint: unavailable.hint)
-            }
-            return nil
         }
     }
 

@@ -9,25 +9,13 @@ enum Vocabulary {
         "combineLatest", "merge", "zip", "concat",
     ]
 
-    /// Operators, called as `stream.operator(…)`: the names of docs/OPERATORS.md that make sense
-    /// on a live stream (time-based ones take the session's scheduler, so no `on:`).
-    static let operators: Set<String> = [
-        // transforming and filtering
-        "map", "mapReplace", "filter", "ignore", "ignoreValues", "scan", "combinePrevious", "take", "skip",
-        "takeLast", "startWith", "distinctUntilChanged", "not", "and", "or", "collect", "materialize",
-        "dematerialize", "any", "all", "aggregate", "attempt", "attemptMap", "reduceEach",
-        // combining and flattening
-        "combineLatest", "merge", "zip", "concat", "then", "flatMap", "flattenMap", "concatMap",
-        "switchToLatest", "flatten", "sample", "withLatest", "groupBy",
-        // errors, repetition
-        "catch", "catchTo", "retry", "repeat", "timeout",
-        // time
-        "throttle", "rateLimit", "delay", "buffer",
-        // side effects and multicasting
-        "doNext", "doError", "doCompleted", "initially", "finally", "replay", "replayLast", "replayLazily",
-        // commands
-        "execute", "executing", "executionSignals", "errors", "enabled",
-    ]
+    /// Operators, called as `stream.operator(…)`: the language's (``LanguageOperator/all``), the
+    /// names of docs/OPERATORS.md a program cannot use (so that the builder can say why), and a
+    /// command's members.
+    static let operators: Set<String> = Set(LanguageOperator.all.map(\.name))
+        .union(Builder.outsideTheLanguage.keys)
+        .union(Builder.commandMembers)
+        .union(["execute"])
 
     /// Members of values inside closures besides object fields (`.count`, `.lowercased()`…).
     static let valueMembers: Set<String> = [

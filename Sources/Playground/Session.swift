@@ -6,6 +6,8 @@ import Reactive
 import Scenarios
 
 /// One running pipeline — a built-in scenario or a user's program — and the people watching it.
+/// (About 400 lines: its inputs, its event log and its watchers share one lock and one thread, so
+/// they stay one type.)
 ///
 /// The scenario lives on one `RunLoopScheduler` thread: it is built there, its inputs are applied
 /// there in arrival order, and its events are recorded there. Each event gets the next `seq` (also
