@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
         .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Playground", "ReactiveTesting"]),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["Reactive", "ReactiveTesting"]),
-        .testTarget(name: "PipelinesTests", dependencies: ["Pipelines"]),
+        .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "ReactiveTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,9 +6,10 @@
 # sessions end, with the `end` event, while the others carry on; new sessions still succeed.
 # Tears everything down at the end. Results go in docs/DEPLOY.md.
 #
-# Needs a Docker engine and Compose (v2's `docker compose`, or docker-compose 1.29). Here, with
-# ../shared/tools/container-check --keep's engine:
-#   DOCKER_HOST=unix://$HOME/.cache/container-check/docker.sock DOCKER_BUILDKIT=0 deploy/check.sh
+# Needs a Docker engine and Compose (v2's `docker compose`, or docker-compose 1.29). For an engine
+# other than the default one, point DOCKER_HOST at its socket; where the engine has no BuildKit,
+# set DOCKER_BUILDKIT=0:
+#   DOCKER_HOST=unix:///path/to/docker.sock DOCKER_BUILDKIT=0 deploy/check.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 project=reactive-playground-check

@@ -42,25 +42,15 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
     /// Records and sends a value (RAC `sendNext:`).
     public func sendNext(_ value: Value) { core.sendNext(value) }
 
-    /// Records and sends an error; the subject ends (RAC `sendError:`).
-    public func sendError(_ error: Failure) {
-        core.terminate(with: .error(error))
-        feeds.dispose()
-    }
-
-    /// Records and sends completion; the subject ends (RAC `sendCompleted`).
-    public func sendCompleted() {
-        core.terminate(with: .completed)
-        feeds.dispose()
-    }
-
-    /// Sends any event.
+    /// Sends any event: a value to every current subscriber, or the end (RAC `sendError:`,
+    /// `sendCompleted`), after which the subject takes nothing more and its feeds are disposed.
     public func send(_ event: Event<Value, Failure>) {
-        switch event {
-        case .next(let value): sendNext(value)
-        case .error(let error): sendError(error)
-        case .completed: sendCompleted()
+        guard case .next(let value) = event else {
+            core.terminate(with: event)
+            feeds.dispose()
+            return
         }
+        sendNext(value)
     }
 
     /// The values that a new subscriber would receive, oldest first.

@@ -39,25 +39,15 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     @inlinable
     public func sendNext(_ value: Value) { core.sendNext(value) }
 
-    /// Sends an error to every current subscriber and ends the subject (RAC `sendError:`).
-    public func sendError(_ error: Failure) {
-        core.terminate(with: .error(error))
-        feeds.dispose()
-    }
-
-    /// Sends completion to every current subscriber and ends the subject (RAC `sendCompleted`).
-    public func sendCompleted() {
-        core.terminate(with: .completed)
-        feeds.dispose()
-    }
-
-    /// Sends any event.
+    /// Sends any event: a value to every current subscriber, or the end (RAC `sendError:`,
+    /// `sendCompleted`), after which the subject takes nothing more and its feeds are disposed.
     public func send(_ event: Event<Value, Failure>) {
-        switch event {
-        case .next(let value): sendNext(value)
-        case .error(let error): sendError(error)
-        case .completed: sendCompleted()
+        guard case .next(let value) = event else {
+            core.terminate(with: event)
+            feeds.dispose()
+            return
         }
+        sendNext(value)
     }
 
     /// The number of current subscribers.

@@ -10,14 +10,23 @@ public protocol SubjectProtocol<Value, Failure>: AnyObject, Sendable {
     /// The subject as a signal to subscribe to.
     var signal: Signal<Value, Failure> { get }
 
-    /// Sends `event` to the current subscribers.
+    /// Sends `event` to the current subscribers; an error or completion ends the subject.
     func send(_ event: Event<Value, Failure>)
+
+    /// Sends a value to the current subscribers (RAC `sendNext:`).
+    func sendNext(_ value: Value)
 
     /// The subscriptions that feed the subject through ``input``, disposed when it ends.
     var feeds: CompoundDisposable { get }
 }
 
 extension SubjectProtocol {
+    /// Sends an error to the current subscribers and ends the subject (RAC `sendError:`).
+    public func sendError(_ error: Failure) { send(.error(error)) }
+
+    /// Sends completion to the current subscribers and ends the subject (RAC `sendCompleted`).
+    public func sendCompleted() { send(.completed) }
+
     /// A subscriber that forwards every event it receives into this subject, so a signal can be
     /// subscribed into it (RAC `[signal subscribe:subject]`). The subject holds the subscription:
     /// when the subject ends, it is disposed (the source stops feeding an ended subject), and once

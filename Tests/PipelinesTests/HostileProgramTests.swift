@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Locking
 import Reactive
+import ReactiveTesting
 import Testing
 
 @testable import Pipelines
@@ -53,19 +54,6 @@ struct HostileProgramTests {
         let name = String(repeating: "q", count: 30_000)
         let diagnostics = PipelineLanguage.check("input query: text\nx = \(name)")
         #expect(diagnostics.contains { $0.message.hasPrefix("unknown name") && $0.hint == "define it as an input or a stream" })
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

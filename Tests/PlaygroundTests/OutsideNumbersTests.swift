@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import Reactive
+import ReactiveTesting
 import Scenarios
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 struct OutsideNumbersTests {
     /// Deterministic generated strings: the same run every time, so a failure reproduces.
     static func generatedStrings(count: Int, seed: UInt64) -> [String] {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let boundaries = [
             "0", "-0", "1", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
             "-9223372036854775809", "18446744073709551616", String(repeating: "9", count: 400), "1e308", "1e309",
@@ -75,7 +76,7 @@ struct OutsideNumbersTests {
     }
 
     @Test func inputBodiesOfEveryKindNeverTrap() {
-        var random = SeededRandom(seed: 3)
+        var random = SeededGenerator(seed: 3)
         let strings = Self.generatedStrings(count: 2_000, seed: 4)
         let jsonBodies =
             strings.map { "[\($0)]" } + strings + [
@@ -113,7 +114,8 @@ struct OutsideNumbersTests {
             "--port", "--ticker-interval-ms", "--throttle-ms", "--max-sessions", "--session-idle-timeout",
             "--inputs-per-second", "--event-buffer", "--session-threads", "--max-body-bytes", "--max-connections",
             "--connection-timeout", "--connection-memory-kib", "--sse-queue-bytes", "--keep-alive-seconds", "--malloc-arenas",
-            "--request-timeout", "--max-connections-per-client",
+            "--request-timeout", "--max-connections-per-client", "--event-buffer-bytes", "--program-event-bytes",
+            "--max-value-bytes", "--marbles-answer-bytes", "--max-heap-bytes",
         ]
         for text in Self.generatedStrings(count: 60, seed: 5) {
             for flag in flags {
@@ -123,20 +125,5 @@ struct OutsideNumbersTests {
         }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--connection-memory-kib", "9223372036854775807"]) }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--port", "65536"]) }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so fuzzed values are the same on every run.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
