@@ -13,6 +13,8 @@ const MAX_LOG = 200;
 const MAX_KEPT_EVENTS = 5000;
 /** How long the editor waits after a keystroke before it asks the server to check the program. */
 const CHECK_DELAY_MS = 300;
+/** Where the editor keeps the learner's last program, so that it opens on it next time. */
+const LAST_PROGRAM_KEY = "playground.lastProgram";
 /** How often Play moves the virtual clock, in wall milliseconds. */
 const PLAY_TICK_MS = 100;
 
@@ -568,6 +570,23 @@ function showEditor(text) {
   }
 }
 
+/** The program the learner last wrote here, or null (none, or storage unavailable). */
+function lastProgram() {
+  try {
+    return localStorage.getItem(LAST_PROGRAM_KEY) || null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberProgram(text) {
+  try {
+    if (text.trim()) localStorage.setItem(LAST_PROGRAM_KEY, text);
+  } catch {
+    // Storage may be off (private windows): the editor then opens on the first example.
+  }
+}
+
 let checkTimer = null;
 let checkNumber = 0;
 /** Asks the server to check the program once typing pauses; only the latest answer is shown. */
@@ -576,6 +595,7 @@ function scheduleCheck() {
   checkTimer = setTimeout(async () => {
     const number = ++checkNumber;
     const text = page.editor.value;
+    rememberProgram(text);
     if (!text.trim()) {
       page.editor.setDiagnostics([]);
       return;
@@ -650,10 +670,12 @@ async function route() {
       return;
     }
     if (hash === "edit" || hash.startsWith("edit=")) {
-      // An empty editor, or a scenario's program to change ("Edit this pipeline").
+      // A scenario's program to change ("Edit this pipeline"), else something to run: the
+      // learner's last program, else the first example.
       page.source?.close();
       $("scenario").hidden = true;
-      showEditor(page.scenarios.find((item) => item.id === hash.slice(5))?.pipeline ?? "");
+      showEditor(page.scenarios.find((item) => item.id === hash.slice(5))?.pipeline
+        ?? lastProgram() ?? page.examples[0]?.program ?? "");
       $("program").focus();
       return;
     }

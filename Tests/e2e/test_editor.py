@@ -149,6 +149,7 @@ def test_the_editor_and_its_problems_by_keyboard_alone(browser, make_playground,
     open_editor(browser, playground)
     editor = browser.switch_to.active_element
     assert editor.get_attribute("id") == "program", "the editor has focus when it opens"
+    editor.send_keys(Keys.CONTROL, "a")  # it opens on an example: typing replaces it
     editor.send_keys(MISSPELT)
     wait(browser, lambda: problems(browser))
     editor.send_keys(Keys.TAB)  # Tab leaves the editor (it does not type a tab): to the problem list
@@ -168,4 +169,24 @@ def test_the_editor_and_its_problems_by_keyboard_alone(browser, make_playground,
     results = axe.run()
     serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
     assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    check_console(browser)
+
+
+def test_the_editor_opens_with_something_to_run(browser, make_playground, viewport):
+    """At #edit the editor opens on the first example; once the learner has written a program,
+    on that program, after a reload too."""
+    playground = make_playground()
+    viewport(1280, 800)
+    _, examples = playground.json("GET", "/api/pipelines/examples")
+    first = examples["examples"][0]["program"]
+    open_editor(browser, playground)
+    editor = browser.find_element(By.ID, "program")
+    wait(browser, lambda: editor.get_attribute("value") == first)
+    mine = FIXED + "// mine\n"
+    replace_program(browser, mine)
+    # Kept once the editor has paused to check it.
+    wait(browser, lambda: browser.execute_script("return localStorage.getItem('playground.lastProgram')") == mine)
+    open_editor(browser, playground)
+    wait(browser, lambda: browser.find_element(By.ID, "program").get_attribute("value") == mine)
+    assert first != mine
     check_console(browser)
