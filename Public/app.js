@@ -473,6 +473,15 @@ function renderSource(scenario) {
     if (stream.line) byLine.set(stream.line, [...(byLine.get(stream.line) ?? []), stream.name]);
   }
   const lines = scenario.source.swift.split("\n");
+  // A scenario's file opens on the lines that build its pipeline: the imports, inputs and
+  // catalogue above them are folded, one button away.
+  let firstBuilding = scenario.program ? -1 : lines.findIndex((line, index) => streamNamedOn(line, lines[index - 1]));
+  if (firstBuilding > 0 && /stream\($/.test(lines[firstBuilding - 1])) firstBuilding -= 1;
+  const folded = html("span", "folded");
+  folded.hidden = true;
+  folded.id = "source-folded";
+  renderUnfold(firstBuilding > 0 ? firstBuilding : 0, folded);
+  if (firstBuilding > 0) code.appendChild(folded);
   lines.forEach((line, index) => {
     const node = html("span", "line", line || " ");
     const made = scenario.program ? byLine.get(index + 1) : streamNamedOn(line, lines[index - 1]);
@@ -481,8 +490,26 @@ function renderSource(scenario) {
       node.dataset.stream = made.join(" ");
       node.dataset.line = String(index + 1);
     }
-    code.appendChild(node);
+    (index < firstBuilding ? folded : code).appendChild(node);
   });
+}
+
+/** The button that shows or hides the `count` folded lines above the pipeline (none: no button). */
+function renderUnfold(count, folded) {
+  $("source-unfold")?.remove();
+  if (count === 0) return;
+  const button = html("button", "secondary unfold");
+  button.type = "button";
+  button.id = "source-unfold";
+  button.setAttribute("aria-controls", "source-folded");
+  const show = (shown) => {
+    folded.hidden = !shown;
+    button.setAttribute("aria-expanded", String(shown));
+    button.textContent = shown ? "Hide the lines above the pipeline" : `Show the ${count} lines above the pipeline (imports, inputs, catalogue)`;
+  };
+  button.addEventListener("click", () => show(folded.hidden));
+  show(false);
+  $("source-code").closest("pre").before(button);
 }
 
 /** The stream a line of a scenario's Swift names: `stream("name", …)`, or `"name",` alone on the

@@ -337,3 +337,26 @@ def test_an_input_ended_elsewhere_shows_as_ended(browser, playground):
     assert "completed or failed" in browser.find_element(By.ID, "notice").text
     errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
     assert all(e["source"] == "network" and "409" in e["message"] for e in errors), errors  # only the refused post
+
+
+FIRST_VISIBLE_SOURCE_LINE = """
+const pre = document.querySelector("pre.source");
+const top = pre.getBoundingClientRect().top + parseFloat(getComputedStyle(pre).paddingTop);
+const line = [...pre.querySelectorAll(".line")].find((node) => node.getBoundingClientRect().bottom > top + 1);
+return line ? [line.className, line.textContent] : null;
+"""
+
+
+@pytest.mark.parametrize("scenario", ["search", "login", "ticker", "multicast"])
+def test_the_source_panel_opens_on_the_lines_that_build_the_pipeline(browser, playground, scenario):
+    """Not on the imports and the catalogue: the first line in view builds a stage."""
+    open_scenario(browser, playground, scenario)
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#source-code .defines"))
+    css, text = browser.execute_script(FIRST_VISIBLE_SOURCE_LINE)
+    assert "stages.stream(" in text, (css, text)
+    # The folded lines are one button away, and come back with it.
+    unfold = browser.find_element(By.ID, "source-unfold")
+    assert unfold.get_attribute("aria-expanded") == "false"
+    unfold.click()
+    assert "import" in browser.execute_script(FIRST_VISIBLE_SOURCE_LINE)[1]
+    check_console(browser)
