@@ -556,6 +556,12 @@ function showSession(scenario, sessionID, clock = "real") {
   for (const item of document.querySelectorAll(".scenario-link")) {
     item.toggleAttribute("aria-current", item.id === `pick-${scenario.id}`);
   }
+  // On a phone the scenarios are one row that scrolls sideways: bring the current one into it.
+  const current = document.querySelector(".scenario-link[aria-current]");
+  const strip = current?.closest(".scenario-tabs");
+  if (current && strip && strip.scrollWidth > strip.clientWidth) {
+    strip.scrollLeft = current.offsetLeft - strip.offsetLeft - (strip.clientWidth - current.offsetWidth) / 2;
+  }
 }
 
 // MARK: The operator gallery

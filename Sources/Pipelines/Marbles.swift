@@ -25,7 +25,7 @@ struct MarbleDiagram: Equatable {
         do {
             entries = try Marbles.parse(text) { $0.isASCII && ($0.isLetter || $0.isNumber) }
         } catch {
-            throw MarbleError(Self.message(for: error, in: text))
+            throw MarbleError(Self.message(for: error))
         }
         marbles = entries.map { entry in
             switch entry.symbol {
@@ -36,10 +36,9 @@ struct MarbleDiagram: Equatable {
         }
     }
 
-    private static func message(for error: Marbles.ParseError, in text: String) -> String {
+    private static func message(for error: Marbles.ParseError) -> String {
         switch error {
-        case .misplacedParenthesis(let offset):
-            text.dropFirst(offset).first == "(" ? "groups `(…)` do not nest" : "`)` without `(`"
+        case .misplacedParenthesis(let offset): "a `(` inside a group or a `)` outside one, at character \(offset + 1)"
         case .unclosedGroup: "a group `(` is not closed"
         case .afterTheEnd: "nothing may follow `|` or `#`"
         case .notNotation(let character, _): "`\(character)` is not marble notation: `-`, a letter or digit, `(`, `)`, `|` or `#`"

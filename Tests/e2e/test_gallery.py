@@ -86,7 +86,16 @@ def open_entry(browser, playground, entry_id):
     browser.get_log("browser")
     browser.get(f"{playground.url}/#gallery/{entry_id}")
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".gallery-output-notation"))
-    return lambda: browser.find_element(By.CSS_SELECTOR, '.gallery-output-notation[data-stream="out"]').text
+
+    def output():
+        # Each redraw replaces the output: one found just before a redraw is gone when read.
+        from selenium.common.exceptions import StaleElementReferenceException
+        try:
+            return browser.find_element(By.CSS_SELECTOR, '.gallery-output-notation[data-stream="out"]').text
+        except StaleElementReferenceException:
+            return None
+
+    return output
 
 
 def test_dragging_a_marble_and_ending_with_an_error_redraw_the_output(browser, make_playground):

@@ -360,3 +360,26 @@ def test_the_source_panel_opens_on_the_lines_that_build_the_pipeline(browser, pl
     unfold.click()
     assert "import" in browser.execute_script(FIRST_VISIBLE_SOURCE_LINE)[1]
     check_console(browser)
+
+
+@pytest.mark.parametrize("scenario", ["login", "search", "command", "binding", "multicast", "schedulers", "ticker"])
+def test_on_a_phone_the_diagram_starts_within_a_screen_and_a_half(browser, playground, scenario):
+    """At 375 × 812 the first row of the diagram is within 1.5 screen heights of the top: the
+    scenarios are one row that scrolls sideways, and the tagline and the link's explanation go."""
+    from test_diagram import set_viewport
+
+    set_viewport(browser, 375, 812)
+    try:
+        open_scenario(browser, playground, scenario, size=PHONE)
+        wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#streams li"))
+        top = browser.execute_script("return document.querySelector('#streams li').getBoundingClientRect().top + window.scrollY")
+        assert top <= 1.5 * 812, f"{scenario}: the diagram starts {top:.0f} px down"
+        # The current scenario is in view in its row.
+        shown = browser.execute_script(
+            "const l = document.querySelector('.scenario-link[aria-current]').getBoundingClientRect();"
+            "return l.left >= 0 && l.right <= window.innerWidth")
+        assert shown, f"{scenario}: its tab is scrolled out of view"
+        browser.save_screenshot(str(ARTIFACTS / f"phone-{scenario}-375px.png"))
+        check_console(browser)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
