@@ -1,0 +1,47 @@
+// The event log under the diagram: every event as a line, newest first, filtered by stream.
+import { html } from "../dom.js";
+import { describe } from "../format.js";
+
+/** Lines kept; the oldest go first. */
+const MAX_LOG = 200;
+
+export class EventLog {
+  /** `list` receives the lines; `filter` is the select that shows one stream's lines only. */
+  constructor(list, filter) {
+    this.list = list;
+    this.filter = filter;
+    filter.addEventListener("change", () => {
+      for (const item of list.children) item.hidden = Boolean(filter.value) && item.dataset.stream !== filter.value;
+    });
+  }
+
+  /** Starts again with no lines, offering `streams` in the filter. */
+  reset(streams) {
+    this.list.replaceChildren();
+    this.setStreams(streams);
+  }
+
+  /** The streams the filter offers (after a chain's stages are shown or hidden). */
+  setStreams(streams) {
+    const chosen = this.filter.value;
+    this.filter.replaceChildren(html("option", undefined, "every stream"));
+    this.filter.firstChild.value = "";
+    for (const name of streams) {
+      const option = html("option", undefined, name);
+      option.value = name;
+      this.filter.appendChild(option);
+    }
+    this.filter.value = streams.includes(chosen) ? chosen : "";
+  }
+
+  /** Adds `event` (`{seq, t, stream, kind, value}`) as the newest line. */
+  add(event) {
+    const item = html("li", "log-entry");
+    item.dataset.stream = event.stream;
+    const value = event.kind === "completed" ? "" : ` ${describe(event.value, 400)}`;
+    item.textContent = `#${event.seq} · ${event.t} ms · ${event.stream} ${event.kind}${value}`;
+    item.hidden = Boolean(this.filter.value) && this.filter.value !== event.stream;
+    this.list.prepend(item);
+    while (this.list.children.length > MAX_LOG) this.list.lastElementChild.remove();
+  }
+}

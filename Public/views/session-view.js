@@ -1,0 +1,234 @@
+// The session view: one running session of a scenario (or of the learner's program) — its inputs,
+// its marble diagram fed live by the session's SSE stream, the source beside it, the virtual
+// clock's controls and the event log. It owns all of this state; nothing outside reads it.
+import { sessionInfo } from "../api.js";
+import { Diagram, WINDOW_RANGE } from "../diagram.js";
+import { encodeProgram } from "../editor.js";
+import { describe, seconds } from "../format.js";
+import { explainSessionError, notice } from "../notice.js";
+import { diagramRows, resultStreams } from "./diagram-rows.js";
+import { EventLog } from "./event-log.js";
+import { renderInputs } from "./session-inputs.js";
+import { renderSource } from "./source-panel.js";
+import { VirtualClock } from "./virtual-clock.js";
+
+const $ = (id) => document.getElementById(id);
+/** Events kept to redraw the diagram when a chain's stages are shown or hidden. */
+const MAX_KEPT_EVENTS = 5000;
+/** The least time between two announcements of one result stream, in milliseconds. */
+const ANNOUNCE_EVERY_MS = 500;
+
+/** A program's session as the page shows a scenario: its summary, its text as the source. */
+export function programScenario(summary, text) {
+  return {
+    id: "pipeline", title: "Your pipeline", program: text,
+    description: "Your program, running on the server: every named line a stream, every operator of a chain a stage.",
+    inputs: summary.inputs, streams: summary.streams, source: { path: "your program", swift: text },
+  };
+}
+
+export class SessionView {
+  constructor() {
+    this.section = $("scenario");
+    this.diagram = null;
+    this.source = null; // the session's EventSource
+    this.scenario = null;
+    this.expanded = new Set(); // named streams of a program whose chain's stages are shown
+    this.windowMs = 10_000;
+    this.frame = null;
+    this.log = new EventLog($("log"), $("log-filter"));
+    this.clock = new VirtualClock({
+      bar: $("clock"), reading: $("virtual-time"), play: $("play"), speed: $("speed"),
+      steps: [[$("advance-100"), 100], [$("advance-500"), 500]],
+    });
+    this.wireViewControls();
+    $("scenario-title").tabIndex = -1;
+  }
+
+  /** The time axis's controls and the source toggle act on whichever diagram is shown. */
+  wireViewControls() {
+    $("follow").addEventListener("change", (event) => this.diagram?.setFollow(event.target.checked));
+    $("zoom-in").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs / 2));
+    $("zoom-out").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs * 2));
+    $("earlier").addEventListener("click", () => this.diagram?.pan(-0.5));
+    $("later").addEventListener("click", () => this.diagram?.pan(0.5));
+    $("toggle-source").addEventListener("click", (event) => {
+      const shown = event.target.getAttribute("aria-expanded") !== "true";
+      event.target.setAttribute("aria-expanded", String(shown));
+      event.target.textContent = shown ? "Hide source" : "Show source";
+      $("source-panel").hidden = !shown;
+      $("pipeline-layout").classList.toggle("source-hidden", !shown);
+      this.diagram?.relayout();
+    });
+    window.addEventListener("resize", () => this.diagram?.relayout());
+  }
+
+  /** Shows session `sessionID` of `scenario` on a `clock` ("real" or "virtual"), connected live. */
+  mount({ scenario, sessionID, clock = "real", focus = false }) {
+    this.section.hidden = false;
+    this.renderHead(scenario, sessionID, clock);
+    this.events = []; // every event shown, so the diagram can be drawn again with other rows
+    this.diagram = null;
+    if (this.scenario !== scenario) this.expanded.clear();
+    this.scenario = scenario;
+    this.sessionID = sessionID;
+    this.clockOffset = Infinity;
+    this.announceAt = new Map();
+    notice(null);
+    this.boundFields = renderInputs($("inputs"), scenario, sessionID);
+    this.renderDiagram();
+    renderSource({ path: $("source-path"), code: $("source-code") }, scenario);
+    this.clock.start(sessionID, clock === "virtual");
+    this.connect();
+    if (this.frame === null) this.animate();
+    if (focus) $("scenario-title").focus();
+  }
+
+  /** Disconnects and hides the view. */
+  unmount() {
+    this.source?.close();
+    this.source = null;
+    this.clock.stop();
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    this.frame = null;
+    this.section.hidden = true;
+  }
+
+  renderHead(scenario, sessionID, clock) {
+    $("scenario-title").textContent = scenario.title;
+    // The first sentence, then the rest on request: the diagram stays in view.
+    const [summary, ...rest] = scenario.description.split(/(?<=\.) /);
+    $("scenario-summary").textContent = summary;
+    $("scenario-description").textContent = rest.join(" ") || summary;
+    const link = $("session-link");
+    link.href = `#session=${sessionID}`;
+    link.textContent = `${location.origin}/#session=${sessionID}`;
+    $("marbles-link").href = `/api/sessions/${encodeURIComponent(sessionID)}/marbles`;
+    $("edit-offer").hidden = !scenario.pipeline;
+    $("step-offer").hidden = clock === "virtual" || Boolean(scenario.program); // a program picks its clock in the editor
+    $("step-link").href = `#step=${scenario.id}`;
+    $("edit-link").href = `#edit=${scenario.id}`;
+    $("program-share").hidden = !scenario.program;
+    if (scenario.program) {
+      const share = `${location.origin}/#program=${encodeProgram(scenario.program)}`;
+      $("program-link").href = share;
+      $("program-link").textContent = share.length > 90 ? `${share.slice(0, 87)}…` : share;
+    }
+  }
+
+  renderDiagram() {
+    const rows = diagramRows(this.scenario, this.expanded);
+    const previous = this.diagram;
+    const diagram = new Diagram($("diagram"), rows, {
+      detail: $("marble-detail"), windowMs: this.windowMs, onViewChange: () => this.showView(),
+      onExpand: (name) => this.toggleStages(name),
+    });
+    if (previous) diagram.follow = previous.follow;
+    this.diagram = diagram;
+    this.streamNames = new Set(rows.map((row) => row.name));
+    if (previous) this.log.setStreams(rows.map((row) => row.name));
+    else this.log.reset(rows.map((row) => row.name));
+    this.results = resultStreams(this.scenario);
+    for (const event of this.events) diagram.add(event);
+    this.showView();
+  }
+
+  /** Shows or hides the stages of a program line's chain: the diagram is drawn again from the events kept. */
+  toggleStages(name) {
+    if (this.expanded.has(name)) this.expanded.delete(name);
+    else this.expanded.add(name);
+    this.renderDiagram();
+    this.diagram.rows.find((row) => row.name === name)?.label.querySelector(".expander")?.focus();
+  }
+
+  /** The view controls say what the diagram shows: following time or not, and its window. */
+  showView() {
+    const diagram = this.diagram;
+    if (!diagram) return;
+    $("follow").checked = diagram.follow;
+    $("window-size").textContent = seconds(diagram.windowMs);
+    this.windowMs = diagram.windowMs;
+    $("zoom-in").disabled = diagram.windowMs <= WINDOW_RANGE[0];
+    $("zoom-out").disabled = diagram.windowMs >= WINDOW_RANGE[1];
+  }
+
+  /** Says a result stream's new value to screen readers, at most every half second per stream. */
+  announce(event) {
+    if (!this.results.has(event.stream) || event.kind !== "next") return;
+    const now = performance.now();
+    if (now - (this.announceAt.get(event.stream) ?? 0) < ANNOUNCE_EVERY_MS) return;
+    this.announceAt.set(event.stream, now);
+    $("announcer").textContent = `${event.stream}: ${describe(event.value, 120)}`;
+  }
+
+  receive(event) {
+    this.events.push(event);
+    if (this.events.length > MAX_KEPT_EVENTS) this.events.splice(0, this.events.length - MAX_KEPT_EVENTS);
+    if (!this.streamNames.has(event.stream)) return;
+    this.clockOffset = Math.min(this.clockOffset, performance.now() - event.t);
+    this.clock.saw(event.t);
+    this.diagram.add(event);
+    this.boundFields.get(event.stream)?.received(event);
+    this.log.add(event);
+    this.announce(event);
+  }
+
+  /** The session's time now: the virtual clock's reading, or the wall clock since the first event. */
+  sessionNow() {
+    if (this.clock.virtual) return this.clock.time;
+    return this.clockOffset === Infinity ? 0 : performance.now() - this.clockOffset;
+  }
+
+  animate() {
+    this.diagram?.render(this.sessionNow());
+    this.frame = requestAnimationFrame(() => this.animate());
+  }
+
+  setConnection(text, state) {
+    $("connection").textContent = text;
+    $("connection").dataset.state = state;
+  }
+
+  /** Opens the session's event stream; every named stream's events go to `receive`. */
+  connect() {
+    this.source?.close();
+    const { scenario, sessionID } = this;
+    this.setConnection("Connecting…", "connecting");
+    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionID)}/events`);
+    this.source = source;
+    source.onopen = () => {
+      this.setConnection("Live", "live");
+      notice(null);
+    };
+    source.onerror = async () => {
+      if (source.readyState === EventSource.CONNECTING) {
+        this.setConnection("Reconnecting… (the page resumes from the last event it saw)", "reconnecting");
+        return;
+      }
+      this.setConnection("Disconnected", "disconnected");
+      try {
+        await sessionInfo(sessionID);
+        notice("The event stream was refused; the server may be busy. Reload to try again.");
+      } catch (error) {
+        notice(explainSessionError(error));
+      }
+    };
+    const names = [...scenario.inputs.map((input) => `input:${input.name}`), ...scenario.streams.map((stream) => stream.name)];
+    for (const name of names) source.addEventListener(name, (message) => this.receive(JSON.parse(message.data)));
+    // The server is shutting down or being replaced: the session is gone for good, so no reconnect.
+    source.addEventListener("end", (message) => {
+      source.close();
+      this.source = null;
+      this.setConnection("Ended", "disconnected");
+      const { reason } = JSON.parse(message.data);
+      notice(reason === "draining"
+        ? "This session ended because its server was replaced — start a new one (pick a scenario, or reload)."
+        : "This session has ended. Pick a scenario to start a new one.");
+    });
+    source.addEventListener("reset", () => {
+      this.events = [];
+      this.diagram.clear();
+      this.log.add({ seq: "–", t: "–", stream: "reset", kind: "(some events were missed; showing the current state)" });
+    });
+  }
+}
