@@ -3,8 +3,10 @@
 // a cross for an error — with a graph column that shows which rows each stage reads, boolean
 // streams as step lines, marbles too close to tell apart stacked with a count, and "why did this
 // fire?": pointing at (or focusing) a marble highlights every event that shares its root cause.
+// A marble's colour is its root cause's: the input event that started it.
+import { drawGraph, lightEdges } from "./diagram-graph.js";
 import { html, svg } from "./dom.js";
-import { colour, describe, seconds } from "./format.js";
+import { CauseColours, describe, seconds } from "./format.js";
 
 /** Row height, axis band height, marble radius, and the least distance between two glyphs' centres. */
 const ROW = 50;
@@ -26,6 +28,22 @@ const KEEP = 400;
 const LABEL_FONT = "14px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /** The narrowest and widest time windows the zoom allows, in milliseconds. */
 export const WINDOW_RANGE = [200, 600_000];
+/** Typing at 8 characters a second puts keystrokes this far apart, in milliseconds. */
+const KEYSTROKE_MS = 125;
+/** The room a keystroke's marble needs to stand apart with a few characters of its value, in pixels. */
+const KEYSTROKE_PX = 40;
+/** The narrowest window the default chooses: below it, too little happens on screen at once. */
+const NARROWEST_DEFAULT_MS = 625;
+
+/**
+ * The window a diagram `width` pixels wide opens with: the widest of 10 s, 5 s, 2.5 s… in which
+ * keystrokes typed at a normal speed stand apart, each a marble with its value.
+ */
+export function defaultWindow(width) {
+  let windowMs = 10_000;
+  while (windowMs / 2 >= NARROWEST_DEFAULT_MS && (KEYSTROKE_MS * width) / windowMs < KEYSTROKE_PX) windowMs /= 2;
+  return windowMs;
+}
 
 const measurer = document.createElement("canvas").getContext("2d");
 function textWidth(text) {
@@ -53,13 +71,16 @@ function eventText(event) {
 export class Diagram {
   /**
    * `root` receives the diagram; `rows` are `{name, title, operator, from, description, input}` in
-   * the order drawn (inputs first); `detail` is the live region that tells the marble pointed at.
+   * the order drawn (inputs first); `detail` is the live region that tells the marble pointed at;
+   * `windowMs` the time across (null: chosen from the width); `colours` the session's colours by
+   * cause (kept when the diagram is drawn again with other rows).
    */
-  constructor(root, rows, { detail, windowMs, onViewChange, onExpand }) {
+  constructor(root, rows, { detail, windowMs = null, colours = new CauseColours(), onViewChange, onExpand }) {
     this.root = root;
     this.onExpand = onExpand;
     this.detail = detail;
-    this.windowMs = windowMs;
+    this.colours = colours;
+    this.zoomed = windowMs !== null; // whether the learner chose the window (else it is the default)
     this.onViewChange = onViewChange;
     this.follow = true;
     this.viewStart = 0;
@@ -71,6 +92,7 @@ export class Diagram {
     this.current = null; // the seq of the marble that holds the diagram's tab stop
     this.traced = null;
     this.build();
+    this.windowMs = windowMs ?? defaultWindow(this.width);
   }
 
   // MARK: Structure
@@ -84,7 +106,7 @@ export class Diagram {
     labels.id = "streams";
     labels.setAttribute("aria-label", "Rows: the inputs, then the stages in pipeline order");
     for (const row of this.rows) labels.appendChild(this.rowLabel(row));
-    this.graph = this.graphColumn(height);
+    this.graph = drawGraph(this.rows, { height, top: AXIS, rowHeight: ROW });
     const lanes = html("div", "lanes");
     this.svg = svg("svg", { class: "lanes-svg", height, role: "group", "aria-label": "Marbles on one time axis" });
     this.bands = svg("g", { class: "bands", "aria-hidden": "true" });
@@ -101,9 +123,12 @@ export class Diagram {
       this.content.appendChild(row.group);
     }
     this.content.insertBefore(this.traceLayer, this.content.firstChild);
+    this.stackValues = svg("g", { class: "stack-values", "aria-hidden": "true" });
+    this.content.appendChild(this.stackValues);
     this.svg.append(this.bands, this.axis, this.content, this.nowLine);
     lanes.appendChild(this.svg);
     grid.append(labels, this.graph, lanes);
+    this.labels = labels;
     this.lanes = lanes;
     this.root.appendChild(grid);
     this.attachHandlers();
@@ -134,26 +159,13 @@ export class Diagram {
     second.appendChild(row.countLabel);
     item.append(first, second);
     if (row.description) item.appendChild(html("span", "visually-hidden", row.description));
+    // The graph column says it with lines; this says it in words.
+    const readers = this.rows.filter((other) => other.from.includes(row)).map((other) => other.title);
+    const reads = [row.from.length ? `reads ${row.from.map((source) => source.title).join(", ")}` : "",
+      readers.length ? `read by ${readers.join(", ")}` : ""].filter(Boolean).join("; ");
+    if (reads) item.appendChild(html("span", "visually-hidden", ` (${reads})`));
     row.label = item;
     return item;
-  }
-
-  /** Lines from the rows a stage reads to the stage, one vertical track per stage. */
-  graphColumn(height) {
-    const edges = this.rows.filter((row) => row.from.length);
-    const width = 10 + edges.length * 8;
-    const column = svg("svg", { class: "graph", width, height, "aria-hidden": "true" });
-    const centre = (row) => AXIS + row.index * ROW + ROW / 2;
-    edges.forEach((row, track) => {
-      const x = 5 + track * 8;
-      for (const source of row.from) {
-        const y = centre(source);
-        column.appendChild(svg("path", { class: "edge", d: `M0 ${y} H${x} V${centre(row)} H${width - 4}` }));
-        column.appendChild(svg("circle", { class: "edge-dot", cx: x, cy: y, r: 2 }));
-      }
-      column.appendChild(svg("path", { class: "edge-head", d: `M${width - 5} ${centre(row) - 4} L${width} ${centre(row)} L${width - 5} ${centre(row) + 4} Z` }));
-    });
-    return column;
   }
 
   // MARK: Time
@@ -168,6 +180,7 @@ export class Diagram {
   }
 
   setWindow(windowMs, anchor) {
+    this.zoomed = true;
     const clamped = Math.min(WINDOW_RANGE[1], Math.max(WINDOW_RANGE[0], windowMs));
     const at = anchor ?? this.viewStart + this.windowMs / 2;
     const share = (at - this.viewStart) / this.windowMs;
@@ -192,6 +205,7 @@ export class Diagram {
   /** Lays every row out again: after a zoom or a change of width. */
   relayout() {
     this.width = this.lanes.clientWidth || this.width;
+    if (!this.zoomed) this.windowMs = defaultWindow(this.width);
     this.svg.setAttribute("width", this.width);
     for (const row of this.rows) this.layoutRow(row);
     this.render(this.now);
@@ -239,7 +253,10 @@ export class Diagram {
   add(event) {
     const row = this.byName.get(event.stream);
     if (!row) return;
-    if (row.input) this.inputEvents.set(event.seq, event);
+    if (row.input) {
+      this.inputEvents.set(event.seq, event);
+      this.colours.assign(event.seq);
+    }
     if (this.inputEvents.size > KEEP * 4) this.inputEvents.delete(this.inputEvents.keys().next().value);
     row.events.push(event);
     row.count += 1;
@@ -366,7 +383,7 @@ export class Diagram {
     } else {
       group.setAttribute("role", "img");
       const text = describe(first.value);
-      const fill = colour(first.value);
+      const fill = this.colours.of(first);
       group.appendChild(svg("circle", { class: "marble-circle", cx: x, cy: top + GLYPH_Y, r: RADIUS, fill }));
       if (textWidth(text) <= 2 * RADIUS - 5) {
         group.appendChild(svg("text", { class: "marble-text", x, y: top + GLYPH_Y + 5, "text-anchor": "middle" }, text));
@@ -448,6 +465,8 @@ export class Diagram {
 
   untrace() {
     this.traced = null;
+    lightEdges(this.graph, null);
+    this.stackValues.replaceChildren();
     this.svg.classList.remove("tracing");
     this.traceLayer.replaceChildren();
     for (const node of this.svg.querySelectorAll(".related")) node.classList.remove("related");
@@ -467,9 +486,35 @@ export class Diagram {
     if (!found) return;
     this.trace(found.cluster);
     this.detail.textContent = this.describeCluster(found.row, found.cluster);
+    this.tracedRow = found.row.name;
+    lightEdges(this.graph, found.row.name);
+    this.showStackValues(found.row, found.cluster);
+  }
+
+  /** A stack's values written across its row while it is pointed at or focused: no click needed. */
+  showStackValues(row, cluster) {
+    this.stackValues.replaceChildren();
+    if (cluster.events.length < 2) return;
+    const values = cluster.events.map((event) => (event.kind === "next" ? describe(event.value) : event.kind));
+    const text = fit(values.join(" · "), Math.max(80, this.width - 2 * PAD));
+    const width = textWidth(text) + 10;
+    const top = AXIS + row.index * ROW;
+    // Centred on the stack, but inside the visible part of the lane.
+    const [start, end] = this.view.map((t) => t * this.pxPerMs - PAD);
+    const left = Math.max(start + 2, Math.min(cluster.x - width / 2, end - 2 - width));
+    this.stackValues.append(
+      svg("rect", { class: "stack-values-box", x: left, y: top + 1, width, height: 19, rx: 4 }),
+      svg("text", { class: "stack-values-text", x: left + 5, y: top + LABEL_BASELINE }, text),
+    );
   }
 
   attachHandlers() {
+    // A row's label pointed at or focused lights the edges into and out of it.
+    const rowOfLabel = (node) => node?.closest?.("li.stream")?.dataset.stream ?? null;
+    this.labels.addEventListener("pointerover", (event) => lightEdges(this.graph, rowOfLabel(event.target)));
+    this.labels.addEventListener("pointerleave", () => lightEdges(this.graph, this.traced ? this.tracedRow : null));
+    this.labels.addEventListener("focusin", (event) => lightEdges(this.graph, rowOfLabel(event.target)));
+    this.labels.addEventListener("focusout", () => lightEdges(this.graph, null));
     this.svg.addEventListener("pointerover", (event) => this.point(this.clusterOf(event.target)));
     this.svg.addEventListener("pointerleave", () => {
       const focused = this.clusterOf(document.activeElement);
@@ -530,6 +575,7 @@ export class Diagram {
     if (high <= low) return;
     this.setFollow(false);
     const wanted = ((high - low) * this.width) / (GAP * (cluster.events.length + 1));
+    this.zoomed = true;
     this.windowMs = Math.min(WINDOW_RANGE[1], Math.max(WINDOW_RANGE[0], wanted));
     this.viewStart = Math.max(0, (low + high) / 2 - this.windowMs / 2);
     this.relayout();

@@ -4,7 +4,7 @@
 import { sessionInfo } from "../api.js";
 import { Diagram, WINDOW_RANGE } from "../diagram.js";
 import { encodeProgram } from "../editor.js";
-import { describe, seconds } from "../format.js";
+import { CauseColours, describe, seconds } from "../format.js";
 import { explainSessionError, notice } from "../notice.js";
 import { diagramRows, resultStreams } from "./diagram-rows.js";
 import { EventLog } from "./event-log.js";
@@ -34,7 +34,7 @@ export class SessionView {
     this.source = null; // the session's EventSource
     this.scenario = null;
     this.expanded = new Set(); // named streams of a program whose chain's stages are shown
-    this.windowMs = 10_000;
+    this.windowMs = null; // the learner's zoom, kept from session to session (null: the default)
     this.frame = null;
     this.log = new EventLog($("log"), $("log-filter"));
     this.clock = new VirtualClock({
@@ -68,6 +68,7 @@ export class SessionView {
     this.section.hidden = false;
     this.renderHead(scenario, sessionID, clock);
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
+    this.colours = new CauseColours();
     this.diagram = null;
     if (this.scenario !== scenario) this.expanded.clear();
     this.scenario = scenario;
@@ -77,7 +78,7 @@ export class SessionView {
     notice(null);
     this.boundFields = renderInputs($("inputs"), scenario, sessionID);
     this.renderDiagram();
-    renderSource({ path: $("source-path"), code: $("source-code") }, scenario);
+    renderSource({ path: $("source-path"), code: $("source-code"), choice: $("source-choice") }, scenario);
     this.clock.start(sessionID, clock === "virtual");
     this.connect();
     if (this.frame === null) this.animate();
@@ -120,7 +121,7 @@ export class SessionView {
     const rows = diagramRows(this.scenario, this.expanded);
     const previous = this.diagram;
     const diagram = new Diagram($("diagram"), rows, {
-      detail: $("marble-detail"), windowMs: this.windowMs, onViewChange: () => this.showView(),
+      detail: $("marble-detail"), windowMs: this.windowMs, colours: this.colours, onViewChange: () => this.showView(),
       onExpand: (name) => this.toggleStages(name),
     });
     if (previous) diagram.follow = previous.follow;
@@ -147,7 +148,7 @@ export class SessionView {
     if (!diagram) return;
     $("follow").checked = diagram.follow;
     $("window-size").textContent = seconds(diagram.windowMs);
-    this.windowMs = diagram.windowMs;
+    if (diagram.zoomed) this.windowMs = diagram.windowMs;
     $("zoom-in").disabled = diagram.windowMs <= WINDOW_RANGE[0];
     $("zoom-out").disabled = diagram.windowMs >= WINDOW_RANGE[1];
   }

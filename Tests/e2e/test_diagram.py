@@ -1,5 +1,5 @@
 """The marble diagram in a real browser (headless Chromium): one time axis for the inputs and every
-stage, marbles that never overlap, one colour per value, "why did this fire?" by pointing, and
+stage, marbles that never overlap, one colour per root cause, "why did this fire?" by pointing, and
 Play on the virtual clock. Screenshots go to test-artifacts/."""
 import time
 
@@ -102,10 +102,22 @@ def search_two_queries(browser, playground):
     return session
 
 
-def test_one_value_has_one_colour_and_pointing_at_a_result_lights_up_its_causes(browser, make_playground, viewport):
+def zoom_to(browser, window):
+    """Clicks + or − until the time window reads `window` (the zoom halves or doubles it)."""
+    for _ in range(12):
+        shown = browser.find_element(By.ID, "window-size").text
+        if shown == window:
+            return
+        seconds = float(shown.split()[0]) if shown.endswith(" s") and "min" not in shown else 600
+        browser.find_element(By.ID, "zoom-in" if seconds > float(window.split()[0]) else "zoom-out").click()
+    raise AssertionError(f"the zoom never reads {window}")
+
+
+def test_one_cause_has_one_colour_and_pointing_at_a_result_lights_up_its_causes(browser, make_playground, viewport):
     playground = make_playground(fast=False)
     viewport(1280, 800)
     session = search_two_queries(browser, playground)
+    zoom_to(browser, "5 s")  # both queries and their results on screen
 
     def fill(stream, value):
         glyph = browser.find_element(By.XPATH, f'//*[contains(@class, "glyph") and @data-stream="{stream}"]'
@@ -199,8 +211,7 @@ def test_booleans_and_small_enumerations_are_step_lines(browser, make_playground
         wait(browser, lambda: latest(browser, "subscriberA") == "completed")
     step = lambda stream: browser.find_element(By.CSS_SELECTOR, f'.row[data-stream="{stream}"] .step-line').get_attribute("d") or ""
     assert step("input:mode").count("V") == 1, "one move, from publish's level to cold's"
-    for _ in range(3):
-        browser.find_element(By.ID, "zoom-in").click()  # 1.25 s across: the two choices stand apart
+    zoom_to(browser, "1.25 s")  # the two choices stand apart
     labels = [label.get_attribute("textContent") for label in browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="input:mode"] .marble-label')]
     assert labels == ["publish", "cold"]
     assert step("connection"), "connection has known levels"
