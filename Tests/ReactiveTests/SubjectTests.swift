@@ -1,3 +1,4 @@
+import Locking
 import Reactive
 import Testing
 
@@ -133,5 +134,38 @@ struct SubjectFeedTests {
             // The source goes away without ending: the feed it held goes with it.
         }
         #expect(weakTarget == nil)
+    }
+    /// ReactiveObjC's RACSubjectSpec and RACReplaySubjectSpec, "should dispose of all current
+    /// subscriptions upon termination": the feeding timer stops although the caller dropped the
+    /// disposable that `subscribe` returned.
+    @Test(arguments: ["error", "completed"])
+    func aTimerFeedingASubjectStopsWhenTheSubjectEnds(_ ending: String) {
+        let scheduler = TestScheduler()
+        let ticks = Lock(0)
+        let timer = Signal.interval(.seconds(1), on: scheduler).map { _ in
+            ticks.withLock { $0 += 1 }
+            return 1
+        }.promoteError(TestError.self)
+        for subject in [AnySubject(Subject<Int, TestError>()), AnySubject(ReplaySubject<Int, TestError>())] {
+            ticks.withLock { $0 = 0 }
+            _ = timer.subscribe(subject.input)  // the disposable is dropped, as RAC callers do
+            scheduler.advance(by: .seconds(2))
+            #expect(ticks.withLock { $0 } == 2)
+            subject.send(ending == "error" ? .error(TestError(code: 1)) : .completed)
+            scheduler.advance(by: .seconds(5))
+            #expect(ticks.withLock { $0 } == 2, "the timer stopped with the subject")
+            #expect(scheduler.nextDueTime == nil, "nothing left scheduled")
+        }
+    }
+}
+
+/// Either kind of subject, to run one spec over both.
+private struct AnySubject: Sendable {
+    let input: Subscriber<Int, TestError>
+    let send: @Sendable (Event<Int, TestError>) -> Void
+
+    init(_ subject: some SubjectProtocol<Int, TestError>) {
+        input = subject.input
+        send = { subject.send($0) }
     }
 }
