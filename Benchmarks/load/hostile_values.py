@@ -34,6 +34,11 @@ REPRODUCERS = {
     "comparisons of large values": doubling("x", 15)
     + "w = s.flatMap(.merge) { v in just(v).repeat().map { $0 == v + \"\" } }\n",
     "concatenated strings": "x = just(\"abcdefgh\").repeat().scan(\"\") { a, v in a + v }\n",
+    # Named streams are cold: each reader subscribes again, so reading twice per line doubles the
+    # subscriptions (and timers) per line — 2^20 of them, if nothing counted them.
+    "cold fan-out": "s0 = interval(10ms)\n" + "".join(f"s{i} = combineLatest(s{i - 1}, s{i - 1})\n" for i in range(1, 21)),
+    "cold fan-out, wide": "s = interval(10ms).map { $0 }\n" + "w = combineLatest(" + ", ".join(["s"] * 100) + ")\n"
+    + "v = combineLatest(" + ", ".join(["w"] * 100) + ")\n",
 }
 
 

@@ -48,7 +48,11 @@ struct Checker {
         }
         let cycles = diagnostics.count
         reportCycles()
-        if diagnostics.count == cycles { reportChainsTooDeep() }
+        if diagnostics.count == cycles {
+            reportChainsTooDeep()
+            reportPublishWithoutAutoconnect()
+            diagnostics += SharingCheck(program: program, uses: uses).warnings()
+        }
         for input in program.inputs where !usedAnywhere.contains(input.name) && defined[input.name] == input.range {
             diagnostics.append(
                 Diagnostic(
@@ -142,6 +146,38 @@ struct Checker {
         return SourceRange(line: range.line, column: max(range.column, range.endColumn - length), endColumn: range.endColumn)
     }
 
+    /// Reports each `publish()` that `autoconnect()` does not follow, and each `autoconnect()` that
+    /// does not follow `publish()`: a published stream in the language is connected by its first
+    /// subscriber (RAC's `[[signal publish] autoconnect]`), and has no other way to connect.
+    private mutating func reportPublishWithoutAutoconnect() {
+        for stream in program.streams {
+            var connected: Set<SourceRange> = []
+            var pending = [stream.expression]
+            var found: [(name: String, range: SourceRange)] = []
+            while let next = pending.popLast() {
+                if case .member(let base?, let name, let range) = next {
+                    if name == "autoconnect" {
+                        if case .call(.member(_, "publish", let publishRange), _, _) = base {
+                            connected.insert(publishRange)
+                        } else {
+                            found.append(("autoconnect", range))
+                        }
+                    } else if name == "publish" {
+                        found.append(("publish", range))
+                    }
+                }
+                pending.append(contentsOf: next.subexpressions)
+            }
+            for (name, range) in found where name == "autoconnect" || !connected.contains(range) {
+                report(
+                    name == "publish" ? "`publish()` is connected by `autoconnect()`" : "`autoconnect()` follows `publish()`",
+                    at: memberRange(range, name: name),
+                    hint: "write `publish().autoconnect()`, or `replayLazily()` to replay to later subscribers"
+                )
+            }
+        }
+    }
+
     /// Reports each cycle of streams defined through each other, once, at its first definition.
     private mutating func reportCycles() {
         // A name refers to its first definition: a stream named like an input above it is not a stream.
@@ -225,27 +261,9 @@ struct Checker {
     /// within one definition (calls inside closures count too: an overestimate, never an
     /// underestimate). The parser bounds the tree, so recursion is safe here.
     static func operatorDepth(of expression: Expression) -> Int {
-        let children: [Expression] =
-            switch expression {
-            case .number, .duration, .string, .bool, .null, .name, .parameter: []
-            case .interpolation(let parts, _):
-                parts.compactMap { part in
-                    if case .expression(let inner) = part { return inner }
-                    return nil
-                }
-            case .array(let elements, _): elements
-            case .dictionary(let entries, _): entries.map(\.value)
-            case .member(let base, _, _): base.map { [$0] } ?? []
-            case .call(let callee, let arguments, _): [callee] + arguments.map(\.value)
-            case .subscripted(let base, let index, _): [base, index]
-            case .unary(_, let operand, _): [operand]
-            case .binary(_, let left, let right, _): [left, right]
-            case .conditional(let condition, let then, let otherwise, _): [condition, then, otherwise]
-            case .closure(_, let body, _): [body]
-            }
         let own: Int
         if case .call = expression { own = 1 } else { own = 0 }
-        return own + (children.map { operatorDepth(of: $0) }.max() ?? 0)
+        return own + (expression.subexpressions.map { operatorDepth(of: $0) }.max() ?? 0)
     }
 
     private mutating func report(_ message: String, at range: SourceRange, hint: String? = nil) {

@@ -65,14 +65,18 @@ extension Builder {
         return { scopes in upstream(scopes).repeat() }
     }
 
-    /// `replay()`, `replayLast()`, `replayLazily()`. The connection is the program's: stopping or
-    /// halting the program disposes it, or its source (an interval, say) would run, and its replay
-    /// stay, for ever.
+    /// `replay()`, `replayLast()`, `replayLazily()`, and `publish()` (which the checker allows only
+    /// as `publish().autoconnect()`: a plain subject, connected at the first subscription). The
+    /// connection is the program's: stopping or halting the program disposes it, or its source (an
+    /// interval, say) would run, and its replay stay, for ever.
     func replay(_ call: OperatorCall) -> SignalMaker {
         let (name, upstream) = (call.name, call.upstream)
         let capacity = name == "replayLast" ? 1 : Self.replayCapacity
         let subscriptions = self.subscriptions
         return { scopes in
+            // Its connection ends when its last subscriber leaves (RAC's autoconnect), so stopping
+            // the program, which disposes every subscription, ends it too.
+            if name == "publish" { return upstream(scopes).publish().autoconnect() }
             let connection = upstream(scopes).multicast(ReplaySubject(capacity: capacity))
             guard name == "replayLazily" else {
                 subscriptions.add(connection.connect())

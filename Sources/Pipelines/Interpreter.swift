@@ -1,9 +1,13 @@
 import Locking
 import Reactive
 
-/// A running program: every input a subject, every named stream subscribed once and shared (as
-/// the built-in scenarios' stages are), each of its events sent to the sink under its name.
-/// Built from a program without errors; a program that cannot be built gives diagnostics instead.
+/// A running program: every input a subject (hot), every named stream a cold signal, as in RAC —
+/// each stream that reads it subscribes to it again, so its work runs once per subscription, and
+/// sharing is written with `replay()`, `replayLazily()` or `publish().autoconnect()`. The streams
+/// no other stream reads are subscribed by the session; every subscription's events go to the sink
+/// under the stream's (or stage's) name. A command line is the exception: it is an object, like
+/// RAC's `RACCommand`, subscribed once and shared. Built from a program without errors; a program
+/// that cannot be built gives diagnostics instead.
 public final class Interpreter: Sendable {
     /// The shortest interval a time-based operator or source accepts, in milliseconds.
     public static let minimumInterval = 10.0
@@ -33,23 +37,23 @@ public final class Interpreter: Sendable {
         sink: @escaping Sink
     ) throws(Diagnostics) {
         let subscriptions = CompoundDisposable()
-        let ended = Lock<Set<String>>([])
-        let names = program.summaries.map(\.name)  // streams and stages
+        let probe = StreamProbe(limit: limits.subscriptions, sink: sink)
+        let names = program.summaries.map(\.name)  // streams and stages, in program order
         let budget = StepBudget(limits) { exhaustion in
+            // Each name not ended yet ends with the reason; nothing else is reported.
+            let unended = probe.halt(names)
             subscriptions.dispose()
             let failure = PipelineFailure.budgetExceeded(exhaustion, limits)
-            for name in names where ended.withLock({ $0.insert(name).inserted }) { sink(name, .error(failure)) }
+            for name in unended { probe.end(name, with: failure) }
         }
         var builder = Builder(
             program: program,
             scheduler: scheduler,
             services: services,
             budget: budget,
-            subscriptions: subscriptions
-        ) { name, event in
-            guard ended.withLock({ event.isTerminating ? $0.insert(name).inserted : !$0.contains(name) }) else { return }
-            sink(name, event)
-        }
+            subscriptions: subscriptions,
+            probe: probe
+        )
         builder.buildAll()
         guard builder.errors.isEmpty else {
             subscriptions.dispose()
@@ -71,8 +75,9 @@ public final class Interpreter: Sendable {
             services: services,
             budget: StepBudget { _ in },
             subscriptions: CompoundDisposable(),
+            probe: StreamProbe(limit: 0) { _, _ in },
             subscribes: false
-        ) { _, _ in }
+        )
         builder.buildAll()
         return builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
@@ -110,7 +115,7 @@ public final class Interpreter: Sendable {
 /// level): a compiled expression, called once per stream, or once per value inside a flattening.
 typealias SignalMaker = @Sendable (_ scopes: [Evaluator.Scope]) -> Signal<Value, PipelineFailure>
 
-/// Turns a program's expressions into signals, sharing each named stream.
+/// Turns a program's expressions into signals: each named stream cold, reported per subscription.
 struct Builder {
     let program: Program
     let scheduler: any Scheduler
@@ -119,7 +124,7 @@ struct Builder {
     let subscriptions: CompoundDisposable
     /// `false` to only find build errors: no stream is subscribed.
     let subscribes: Bool
-    let sink: Interpreter.Sink
+    let probe: StreamProbe
     let start: Duration
     private(set) var inputs: [String: Subject<Value, PipelineFailure>] = [:]
     private var shared: [String: Signal<Value, PipelineFailure>] = [:]
@@ -137,8 +142,8 @@ struct Builder {
         services: [String: Service],
         budget: StepBudget,
         subscriptions: CompoundDisposable,
-        subscribes: Bool = true,
-        sink: @escaping Interpreter.Sink
+        probe: StreamProbe,
+        subscribes: Bool = true
     ) {
         self.program = program
         self.scheduler = scheduler
@@ -146,7 +151,7 @@ struct Builder {
         self.budget = budget
         self.subscriptions = subscriptions
         self.subscribes = subscribes
-        self.sink = sink
+        self.probe = probe
         start = scheduler.now
         for input in program.inputs { inputs[input.name] = Subject() }
     }
@@ -160,29 +165,39 @@ struct Builder {
                 if !errors.contains(where: { $0.message == error.message && $0.range == error.range }) { errors.append(error) }
             }
         }
+        guard subscribes, errors.isEmpty else { return }
+        // The session subscribes to what the learner watches: the streams no other stream reads.
+        let known = Set(program.inputs.map(\.name)).union(program.streams.map(\.name))
+        var read: Set<String> = []
+        for stream in program.streams {
+            var names: [String] = []
+            stream.expression.collectNames(into: &names, known: known)
+            read.formUnion(names.filter { $0 != stream.name })
+        }
+        for stream in program.streams where !read.contains(stream.name) && !stream.isCommand {
+            guard !budget.isExhausted, let signal = shared[stream.name] else { continue }
+            subscriptions.add(signal.subscribe(Subscriber { _ in }))
+        }
     }
 
-    /// The shared signal of the stream or input `name`, building the stream on first use.
+    /// The signal of the input or stream `name`, building the stream on first use: an input's
+    /// subject, a stream's cold signal (reported per subscription), or a command line's shared one.
     mutating func streamSignal(_ name: String) throws(BuildError) -> Signal<Value, PipelineFailure>? {
         if let input = inputs[name] { return input.signal }
         if let signal = shared[name] { return signal }
         guard let definition = program.streams.first(where: { $0.name == name }) else { return nil }
-        let signal = definition.isCommand ? try compileCommand(definition) : try compileChain(definition)
-        // Subscribed once, reported under its name, replayed to later readers: its latest value, or
-        // as many as `replay()` keeps when that is its last operator.
-        let replays = ["replay", "replayLazily"].contains(definition.links.links.last?.name ?? "")
-        let subject = ReplaySubject<Value, PipelineFailure>(capacity: replays ? Self.replayCapacity : 1)
-        let sink = self.sink
+        guard definition.isCommand else {
+            let signal = probe.reporting(try compileChain(definition), as: name)
+            shared[name] = signal
+            return signal
+        }
+        // A command is an object bound to its trigger: subscribed once by the session, its latest
+        // value replayed to readers, so that no reader executes it again.
+        let signal = try compileCommand(definition)
+        let subject = ReplaySubject<Value, PipelineFailure>(capacity: 1)
         shared[name] = subject.signal
         guard subscribes else { return subject.signal }
-        subscriptions.add(
-            signal.subscribe(
-                Subscriber { event in
-                    sink(name, event)
-                    subject.send(event)
-                }
-            )
-        )
+        subscriptions.add(probe.reporting(signal, as: name).subscribe(subject.input))
         return subject.signal
     }
 
@@ -203,21 +218,10 @@ struct Builder {
         return maker([])
     }
 
-    /// `maker`'s signals, each event also sent to the sink as the stage `name`'s.
+    /// `maker`'s signals, each subscription's events also reported as the stage `name`'s.
     private func reporting(_ maker: @escaping SignalMaker, as name: String) -> SignalMaker {
-        let sink = self.sink
-        return { scopes in
-            let signal = maker(scopes)
-            return Signal { subscriber in
-                signal.subscribe(
-                    Subscriber { event in
-                        sink(name, event)
-                        subscriber.send(event)
-                    },
-                    for: subscriber
-                )
-            }
-        }
+        let probe = self.probe
+        return { scopes in probe.reporting(maker(scopes), as: name) }
     }
 
     /// Compiles `expression`, which must denote a signal; `parameters` are the closure parameters

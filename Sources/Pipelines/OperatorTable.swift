@@ -102,6 +102,8 @@ struct LanguageOperator: Sendable {
         .init("replay", rac: "replay", [], "replay()") { b, c throws(BuildError) in b.replay(c) },
         .init("replayLast", rac: "replayLast", [], "replayLast()") { b, c throws(BuildError) in b.replay(c) },
         .init("replayLazily", rac: "replayLazily", [], "replayLazily()") { b, c throws(BuildError) in b.replay(c) },
+        .init("publish", rac: "publish", [], "publish().autoconnect()") { b, c throws(BuildError) in b.replay(c) },
+        .init("autoconnect", rac: "autoconnect", [], "publish().autoconnect()") { _, c throws(BuildError) in c.upstream },
     ]
 
     /// ``all`` by name.

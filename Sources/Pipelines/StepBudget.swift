@@ -36,6 +36,11 @@ public final class StepBudget: Sendable {
         public static let elementsPerStep = 16
         /// The default largest value: 64 KiB of JSON, far below an event stream's queue.
         public static let defaultValueBytes = 64 * 1024
+        /// The most subscriptions a program may have live at once, by default.
+        public static let defaultSubscriptions = 10_000
+        /// The most subscriptions a program may have live at once: a named stream is cold, so a
+        /// stream read by many streams is subscribed by each.
+        public var subscriptions: Int
 
         /// The server's limits: 200,000 steps at once and 50,000 more a second; values of at most
         /// 64 KiB; 0.75 s of CPU time at once and a quarter of a core after that.
@@ -47,8 +52,10 @@ public final class StepBudget: Sendable {
             perSecond: Double,
             valueBytes: Int = defaultValueBytes,
             cpuCapacity: Double = 0.75,
-            cpuPerSecond: Double = 0.25
+            cpuPerSecond: Double = 0.25,
+            subscriptions: Int = defaultSubscriptions
         ) {
+            self.subscriptions = subscriptions
             self.capacity = capacity
             self.perSecond = perSecond
             self.valueBytes = valueBytes

@@ -128,7 +128,7 @@ struct EventOperatorTests {
         let recorded = try run(
             """
             events = marbles("-a-#").materialize()
-            back = events.dematerialize()
+            back = marbles("-a-#").materialize().dematerialize()
             bad = just(1).dematerialize()
             """
         )

@@ -105,7 +105,9 @@ struct InterpreterTests {
             """,
             inputs: [(0, "v", .next(.string("abc"))), (1, "v", .next(.string("ab"))), (2, "v", .next(.string("abcd")))]
         )
-        #expect(values(recorded, of: "lengths") == [3, 2, 4].map { .number($0) }, "the other stage carries on")
+        // `lengths` is cold and only `broken` reads it: when `broken` fails, its subscription to
+        // `lengths` is disposed, and `lengths` sends nothing more (RAC's semantics).
+        #expect(values(recorded, of: "lengths") == [3, 2].map { .number($0) })
         let brokenEvents = recorded.filter { $0.stream == "broken" }.map(\.event)
         #expect(
             brokenEvents == [
@@ -126,7 +128,7 @@ struct InterpreterTests {
         #expect(values(recorded, of: "safe") == [.number(0.5), .string("closure_failed")])
     }
 
-    @Test func everyNamedStreamRunsOnceHoweverManyStreamsReadIt() throws {
+    @Test func everyStreamThatReadsANamedStreamSubscribesToItAgain() throws {
         let recorded = try run(
             """
             ticks = interval(100ms).take(2)
@@ -135,7 +137,21 @@ struct InterpreterTests {
             """,
             until: 500
         )
-        #expect(recorded.filter { $0.stream == "ticks" && $0.event.value != nil }.count == 2)
+        // Two subscriptions of `ticks`, each with its own timer: two values each.
+        #expect(recorded.filter { $0.stream == "ticks" && $0.event.value != nil }.count == 4)
+        #expect(values(recorded, of: "a") == values(recorded, of: "b"))
+    }
+
+    @Test func aSharedStreamRunsItsWorkOnceHoweverManyStreamsReadIt() throws {
+        let recorded = try run(
+            """
+            ticks = interval(100ms).take(2).replayLazily()
+            a = ticks.map { $0 }
+            b = ticks.map { $0 }
+            """,
+            until: 500
+        )
+        #expect(recorded.filter { $0.stream == "ticks·take" && $0.event.value != nil }.count == 2, "one timer")
         #expect(values(recorded, of: "a") == values(recorded, of: "b"))
     }
 

@@ -16,7 +16,9 @@ from hostile_values import BENIGN, HOLDERS, REPRODUCERS  # noqa: E402  (the benc
 
 ADDRESS_SPACE = 2 * 1024 ** 3
 MiB = 1024 * 1024
-ENDINGS = ("value_too_large", "budget_exceeded")
+# The clear errors a hostile program ends with: a value too large, a budget spent, or (a cold
+# fan-out) too many live subscriptions.
+ENDINGS = ("value_too_large", "budget_exceeded", "too_many_subscriptions")
 
 
 def limited_server(request, *args):
