@@ -18,6 +18,7 @@ public final class Interpreter: Sendable {
     private let inputs: [String: Subject<Value, PipelineFailure>]
     private let subscriptions: CompoundDisposable
     private let budget: StepBudget
+    private let probe: StreamProbe
     /// Objects the streams read but do not keep alive (a command's subjects): released only after
     /// ``stop()`` disposed the subscriptions, so none ends a stream by going away.
     private let retained: [any AnyObject & Sendable]
@@ -62,6 +63,7 @@ public final class Interpreter: Sendable {
         inputs = builder.inputs
         self.subscriptions = subscriptions
         self.budget = budget
+        self.probe = probe
         retained = builder.retained
         marbleSources = builder.marbleSources
     }
@@ -91,6 +93,10 @@ public final class Interpreter: Sendable {
     public func stop() {
         subscriptions.dispose()
     }
+
+    /// Each stream's and stage's subscriptions so far and live now, by name (a name never
+    /// subscribed to is absent).
+    public var subscriptionCounts: [String: SubscriptionCount] { probe.counts() }
 
     /// Bytes of the values the program's stages sent lately (each counting half after 30 s).
     public var recentBytesSent: Double { budget.recentBytesSent }

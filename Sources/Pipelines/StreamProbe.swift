@@ -12,6 +12,8 @@ final class StreamProbe: Sendable {
         var isHalted = false
         /// Live subscriptions by name; a name subscribed to and now at 0 has ended.
         var live: [String: Int] = [:]
+        /// Subscriptions ever made, by name.
+        var made: [String: Int] = [:]
         var total = 0
     }
 
@@ -74,11 +76,21 @@ final class StreamProbe: Sendable {
         sink(name, .error(failure))
     }
 
+    /// Each name's subscriptions so far and live now.
+    func counts() -> [String: SubscriptionCount] {
+        state.withLock { state in
+            state.made.reduce(into: [:]) { counts, entry in
+                counts[entry.key] = SubscriptionCount(subscriptions: entry.value, live: state.live[entry.key] ?? 0)
+            }
+        }
+    }
+
     private func join(_ name: String) -> Bool {
         state.withLock { state in
             guard state.total < limit else { return false }
             state.total += 1
             state.live[name, default: 0] += 1
+            state.made[name, default: 0] += 1
             return true
         }
     }
@@ -89,4 +101,13 @@ final class StreamProbe: Sendable {
             state.live[name, default: 1] -= 1
         }
     }
+}
+
+/// How often a stream or stage of a program has been subscribed to: every subscription is its
+/// work run again (a named stream is cold), so this is how a learner counts side effects.
+public struct SubscriptionCount: Sendable, Equatable, Encodable {
+    /// Subscriptions made since the program started.
+    public let subscriptions: Int
+    /// Subscriptions not yet ended or disposed.
+    public let live: Int
 }

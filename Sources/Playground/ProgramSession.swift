@@ -141,6 +141,8 @@ private struct ProgramInstance: SessionInstance {
     }
 
     func haltForMemory() { interpreter?.haltForMemory() }
+
+    var subscriptionCounts: [String: SubscriptionCount]? { interpreter?.subscriptionCounts ?? [:] }
 }
 
 extension Pipelines.Value {

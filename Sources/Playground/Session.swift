@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import Logging
 import MicroHTTP
+import Pipelines
 import Reactive
 import Scenarios
 
@@ -295,6 +296,11 @@ final class Session: Sendable {
             Causes.with([seq]) { instance.apply(event, to: name) }
             runDueVirtualWork()  // work due now runs after each input, with the causes it was scheduled with
         }
+    }
+
+    /// A program's subscriptions by stream and stage (`nil` for a scenario, or before it started).
+    var subscriptionCounts: [String: SubscriptionCount]? {
+        state.withLock { $0.instance }?.subscriptionCounts
     }
 
     /// Milliseconds the virtual clock has reached since the session started (the work queued

@@ -13,11 +13,14 @@ protocol SessionInstance: Sendable {
     var recentBytesSent: Double { get }
     /// Halts a program because the server's memory is short (a scenario goes on).
     func haltForMemory()
+    /// A program's subscriptions by stream and stage; `nil` for a scenario (its stages share).
+    var subscriptionCounts: [String: SubscriptionCount]? { get }
 }
 
 extension SessionInstance {
     var recentBytesSent: Double { 0 }
     func haltForMemory() {}
+    var subscriptionCounts: [String: SubscriptionCount]? { nil }
 }
 
 /// What a session runs: its description (inputs, streams, source) and how to start it on the

@@ -1,0 +1,54 @@
+"""A program's named streams are cold, as RAC's signals are, end to end: two readers of
+`r = request()` make two requests, sharing makes one, and the session says how many
+subscriptions each stream has had and has live."""
+import json
+
+
+def run(playground, program):
+    status, _, raw = playground.request("POST", "/api/pipelines", body=program.encode(),
+                                        headers={"Content-Type": "text/plain"})
+    body = json.loads(raw)
+    assert status == 201, body
+    return body
+
+
+def values(watcher, stream):
+    return [e["json"]["value"] for e in watcher.events if e["event"] == stream and e["json"]["kind"] == "next"]
+
+
+def test_two_readers_make_two_requests_and_sharing_makes_one(playground):
+    """The issue's three-line program: A and B each get their own response; with replayLazily()
+    they share one. The checker's warning comes with the first."""
+    cold = run(playground, 'r = request()\na = r.map { "A got " + $0 }\nb = r.map { "B got " + $0 }\n')
+    assert [d["message"][:25] for d in cold["pipeline"]["diagnostics"]] == ["`r` is subscribed 2 times"]
+    watcher = playground.watch(cold["events"], last_event_id="0")
+    watcher.wait_for(lambda events: values(watcher, "a") and values(watcher, "b"))
+    assert sorted(values(watcher, "a") + values(watcher, "b")) == ["A got response 1", "B got response 2"]
+    watcher.close()
+    status, info = playground.json("GET", f"/api/sessions/{cold['session']}")
+    assert status == 200 and info["subscriptions"]["r"]["subscriptions"] == 2
+    assert info["subscriptions"]["a"] == {"subscriptions": 1, "live": info["subscriptions"]["a"]["live"]}
+
+    shared = run(playground, 'r = request().replayLazily()\na = r.map { "A got " + $0 }\nb = r.map { "B got " + $0 }\n')
+    assert shared["pipeline"]["diagnostics"] == []
+    watcher = playground.watch(shared["events"], last_event_id="0")
+    watcher.wait_for(lambda events: values(watcher, "a") and values(watcher, "b"))
+    assert values(watcher, "a")[0][len("A got "):] == values(watcher, "b")[0][len("B got "):], "one response, shared"
+    watcher.close()
+    for session in (cold, shared):
+        playground.request("DELETE", f"/api/sessions/{session['session']}")
+
+
+def test_live_subscriptions_are_counted_per_stream_and_stage(playground):
+    """An interval read by two streams has two live subscriptions (two timers); each reader and
+    its stage one; a scenario's session has no counts (its stages share)."""
+    created = run(playground, "t = interval(1s)\na = t.map { $0 }.filter { $0 > 0 }\nb = t.map { $0 }\n")
+    status, info = playground.json("GET", f"/api/sessions/{created['session']}")
+    assert status == 200
+    counts = info["subscriptions"]
+    assert counts["t"] == {"subscriptions": 2, "live": 2}
+    assert counts["a"] == counts["b"] == counts["a·map"] == {"subscriptions": 1, "live": 1}
+    playground.request("DELETE", f"/api/sessions/{created['session']}")
+    scenario = playground.new_session("search")
+    status, info = playground.json("GET", f"/api/sessions/{scenario}")
+    assert status == 200 and "subscriptions" not in info
