@@ -112,7 +112,7 @@ struct ColdStreamTests {
     }
 
     @Test func liveSubscriptionsAreCappedWithAClearError() throws {
-        // Each line reads the one before twice: 2^14 subscriptions of `a0` at the bottom.
+        // Each line reads the one before twice: 2^14 subscriptions of `s0` at the bottom.
         var lines = ["input q: number", "s0 = q.map { $0 }"]
         for level in 1...14 { lines.append("s\(level) = combineLatest(s\(level - 1), s\(level - 1))") }
         let (program, _) = PipelineLanguage.parse(lines.joined(separator: "\n"))

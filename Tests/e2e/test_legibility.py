@@ -90,12 +90,12 @@ def type_at(box, text, per_second=8, replace=False, each=lambda: None):
         each()
 
 
-def session_events(playground, session, stream=None):
+def session_events(playground, session, until):
+    """The session's events from the first, read until `until(event)` holds for one of them."""
     watcher = playground.watch(f"/api/sessions/{session}/events", last_event_id="0")
     try:
-        events = watcher.wait_for(lambda events: events)
-        time.sleep(0)  # the replay is read at once; what is live is not needed
-        return [e["json"] for e in watcher.events if stream is None or e["event"] == stream]
+        events = watcher.wait_for(lambda events: any(until(e["json"]) for e in events))
+        return [e["json"] for e in events]
     finally:
         watcher.close()
 
@@ -137,7 +137,8 @@ def test_typing_swedish_then_french_keeps_one_colour_per_cause(browser, make_pla
     wait(browser, lambda: "French" in latest(browser, "results"), timeout=15)
     browser.save_screenshot(str(ARTIFACTS / f"legibility-search-{size[0]}px.png"))
 
-    events = session_events(playground, session)
+    events = session_events(playground, session,
+                            until=lambda e: e["stream"] == "results" and "French" in str(e.get("value")))
     last_swedish = next(e for e in events if e["stream"] == "input:query" and e["value"] == "swedish")
     fill_of = lambda stream, seq: next(g["fill"] for g in glyphs(browser, stream) if seq in g["seqs"])
     colour = fill_of("input:query", last_swedish["seq"])
