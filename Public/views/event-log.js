@@ -34,12 +34,13 @@ export class EventLog {
     this.filter.value = streams.includes(chosen) ? chosen : "";
   }
 
-  /** Adds `event` (`{seq, t, stream, kind, value}`) as the newest line. */
+  /** Adds `event` (`{seq, t, stream, kind, value, sub}`) as the newest line. */
   add(event) {
     const item = html("li", "log-entry");
     item.dataset.stream = event.stream;
-    const value = event.kind === "completed" ? "" : ` ${describe(event.value, 400)}`;
-    item.textContent = `#${event.seq} · ${event.t} ms · ${event.stream} ${event.kind}${value}`;
+    const value = "value" in event ? ` ${describe(event.value, 400)}` : "";
+    const subscription = event.sub === undefined ? "" : ` (subscription ${event.sub})`;
+    item.textContent = `#${event.seq} · ${event.t} ms · ${event.stream} ${event.kind}${value}${subscription}`;
     item.hidden = Boolean(this.filter.value) && this.filter.value !== event.stream;
     this.list.prepend(item);
     while (this.list.children.length > MAX_LOG) this.list.lastElementChild.remove();

@@ -168,6 +168,10 @@ export class SessionView {
     if (!this.streamNames.has(event.stream)) return;
     this.clockOffset = Math.min(this.clockOffset, performance.now() - event.t);
     this.clock.saw(event.t);
+    if (event.kind === "subscribed" || event.kind === "disposed") {
+      this.log.add(event); // a program's subscriptions: in the log until the diagram draws lanes
+      return;
+    }
     this.diagram.add(event);
     this.boundFields.get(event.stream)?.received(event);
     this.log.add(event);

@@ -15,6 +15,11 @@ public final class Interpreter: Sendable {
     /// What a program's streams send.
     public typealias Sink = @Sendable (_ stream: String, _ event: Event<Value, PipelineFailure>) -> Void
 
+    /// What a program's streams do, one subscription at a time: `subscription` is the id of the
+    /// subscription (unique in the program, from 1) that was made, delivered an event, or ended;
+    /// `nil` only for the `budget_exceeded` that ends a stream never subscribed to.
+    public typealias Reporter = @Sendable (_ stream: String, _ subscription: Int?, _ report: StreamReport) -> Void
+
     private let inputs: [String: Subject<Value, PipelineFailure>]
     private let subscriptions: CompoundDisposable
     private let budget: StepBudget
@@ -26,8 +31,22 @@ public final class Interpreter: Sendable {
     /// program's streams draws with (their smallest frame, their letters).
     public let marbleSources: [MarbleSource]
 
+    /// Builds `program` as ``init(program:scheduler:services:limits:reporter:)`` does, reporting
+    /// only the streams' events, to `sink`.
+    public convenience init(
+        program: Program,
+        scheduler: any Scheduler,
+        services: [String: Service] = [:],
+        limits: StepBudget.Limits = .standard,
+        sink: @escaping Sink
+    ) throws(Diagnostics) {
+        try self.init(program: program, scheduler: scheduler, services: services, limits: limits) { stream, _, report in
+            if case .event(let event) = report { sink(stream, event) }
+        }
+    }
+
     /// Builds `program` (which must have no errors) on `scheduler` and starts it: from now on every
-    /// named stream's events go to `sink`. Throws the diagnostics of what cannot be built (a wrong
+    /// subscription to a named stream or stage, its events and its end go to `reporter`. Throws the diagnostics of what cannot be built (a wrong
     /// argument, a closure where a signal is needed…). A program that runs out of its
     /// ``StepBudget`` is halted: each stream not ended yet ends with `budget_exceeded`.
     public init(
@@ -35,17 +54,27 @@ public final class Interpreter: Sendable {
         scheduler: any Scheduler,
         services: [String: Service] = [:],
         limits: StepBudget.Limits = .standard,
-        sink: @escaping Sink
+        reporter: @escaping Reporter
     ) throws(Diagnostics) {
         let subscriptions = CompoundDisposable()
-        let probe = StreamProbe(limit: limits.subscriptions, sink: sink)
+        let probe = StreamProbe(limit: limits.subscriptions, reporter: reporter)
         let names = program.summaries.map(\.name)  // streams and stages, in program order
         let budget = StepBudget(limits) { exhaustion in
-            // Each name not ended yet ends with the reason; nothing else is reported.
+            // Each subscription not ended yet ends with the reason, then its disposal; a name never
+            // subscribed to ends too. Nothing else is reported.
             let unended = probe.halt(names)
             subscriptions.dispose()
             let failure = PipelineFailure.budgetExceeded(exhaustion, limits)
-            for name in unended { probe.end(name, with: failure) }
+            for (name, ids) in unended {
+                guard !ids.isEmpty else {
+                    probe.end(name, nil, .event(.error(failure)))
+                    continue
+                }
+                for id in ids {
+                    probe.end(name, id, .event(.error(failure)))
+                    probe.end(name, id, .disposed)
+                }
+            }
         }
         var builder = Builder(
             program: program,
@@ -77,7 +106,7 @@ public final class Interpreter: Sendable {
             services: services,
             budget: StepBudget { _ in },
             subscriptions: CompoundDisposable(),
-            probe: StreamProbe(limit: 0) { _, _ in },
+            probe: StreamProbe(limit: 0) { _, _, _ in },
             subscribes: false
         )
         builder.buildAll()

@@ -10,21 +10,23 @@ import Reactive
 final class StreamProbe: Sendable {
     private struct State {
         var isHalted = false
+        var nextID = 1
+        /// The live subscriptions: each one's id and the name it reports under.
+        var live: [Int: String] = [:]
         /// Live subscriptions by name; a name subscribed to and now at 0 has ended.
-        var live: [String: Int] = [:]
+        var liveByName: [String: Int] = [:]
         /// Subscriptions ever made, by name.
         var made: [String: Int] = [:]
-        var total = 0
     }
 
     private let state = Lock(State())
-    private let sink: Interpreter.Sink
+    private let reporter: Interpreter.Reporter
     private let limit: Int
 
-    /// A probe reporting to `sink`, with at most `limit` live subscriptions in all.
-    init(limit: Int, sink: @escaping Interpreter.Sink) {
+    /// A probe reporting to `reporter`, with at most `limit` live subscriptions in all.
+    init(limit: Int, reporter: @escaping Interpreter.Reporter) {
         self.limit = limit
-        self.sink = sink
+        self.reporter = reporter
     }
 
     /// The error a subscription past the limit receives.
@@ -36,19 +38,24 @@ final class StreamProbe: Sendable {
         )
     }
 
-    /// `signal`, each subscription's events reported under `name`.
+    /// `signal`, each subscription reported under `name` with an id of its own: `subscribed`
+    /// first (before it subscribes to what it reads), then its events, then `disposed` when it
+    /// ends or is disposed, whichever comes first.
     func reporting(_ signal: Signal<Value, PipelineFailure>, as name: String) -> Signal<Value, PipelineFailure> {
         Signal { [self] subscriber in
-            guard join(name) else {
+            let (id, isAdmitted) = join(name)
+            report(name, id, .subscribed)
+            guard isAdmitted else {
                 let failure = Self.tooManySubscriptions(limit)
-                report(name, .error(failure))
+                report(name, id, .event(.error(failure)))
+                report(name, id, .disposed)
                 subscriber.sendError(failure)
                 return nil
             }
-            subscriber.add(ActionDisposable { [self] in leave(name) })
+            subscriber.add(ActionDisposable { [self] in if leave(id) { report(name, id, .disposed) } })
             return signal.subscribe(
                 Subscriber { [self] event in
-                    report(name, event)
+                    report(name, id, .event(event))
                     subscriber.send(event)
                 },
                 for: subscriber
@@ -56,51 +63,74 @@ final class StreamProbe: Sendable {
         }
     }
 
-    /// Sends `event` of `name` to the sink, unless the program was halted.
-    func report(_ name: String, _ event: Event<Value, PipelineFailure>) {
+    /// Sends what subscription `id` of `name` did to the reporter, unless the program was halted.
+    private func report(_ name: String, _ id: Int, _ report: StreamReport) {
         guard !state.withLock({ $0.isHalted }) else { return }
-        sink(name, event)
+        reporter(name, id, report)
     }
 
-    /// Stops reporting; returns the names of `names` that have not ended — a live subscription,
-    /// or none yet — which the caller ends.
-    func halt(_ names: [String]) -> [String] {
+    /// Stops reporting. Returns each of `names` that has not ended — with the ids of its live
+    /// subscriptions, or none if it was never subscribed to — which the caller ends with ``end``.
+    func halt(_ names: [String]) -> [(name: String, subscriptions: [Int])] {
         state.withLock { state in
             state.isHalted = true
-            return names.filter { (state.live[$0] ?? 1) > 0 }
+            var byName: [String: [Int]] = [:]
+            for (id, name) in state.live { byName[name, default: []].append(id) }
+            state.live = [:]  // their disposals are reported by ``end``, not as they happen
+            return names.compactMap { name in
+                if let ids = byName[name] { return (name, ids.sorted()) }
+                return state.made[name] == nil ? (name, []) : nil
+            }
         }
     }
 
-    /// Sends the error that ends `name` after ``halt()``.
-    func end(_ name: String, with failure: PipelineFailure) {
-        sink(name, .error(failure))
+    /// Reports, after ``halt(_:)``, what ends subscription `id` of `name` (`nil`: a name never
+    /// subscribed to).
+    func end(_ name: String, _ id: Int?, _ report: StreamReport) {
+        reporter(name, id, report)
     }
 
     /// Each name's subscriptions so far and live now.
     func counts() -> [String: SubscriptionCount] {
         state.withLock { state in
             state.made.reduce(into: [:]) { counts, entry in
-                counts[entry.key] = SubscriptionCount(subscriptions: entry.value, live: state.live[entry.key] ?? 0)
+                counts[entry.key] = SubscriptionCount(subscriptions: entry.value, live: state.liveByName[entry.key] ?? 0)
             }
         }
     }
 
-    private func join(_ name: String) -> Bool {
+    /// A new subscription's id, and whether it is within the limit (and so live).
+    private func join(_ name: String) -> (Int, Bool) {
         state.withLock { state in
-            guard state.total < limit else { return false }
-            state.total += 1
-            state.live[name, default: 0] += 1
+            let id = state.nextID
+            state.nextID += 1
             state.made[name, default: 0] += 1
-            return true
+            guard state.live.count < limit else { return (id, false) }
+            state.live[id] = name
+            state.liveByName[name, default: 0] += 1
+            return (id, true)
         }
     }
 
-    private func leave(_ name: String) {
+    /// Ends subscription `id`; whether it was live (not ended before, nor by a halt).
+    private func leave(_ id: Int) -> Bool {
         state.withLock { state in
-            state.total -= 1
-            state.live[name, default: 1] -= 1
+            guard let name = state.live.removeValue(forKey: id) else { return false }
+            state.liveByName[name, default: 1] -= 1
+            return true
         }
     }
+}
+
+/// What a program's probe reports of one subscription to a stream or stage.
+public enum StreamReport: Sendable, Equatable {
+    /// The subscription began (RxJS's `^`).
+    case subscribed
+    /// It delivered an event.
+    case event(Event<Value, PipelineFailure>)
+    /// It ended: disposed by its reader, after its terminal event, or when the program stopped
+    /// (RxJS's `!`).
+    case disposed
 }
 
 /// How often a stream or stage of a program has been subscribed to: every subscription is its

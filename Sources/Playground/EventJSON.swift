@@ -1,7 +1,8 @@
 import Foundation
 import Scenarios
 
-/// The `data:` of one event: `{"stream","kind","value","seq","t","causes"}`.
+/// The `data:` of one event: `{"stream","kind","value","seq","t","causes","sub"}` (`value` for
+/// `next` and `error` only, `sub` for a program's streams only).
 enum EventJSON {
     /// The JSON of an event's `value`: a `next`'s value, an `error`'s `{code, message}`; `nil` for
     /// `completed`.
@@ -13,7 +14,7 @@ enum EventJSON {
         }
     }
 
-    static func encode(stream: String, kind: String, valueJSON: String?, seq: Int, t: Double, causes: [Int]) -> String {
+    static func encode(stream: String, kind: String, valueJSON: String?, seq: Int, t: Double, causes: [Int], subscription: Int? = nil) -> String {
         // Hand-assembled so the fields keep the documented order; names come from the catalogue
         // or a checked program (identifiers, `input:` and `·`: nothing JSON must escape) and
         // values are encoded by JSONEncoder.
@@ -21,7 +22,9 @@ enum EventJSON {
         if let valueJSON { data += #","value":"# + valueJSON }
         data += #","seq":\#(seq),"t":\#(t),"causes":["#
         data += causes.map(String.init).joined(separator: ",")
-        return data + "]}"
+        data += "]"
+        if let subscription { data += #","sub":\#(subscription)"# }
+        return data + "}"
     }
 
     static func json(_ value: JSONValue) -> String {

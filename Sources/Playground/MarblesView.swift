@@ -34,7 +34,8 @@ enum MarblesView {
             var legend: [(Character, String)] = []
             var symbols: [String: Character] = [:]
             var entries: [Marbles.Entry] = []
-            for recorded in events where recorded.stream == stream.name {
+            // Subscriptions are not values: RxJS writes them as subscription marbles, apart.
+            for recorded in events where recorded.stream == stream.name && recorded.kind != "subscribed" && recorded.kind != "disposed" {
                 let symbol: Character
                 switch (recorded.kind, recorded.valueJSON) {
                 case ("next", let json?):

@@ -109,15 +109,21 @@ private struct ProgramInstance: SessionInstance {
         reports: LimitReports,
         scheduler: any Scheduler,
         services: [String: Service],
-        sink: @escaping StreamSink
+        sink: @escaping SessionSink
     ) {
-        interpreter = try? Interpreter(program: program, scheduler: scheduler, services: services, limits: limits) { stream, event in
-            switch event {
-            case .next(let value): sink(stream, .next(value.json))
-            case .error(let failure):
+        interpreter = try? Interpreter(program: program, scheduler: scheduler, services: services, limits: limits) {
+            stream,
+            id,
+            report in
+            switch (report, id) {
+            case (.subscribed, let id?): sink(stream, .subscribed(id))
+            case (.disposed, let id?): sink(stream, .disposed(id))
+            case (.subscribed, nil), (.disposed, nil): break  // every subscription has an id
+            case (.event(.next(let value)), _): sink(stream, .event(.next(value.json), subscription: id))
+            case (.event(.error(let failure)), _):
                 reports.ended(with: failure.code)
-                sink(stream, .error(code: failure.code, message: failure.message))
-            case .completed: sink(stream, .completed)
+                sink(stream, .event(.error(code: failure.code, message: failure.message), subscription: id))
+            case (.event(.completed), _): sink(stream, .event(.completed, subscription: id))
             }
         }
     }

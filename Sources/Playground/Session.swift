@@ -59,7 +59,7 @@ final class Session: Sendable {
     struct Recorded: Sendable {
         let seq: Int
         let stream: String
-        /// `next`, `error` or `completed`.
+        /// `next`, `error`, `completed`, `subscribed` or `disposed`.
         let kind: String
         /// The JSON of a `next`'s value or an `error`'s `{code, message}`; `nil` for `completed`.
         let valueJSON: String?
@@ -125,8 +125,8 @@ final class Session: Sendable {
         stateStreams = Set(definition.description.streams.filter(\.state).map(\.name))
         state = Lock(State(inputs: TokenBucket(capacity: limits.inputBurst, perSecond: limits.inputsPerSecond)))
         scheduler.schedule { [self] in
-            let instance = definition.start(clockScheduler, settings) { [weak self] stream, event in
-                self?.record(stream, event)
+            let instance = definition.start(clockScheduler, settings) { [weak self] stream, report in
+                self?.record(stream, report)
             }
             runDueVirtualWork()
             let keep = state.withLock { state -> Bool in
@@ -145,10 +145,25 @@ final class Session: Sendable {
 
     // MARK: Events
 
+    /// Records what the pipeline reported of `stream`: an event, or a subscription's start or end.
+    private func record(_ stream: String, _ report: SessionReport) {
+        switch report {
+        case .event(let event, let subscription): record(stream, event, subscription: subscription)
+        case .subscribed(let id): record(stream, kind: "subscribed", valueJSON: nil, subscription: id, isInput: false)
+        case .disposed(let id): record(stream, kind: "disposed", valueJSON: nil, subscription: id, isInput: false)
+        }
+    }
+
     /// Records `event` of `stream` with the current ``Causes``, or, for an input's event
     /// (`isInput`), with its own number as its cause. Returns its number (`nil` once closed).
     @discardableResult
-    private func record(_ stream: String, _ event: StreamEvent, isInput: Bool = false) -> Int? {
+    private func record(_ stream: String, _ event: StreamEvent, subscription: Int? = nil, isInput: Bool = false) -> Int? {
+        record(stream, kind: event.kind, valueJSON: EventJSON.valueJSON(of: event), subscription: subscription, isInput: isInput)
+    }
+
+    /// Records an event of `kind` (`next`, `error`, `completed`, `subscribed`, `disposed`).
+    @discardableResult
+    private func record(_ stream: String, kind: String, valueJSON: String?, subscription: Int?, isInput: Bool) -> Int? {
         let elapsed = clockScheduler.now - origin
         let milliseconds = Double(elapsed / .microseconds(100)).rounded() / 10
         let current = isInput ? [] : Causes.current
@@ -157,23 +172,33 @@ final class Session: Sendable {
             let seq = state.nextSeq
             state.nextSeq += 1
             let causes = isInput ? [seq] : current
-            let valueJSON = EventJSON.valueJSON(of: event)
             let frame = ServerSentEvent(
-                data: EventJSON.encode(stream: stream, kind: event.kind, valueJSON: valueJSON, seq: seq, t: milliseconds, causes: causes),
+                data: EventJSON.encode(
+                    stream: stream,
+                    kind: kind,
+                    valueJSON: valueJSON,
+                    seq: seq,
+                    t: milliseconds,
+                    causes: causes,
+                    subscription: subscription
+                ),
                 event: stream,
                 id: String(seq)
             )
             let recorded = Recorded(
                 seq: seq,
                 stream: stream,
-                kind: event.kind,
+                kind: kind,
                 valueJSON: valueJSON,
                 t: milliseconds,
                 causes: causes,
                 event: frame
             )
             keep(recorded, in: &state)
-            if stateStreams.contains(stream) { state.latestOfStateStream[stream] = recorded }
+            // A state stream's latest event is a value or its end, not a subscription's start or end.
+            if stateStreams.contains(stream), ["next", "error", "completed"].contains(kind) {
+                state.latestOfStateStream[stream] = recorded
+            }
             for watcher in state.watchers.values { watcher.send(frame) }
             return seq
         }

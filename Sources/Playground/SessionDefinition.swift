@@ -23,18 +23,35 @@ extension SessionInstance {
     var subscriptionCounts: [String: SubscriptionCount]? { nil }
 }
 
+/// What a running pipeline tells its session of a stream: an event, or (for a program, whose
+/// named streams are cold) the start or end of a subscription, with the subscription's id.
+enum SessionReport: Sendable, Equatable {
+    /// An event; `subscription` is the id of the subscription that delivered it (`nil` for a
+    /// built-in scenario's stage, which is subscribed once and shared).
+    case event(StreamEvent, subscription: Int?)
+    case subscribed(Int)
+    case disposed(Int)
+}
+
+/// Receives what a running pipeline reports, on the session's scheduler.
+typealias SessionSink = @Sendable (_ stream: String, _ report: SessionReport) -> Void
+
 /// What a session runs: its description (inputs, streams, source) and how to start it on the
-/// session's scheduler, its events going to the sink.
+/// session's scheduler, its reports going to the sink.
 struct SessionDefinition: Sendable {
     let description: ScenarioDescription
     /// A program's warnings (`nil` for a built-in scenario).
     var warnings: [Diagnostic]?
-    let start: @Sendable (_ scheduler: any Scheduler, _ settings: ScenarioSettings, _ sink: @escaping StreamSink) -> any SessionInstance
+    let start: @Sendable (_ scheduler: any Scheduler, _ settings: ScenarioSettings, _ sink: @escaping SessionSink) -> any SessionInstance
 
     /// A built-in scenario.
     static func scenario(_ type: any Scenario.Type) -> SessionDefinition {
         SessionDefinition(description: type.description) { scheduler, settings, sink in
-            ScenarioInstance(instance: type.init(scheduler: scheduler, settings: settings, sink: sink))
+            ScenarioInstance(
+                instance: type.init(scheduler: scheduler, settings: settings) { stream, event in
+                    sink(stream, .event(event, subscription: nil))
+                }
+            )
         }
     }
 

@@ -159,4 +159,46 @@ struct ColdStreamTests {
         #expect(errors("input q: text\nx = q.publish().map { $0 }") == ["`publish()` is connected by `autoconnect()`"])
         #expect(errors("input q: text\nx = q.publish().autoconnect().map { $0 }").isEmpty)
     }
+    /// Runs `text` with a reporter: each report with the virtual time it came at.
+    func reports(_ text: String, requests: Requests, until milliseconds: Int) throws -> [(time: Int, stream: String, id: Int?, report: StreamReport)]
+    {
+        let (program, _) = PipelineLanguage.parse(text)
+        let scheduler = TestScheduler()
+        let recorded = Lock<[(time: Int, stream: String, id: Int?, report: StreamReport)]>([])
+        let interpreter = try Interpreter(program: program, scheduler: scheduler, services: ["request": requests.service(on: scheduler)]) {
+            stream,
+            id,
+            report in
+            recorded.withLock { $0.append((Int(scheduler.now / .milliseconds(1)), stream, id, report)) }
+        }
+        scheduler.advance(by: .milliseconds(milliseconds))
+        interpreter.stop()
+        return recorded.withLock { $0 }
+    }
+
+    @Test func eachSubscriptionIsReportedWithItsIdFromSubscribedToDisposed() throws {
+        let recorded = try reports("r = request()\na = r.map { $0 }\nb = r.map { $0 }", requests: Requests(), until: 500)
+        let ofR = recorded.filter { $0.stream == "r" }
+        let ids = Set(ofR.compactMap(\.id))
+        #expect(ids.count == 2, "two subscriptions of r")
+        let responses = ids.sorted().map { id in ofR.filter { $0.id == id }.map(\.report) }
+        #expect(
+            responses == [
+                [.subscribed, .event(.next(.string("response 1"))), .disposed],
+                [.subscribed, .event(.next(.string("response 2"))), .disposed],
+            ]
+        )
+        // A reader's subscription begins before the one it makes to what it reads.
+        let firstA = try #require(recorded.firstIndex { $0.stream == "a" && $0.report == .subscribed })
+        let firstR = try #require(recorded.firstIndex { $0.stream == "r" && $0.report == .subscribed })
+        #expect(firstA < firstR)
+        #expect(Set(recorded.compactMap(\.id)).count == 4, "ids are unique in the program")
+    }
+
+    @Test func takeOneDisposesTheSubscriptionItReadsRightAfterTheFirstValue() throws {
+        let recorded = try reports("r = request()\nfirst = r.take(1)", requests: Requests(), until: 1_000)
+        let ofR = recorded.filter { $0.stream == "r" }
+        #expect(ofR.map(\.report) == [.subscribed, .event(.next(.string("response 1"))), .disposed])
+        #expect(ofR.last?.time == 100, "disposed when the value came, not when the program stopped")
+    }
 }

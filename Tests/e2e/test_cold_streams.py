@@ -4,8 +4,8 @@ subscriptions each stream has had and has live."""
 import json
 
 
-def run(playground, program):
-    status, _, raw = playground.request("POST", "/api/pipelines", body=program.encode(),
+def run(playground, program, clock="real"):
+    status, _, raw = playground.request("POST", f"/api/pipelines?clock={clock}", body=program.encode(),
                                         headers={"Content-Type": "text/plain"})
     body = json.loads(raw)
     assert status == 201, body
@@ -24,10 +24,16 @@ def test_two_readers_make_two_requests_and_sharing_makes_one(playground):
     watcher = playground.watch(cold["events"], last_event_id="0")
     watcher.wait_for(lambda events: values(watcher, "a") and values(watcher, "b"))
     assert sorted(values(watcher, "a") + values(watcher, "b")) == ["A got response 1", "B got response 2"]
-    watcher.close()
+    # Each subscription of r: `subscribed`, its value, and (the request never completes) no end yet.
+    of_r = [e["json"] for e in watcher.events if e["event"] == "r"]
+    subs = [e["sub"] for e in of_r if e["kind"] == "subscribed"]
+    assert len(set(subs)) == 2
+    assert sorted(e["sub"] for e in of_r if e["kind"] == "next") == sorted(subs)
+    assert all("value" not in e for e in of_r if e["kind"] == "subscribed")
     status, info = playground.json("GET", f"/api/sessions/{cold['session']}")
     assert status == 200 and info["subscriptions"]["r"]["subscriptions"] == 2
     assert info["subscriptions"]["a"] == {"subscriptions": 1, "live": info["subscriptions"]["a"]["live"]}
+    watcher.close()
 
     shared = run(playground, 'r = request().replayLazily()\na = r.map { "A got " + $0 }\nb = r.map { "B got " + $0 }\n')
     assert shared["pipeline"]["diagnostics"] == []
@@ -52,3 +58,19 @@ def test_live_subscriptions_are_counted_per_stream_and_stage(playground):
     scenario = playground.new_session("search")
     status, info = playground.json("GET", f"/api/sessions/{scenario}")
     assert status == 200 and "subscriptions" not in info
+
+
+def test_take_one_disposes_what_it_reads_right_after_the_first_value(playground):
+    """On a virtual clock, so that "right after" is the same instant."""
+    created = run(playground, "r = request()\nfirst = r.take(1)\n", clock="virtual")
+    watcher = playground.watch(created["events"], last_event_id="0")
+    playground.send(created["session"], "advance", "1000")
+    watcher.wait_for(lambda events: any(e["event"] == "r" and e["json"]["kind"] == "disposed" for e in events))
+    of_r = [e["json"] for e in watcher.events if e["event"] == "r"]
+    assert [e["kind"] for e in of_r] == ["subscribed", "next", "disposed"]
+    assert len({e["sub"] for e in of_r}) == 1
+    assert of_r[2]["t"] == of_r[1]["t"], "disposed when the value came"
+    first = [e["json"]["kind"] for e in watcher.events if e["event"] == "first"]
+    assert first == ["subscribed", "next", "completed", "disposed"]
+    watcher.close()
+    playground.request("DELETE", f"/api/sessions/{created['session']}")
