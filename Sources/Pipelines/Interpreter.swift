@@ -170,6 +170,10 @@ struct Builder {
     private(set) var errors: [BuildError] = []
     /// Every `marbles(…)` source built, for drawing the program's streams.
     var marbleSources: [MarbleSource] = []
+    /// The named stream being compiled: a source with work inside it (a service call, a timer, a
+    /// `marbles(…)`) is reported as `stream·source`, each call a subscription of its own; `nil`
+    /// where the source is the whole stream (its subscriptions are the stream's).
+    var sourceOwner: String?
 
     init(
         program: Program,
@@ -221,6 +225,9 @@ struct Builder {
         if let input = inputs[name] { return input.signal }
         if let signal = shared[name] { return signal }
         guard let definition = program.streams.first(where: { $0.name == name }) else { return nil }
+        let outerOwner = sourceOwner
+        sourceOwner = name
+        defer { sourceOwner = outerOwner }
         guard definition.isCommand else {
             let signal = probe.reporting(try compileChain(definition), as: name)
             shared[name] = signal
@@ -242,7 +249,11 @@ struct Builder {
     /// its own (`results·filter`); the last operator's output is the stream itself.
     private mutating func compileChain(_ definition: StreamDefinition) throws(BuildError) -> Signal<Value, PipelineFailure> {
         let (root, links) = definition.links
-        guard !links.isEmpty else { return try compile(definition.expression, parameters: [])([]) }
+        guard !links.isEmpty else {
+            // A stream that is one source (`r = request()`): its subscriptions are the source's.
+            if case .call(.name(let source, _), _, _) = root, SharingCheck.sourcesWithWork.contains(source) { sourceOwner = nil }
+            return try compile(definition.expression, parameters: [])([])
+        }
         var maker = try compile(root, parameters: [])
         let stages = definition.stageNames
         for (index, link) in links.enumerated() {

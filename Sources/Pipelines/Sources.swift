@@ -4,6 +4,15 @@ extension Builder {
     /// The signal of a source call: `just(v)`, `from([…])`, `empty`, `never`, `failure("…")`,
     /// `interval(1s)`, `timer(after: 2s)`, and `combineLatest`/`merge`/`zip`/`concat` of signals.
     mutating func source(_ name: String, _ arguments: Arguments, parameters: [[String]]) throws(BuildError) -> SignalMaker {
+        let maker = try unreportedSource(name, arguments, parameters: parameters)
+        // Each call of a source with work is a subscription of its own (a search cancelled by a
+        // newer query is one disposed before its answer), reported as `stream·source`.
+        guard SharingCheck.sourcesWithWork.contains(name), let owner = sourceOwner else { return maker }
+        let (probe, reported) = (self.probe, "\(owner)·\(name)")
+        return { scopes in probe.reporting(maker(scopes), as: reported) }
+    }
+
+    private mutating func unreportedSource(_ name: String, _ arguments: Arguments, parameters: [[String]]) throws(BuildError) -> SignalMaker {
         switch name {
         case "just":
             try arguments.expect([nil], usage: "just(1)")

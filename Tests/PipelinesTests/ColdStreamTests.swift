@@ -201,4 +201,31 @@ struct ColdStreamTests {
         #expect(ofR.map(\.report) == [.subscribed, .event(.next(.string("response 1"))), .disposed])
         #expect(ofR.last?.time == 100, "disposed when the value came, not when the program stopped")
     }
+    @Test func aNewerQueryDisposesTheOlderRequestBeforeItsAnswer() throws {
+        let requests = Requests()
+        let (program, _) = PipelineLanguage.parse("input q: text\nresults = q.flatMap(.latest) { _ in request() }")
+        let scheduler = TestScheduler()
+        let recorded = Lock<[(time: Int, id: Int?, report: StreamReport)]>([])
+        let interpreter = try Interpreter(program: program, scheduler: scheduler, services: ["request": requests.service(on: scheduler)]) {
+            stream,
+            id,
+            report in
+            guard stream == "results·request" else { return }
+            recorded.withLock { $0.append((Int(scheduler.now / .milliseconds(1)), id, report)) }
+        }
+        interpreter.send(.next(.string("swe")), to: "q")
+        scheduler.schedule(after: .milliseconds(50)) { interpreter.send(.next(.string("swedish")), to: "q") }
+        scheduler.advance(by: .milliseconds(500))
+        let reports = recorded.withLock { $0 }
+        let ids = Array(Set(reports.compactMap(\.id))).sorted()
+        #expect(ids.count == 2, "one subscription per request")
+        let older = reports.filter { $0.id == ids[0] }
+        #expect(older.map(\.report) == [.subscribed, .disposed], "cancelled: no answer")
+        #expect(older.last?.time == 50, "disposed when the newer query came")
+        let newer = reports.filter { $0.id == ids[1] }
+        #expect(newer.map(\.report) == [.subscribed, .event(.next(.string("response 2")))])
+        #expect(newer.last?.time == 150)
+        interpreter.stop()
+        #expect(recorded.withLock { $0 }.last?.report == .disposed, "and the newer one when the program stops")
+    }
 }

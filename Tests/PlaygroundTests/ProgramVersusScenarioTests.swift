@@ -119,10 +119,18 @@ struct ProgramVersusScenarioTests {
         }
         clock.advance(to: .seconds(5))
         interpreter.stop()
+        let lines = recorded.withLock { $0 }
         #expect(
-            recorded.withLock { $0 } == [
+            lines.filter { !$0.contains("·") } == [
                 #"1000 twice string("response 1")"#, #"1000 twice string("response 2")"#, "1000 twice completed",
                 #"3000 later string("response 3")"#, "3000 later completed",
+            ]
+        )
+        // Each call is a subscription of its own, reported as `stream·request`.
+        #expect(
+            lines.filter { $0.contains("·request") && !$0.hasSuffix("completed") } == [
+                #"1000 twice·request string("response 1")"#, #"1000 twice·request string("response 2")"#,
+                #"3000 later·request string("response 3")"#,
             ]
         )
     }

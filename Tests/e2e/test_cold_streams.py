@@ -32,6 +32,7 @@ def test_two_readers_make_two_requests_and_sharing_makes_one(playground):
     assert all("value" not in e for e in of_r if e["kind"] == "subscribed")
     status, info = playground.json("GET", f"/api/sessions/{cold['session']}")
     assert status == 200 and info["subscriptions"]["r"]["subscriptions"] == 2
+    assert "r·request" not in info["subscriptions"], "r is the request itself: its subscriptions are r's"
     assert info["subscriptions"]["a"] == {"subscriptions": 1, "live": info["subscriptions"]["a"]["live"]}
     watcher.close()
 
@@ -41,6 +42,9 @@ def test_two_readers_make_two_requests_and_sharing_makes_one(playground):
     watcher.wait_for(lambda events: values(watcher, "a") and values(watcher, "b"))
     assert values(watcher, "a")[0][len("A got "):] == values(watcher, "b")[0][len("B got "):], "one response, shared"
     watcher.close()
+    status, info = playground.json("GET", f"/api/sessions/{shared['session']}")
+    assert info["subscriptions"]["r"]["subscriptions"] == 2, "two readers subscribe to r"
+    assert info["subscriptions"]["r·request"]["subscriptions"] == 1, "one upstream subscription: one request"
     for session in (cold, shared):
         playground.request("DELETE", f"/api/sessions/{session['session']}")
 
@@ -74,3 +78,30 @@ def test_take_one_disposes_what_it_reads_right_after_the_first_value(playground)
     assert first == ["subscribed", "next", "completed", "disposed"]
     watcher.close()
     playground.request("DELETE", f"/api/sessions/{created['session']}")
+
+
+def test_a_newer_query_disposes_the_older_search_before_its_answer(make_playground):
+    """The search program on a virtual clock (0.5 s throttle, 1 s search): "danish" arrives while
+    "swedish" is being searched; the swedish search is `disposed` with no answer, the danish one
+    answers. Each search is a subscription of `results·search`."""
+    playground = make_playground(fast=False)
+    program = ("input query: text\nvalid = query.filter { $0.count > 2 }\nthrottled = valid.throttle(0.5s)\n"
+               "results = throttled.flatMap(.latest) { search($0).catch { _ in empty } }\n")
+    created = run(playground, program, clock="virtual")
+    session = created["session"]
+    watcher = playground.watch(created["events"], last_event_id="0")
+    playground.send(session, "query", "swedish")
+    playground.send(session, "advance", "500")
+    playground.send(session, "query", "danish")
+    playground.send(session, "advance", "1500")
+    watcher.wait_for(lambda events: values(watcher, "results"))
+    searches = [e["json"] for e in watcher.events if e["event"] == "results·search"]
+    subs = sorted({e["sub"] for e in searches})
+    assert len(subs) == 2
+    older = [(e["kind"], e["t"]) for e in searches if e["sub"] == subs[0]]
+    assert older == [("subscribed", 500.0), ("disposed", 1000.0)], "cancelled before its answer at 1500"
+    newer = [e["kind"] for e in searches if e["sub"] == subs[1]]
+    assert newer[:3] == ["subscribed", "next", "completed"]
+    assert "Danish" in str(values(watcher, "results"))
+    watcher.close()
+    playground.request("DELETE", f"/api/sessions/{session}")
