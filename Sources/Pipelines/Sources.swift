@@ -6,10 +6,11 @@ extension Builder {
     mutating func source(_ name: String, _ arguments: Arguments, parameters: [[String]]) throws(BuildError) -> SignalMaker {
         let maker = try unreportedSource(name, arguments, parameters: parameters)
         // Each call of a source with work is a subscription of its own (a search cancelled by a
-        // newer query is one disposed before its answer), reported as `stream·source`.
+        // newer query is one disposed before its answer), reported as `stream·source`: its start,
+        // its end and how it ended, not its values, which the stream's rows carry already.
         guard SharingCheck.sourcesWithWork.contains(name), let owner = sourceOwner else { return maker }
         let (probe, reported) = (self.probe, "\(owner)·\(name)")
-        return { scopes in probe.reporting(maker(scopes), as: reported) }
+        return { scopes in probe.reporting(maker(scopes), as: reported, values: false) }
     }
 
     private mutating func unreportedSource(_ name: String, _ arguments: Arguments, parameters: [[String]]) throws(BuildError) -> SignalMaker {

@@ -40,8 +40,9 @@ final class StreamProbe: Sendable {
 
     /// `signal`, each subscription reported under `name` with an id of its own: `subscribed`
     /// first (before it subscribes to what it reads), then its events, then `disposed` when it
-    /// ends or is disposed, whichever comes first.
-    func reporting(_ signal: Signal<Value, PipelineFailure>, as name: String) -> Signal<Value, PipelineFailure> {
+    /// ends or is disposed, whichever comes first. Without `values`, its `next` events are not
+    /// reported (a source inside a stream: its values are the stream's or a stage's already).
+    func reporting(_ signal: Signal<Value, PipelineFailure>, as name: String, values: Bool = true) -> Signal<Value, PipelineFailure> {
         Signal { [self] subscriber in
             let (id, isAdmitted) = join(name)
             report(name, id, .subscribed)
@@ -55,7 +56,7 @@ final class StreamProbe: Sendable {
             subscriber.add(ActionDisposable { [self] in if leave(id) { report(name, id, .disposed) } })
             return signal.subscribe(
                 Subscriber { [self] event in
-                    report(name, id, .event(event))
+                    if values || event.isTerminating { report(name, id, .event(event)) }
                     subscriber.send(event)
                 },
                 for: subscriber

@@ -28,6 +28,12 @@ enum MarblesRun {
         let time: Duration
     }
 
+    /// When one subscription to a named stream began and ended (`nil`: still live at the end).
+    struct SubscriptionSpan {
+        let subscribed: Duration
+        var disposed: Duration?
+    }
+
     /// Why an answer stops short.
     enum Truncation: String {
         case until, steps, size
@@ -55,7 +61,7 @@ enum MarblesRun {
         let (program, diagnostics) = PipelineLanguage.parse(text)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
-        let recording = Lock<(events: [Recorded], bytes: Int, isFull: Bool)>(([], 0, false))
+        let recording = Lock<(events: [Recorded], spans: [String: [Int: SubscriptionSpan]], bytes: Int, isFull: Bool)>(([], [:], 0, false))
         let named = Set(program.summaries.filter { $0.stageOf == nil }.map(\.name))
         let interpreter: Interpreter
         do throws(Interpreter.Diagnostics) {
@@ -64,17 +70,34 @@ enum MarblesRun {
                 scheduler: clock,
                 services: ProgramSession.services(Services(scheduler: clock, settings: ScenarioSettings())),
                 limits: limits
-            ) { stream, event in
-                if case .error(let failure) = event { reports.ended(with: failure.code) }
+            ) { stream, id, report in
+                if case .event(.error(let failure)) = report { reports.ended(with: failure.code) }
                 guard named.contains(stream) else { return }
-                let (kind, valueJSON): (String, String?) =
-                    switch event {
-                    case .next(let value): ("next", EventJSON.json(value.json))
-                    case .error(let failure):
-                        ("error", EventJSON.json(.object(["code": .string(failure.code), "message": .string(failure.message)])))
-                    case .completed: ("completed", nil)
-                    }
                 let now = clock.now
+                let (kind, valueJSON): (String, String?)
+                switch report {
+                case .subscribed, .disposed:
+                    // Subscriptions are drawn apart, as RxJS's subscription marbles.
+                    guard let id else { return }
+                    recording.withLock { recording in
+                        guard !recording.isFull else { return }
+                        if case .disposed = report {
+                            recording.spans[stream]?[id]?.disposed = now
+                            return
+                        }
+                        guard recording.bytes + 32 <= answerBytes else {
+                            recording.isFull = true
+                            return
+                        }
+                        recording.bytes += 32
+                        recording.spans[stream, default: [:]][id] = SubscriptionSpan(subscribed: now, disposed: nil)
+                    }
+                    return
+                case .event(.next(let value)): (kind, valueJSON) = ("next", EventJSON.json(value.json))
+                case .event(.error(let failure)):
+                    (kind, valueJSON) = ("error", EventJSON.json(.object(["code": .string(failure.code), "message": .string(failure.message)])))
+                case .event(.completed): (kind, valueJSON) = ("completed", nil)
+                }
                 recording.withLock { recording in
                     guard !recording.isFull else { return }
                     let bytes = (valueJSON?.utf8.count ?? 0) + 64
@@ -116,14 +139,21 @@ enum MarblesRun {
         if truncation == nil, recording.withLock({ $0.isFull }) { truncation = .size }
         let frames = interpreter.marbleSources.map { Double($0.frame / .microseconds(1)) / 1_000 }
         let frame = frames.min() ?? defaultFrame
-        let events = recording.withLock { recording in
-            defer { recording.events = [] }
-            return recording.events
+        let (events, spans) = recording.withLock { recording in
+            defer { (recording.events, recording.spans) = ([], [:]) }
+            return (recording.events, recording.spans)
         }
         let letters = Letters(sources: interpreter.marbleSources)
         let streams = program.summaries.filter { $0.stageOf == nil }.map { summary in
             var own = letters  // each stream draws its other values with letters of its own
-            return Drawing(name: summary.name, events: events.filter { $0.stream == summary.name }, frame: frame, letters: &own)
+            let subscriptions = (spans[summary.name] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            return Drawing(
+                name: summary.name,
+                events: events.filter { $0.stream == summary.name },
+                subscriptions: subscriptions,
+                frame: frame,
+                letters: &own
+            )
         }
         let until = Double((reached ?? clock.now) / .microseconds(1)) / 1_000
         return .success(
@@ -160,16 +190,22 @@ enum MarblesRun {
         }
     }
 
-    /// One stream: its diagram, what each letter is, and its events at their exact times.
+    /// One stream: its diagram, what each letter is, its events at their exact times, and its
+    /// subscriptions as RxJS's subscription marbles (`^--!`), one per subscription.
     struct Drawing {
         let name: String
         let marbles: String
+        let subscriptions: [String]
         /// Each letter's value, as JSON.
         let values: [(letter: Character, json: String)]
         let events: [Recorded]
 
-        init(name: String, events recorded: [Recorded], frame: Double, letters: inout Letters) {
+        init(name: String, events recorded: [Recorded], subscriptions spans: [SubscriptionSpan], frame: Double, letters: inout Letters) {
             self.name = name
+            let frameOf = { (time: Duration) in Int((Double(time / .microseconds(1)) / 1_000 / frame).rounded(.down)) }
+            subscriptions = spans.map { span in
+                Marbles.renderSubscription(Marbles.Subscription(subscribed: frameOf(span.subscribed), disposed: span.disposed.map(frameOf)))
+            }
             var entries: [Marbles.Entry] = []
             var values: [(Character, String)] = []
             for event in recorded {
@@ -191,7 +227,7 @@ enum MarblesRun {
             events = recorded
         }
 
-        /// `{"events":[{"kind","time","value"}…],"marbles","values":{letter: value}}`.
+        /// `{"events":[{"kind","time","value"}…],"marbles","values":{letter: value},"subscriptions":[…]}`.
         var json: String {
             let events = self.events.map { event in
                 let time = number(Double(event.time / .microseconds(1)) / 1_000)
@@ -200,7 +236,7 @@ enum MarblesRun {
             }
             let values = self.values.map { quoted(String($0.letter)) + ":" + $0.json }
             return #"{"events":["# + events.joined(separator: ",") + #"],"marbles":"# + quoted(marbles) + #","values":{"#
-                + values.joined(separator: ",") + "}}"
+                + values.joined(separator: ",") + #"},"subscriptions":["# + subscriptions.map(quoted).joined(separator: ",") + "]}"
         }
     }
 

@@ -58,8 +58,24 @@ enum MarblesView {
             }
             text += "\(stream.name): \(Marbles.render(entries))\n"
             for (symbol, json) in legend { text += "  \(symbol) = \(json)\n" }
+            let subscriptions = subscriptionDiagrams(of: stream.name, in: events, frame: frame)
+            if !subscriptions.isEmpty { text += "  subscriptions: \(subscriptions.joined(separator: " "))\n" }
         }
         return .success(text)
+    }
+
+    /// Each kept subscription of `stream` (a program's), in RxJS's subscription marbles, in the
+    /// order they began: one whose `subscribed` is no longer kept is left out.
+    private static func subscriptionDiagrams(of stream: String, in events: [Session.Recorded], frame: Double) -> [String] {
+        var began: [(id: Int, frame: Int)] = []
+        var ended: [Int: Int] = [:]
+        let frameOf = { (t: Double) in Int((t / frame).rounded(.down)) }
+        for recorded in events where recorded.stream == stream {
+            guard let id = recorded.subscription else { continue }
+            if recorded.kind == "subscribed" { began.append((id, frameOf(recorded.t))) }
+            if recorded.kind == "disposed" { ended[id] = frameOf(recorded.t) }
+        }
+        return began.map { Marbles.renderSubscription(Marbles.Subscription(subscribed: $0.frame, disposed: ended[$0.id])) }
     }
 
     private static func format(_ value: Double) -> String {

@@ -67,6 +67,8 @@ final class Session: Sendable {
         let t: Double
         /// The input events at the root of the propagation that sent it (see ``Causes``).
         let causes: [Int]
+        /// The subscription that began, delivered it, or ended (a program's streams only).
+        let subscription: Int?
         let event: ServerSentEvent
 
         /// The bytes it holds, about: its texts and a fixed share for the rest.
@@ -192,6 +194,7 @@ final class Session: Sendable {
                 valueJSON: valueJSON,
                 t: milliseconds,
                 causes: causes,
+                subscription: subscription,
                 event: frame
             )
             keep(recorded, in: &state)

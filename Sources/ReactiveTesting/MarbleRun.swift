@@ -30,10 +30,43 @@ extension Marbles {
         until: Duration? = nil,
         _ operation: (_ inputs: [Signal<String, MarbleFailure>], _ scheduler: TestScheduler) -> Signal<String, MarbleFailure>
     ) -> String {
+        run(of: inputs, frame: frame, until: until, operation).output
+    }
+
+    /// What a run of ``output(of:frame:until:_:)`` saw: the output's diagram, and how the
+    /// operation subscribed to each input, one subscription diagram per subscription (RxJS's
+    /// `expectSubscriptions`): `take(2)` of `"-a-b-c-|"` subscribes `"^--!"`.
+    public struct Recording: Equatable, Sendable {
+        /// The output, as ``output(of:frame:until:_:)`` draws it.
+        public let output: String
+        /// For each input, in order, its subscriptions' diagrams in the order they began.
+        public let subscriptions: [[String]]
+    }
+
+    /// Runs `operation` as ``output(of:frame:until:_:)`` does, recording the subscriptions to
+    /// each input too.
+    public static func run(
+        of inputs: [String],
+        frame: Duration = .milliseconds(100),
+        until: Duration? = nil,
+        _ operation: (_ inputs: [Signal<String, MarbleFailure>], _ scheduler: TestScheduler) -> Signal<String, MarbleFailure>
+    ) -> Recording {
         let scheduler = TestScheduler()
-        let signals = inputs.map { diagram in signal(diagram, frame: frame, on: scheduler) }
-        let recorded = Lock<[Entry]>([])
         let frameNumber = { @Sendable in Int(scheduler.now / frame) }
+        // Per input, each subscription's first frame and last (nil while live).
+        let spans = Lock<[[(Int, Int?)]]>(Array(repeating: [], count: inputs.count))
+        let signals = inputs.enumerated().map { index, diagram in
+            let plain = signal(diagram, frame: frame, on: scheduler)
+            return Signal<String, MarbleFailure> { subscriber in
+                let number = spans.withLock { spans in
+                    spans[index].append((frameNumber(), nil))
+                    return spans[index].count - 1
+                }
+                subscriber.add(ActionDisposable { spans.withLock { $0[index][number].1 = frameNumber() } })
+                return plain.subscribe(subscriber)
+            }
+        }
+        let recorded = Lock<[Entry]>([])
         let subscription = operation(signals, scheduler).subscribe(
             next: { value in
                 let symbol: Character = value.count == 1 ? value.first! : "?"
@@ -43,8 +76,12 @@ extension Marbles {
             completed: { recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: "|")) } }
         )
         scheduler.advance(to: until ?? frame * 1_000)
+        let drawn = render(recorded.withLock { $0 })
+        let diagrams = spans.withLock { spans in
+            spans.map { input in input.map { renderSubscription(Subscription(subscribed: $0.0, disposed: $0.1)) } }
+        }
         subscription.dispose()
-        return render(recorded.withLock { $0 })
+        return Recording(output: drawn, subscriptions: diagrams)
     }
 
     /// A cold signal sending `diagram` on `scheduler`; a diagram that cannot be read is a

@@ -94,14 +94,39 @@ def test_a_newer_query_disposes_the_older_search_before_its_answer(make_playgrou
     playground.send(session, "advance", "500")
     playground.send(session, "query", "danish")
     playground.send(session, "advance", "1500")
-    watcher.wait_for(lambda events: values(watcher, "results"))
+    watcher.wait_for(lambda events: any(e["event"] == "results·search" and e["json"]["kind"] == "completed" for e in events))
     searches = [e["json"] for e in watcher.events if e["event"] == "results·search"]
     subs = sorted({e["sub"] for e in searches})
     assert len(subs) == 2
     older = [(e["kind"], e["t"]) for e in searches if e["sub"] == subs[0]]
     assert older == [("subscribed", 500.0), ("disposed", 1000.0)], "cancelled before its answer at 1500"
     newer = [e["kind"] for e in searches if e["sub"] == subs[1]]
-    assert newer[:3] == ["subscribed", "next", "completed"]
+    assert newer[:2] == ["subscribed", "completed"], "answered (its value is the results')"
     assert "Danish" in str(values(watcher, "results"))
     watcher.close()
     playground.request("DELETE", f"/api/sessions/{session}")
+
+
+def test_marbles_answer_each_streams_subscriptions(playground):
+    """POST /api/marbles draws each stream's subscriptions in RxJS's subscription marbles:
+    take(2) disposes the source at its second value; a stream read twice has two."""
+    status, answer = playground.json("POST", "/api/marbles", 'src = marbles("-a-b-c-|")\nfirst = src.take(2)\n',
+                                     {"Content-Type": "text/plain"})
+    assert status == 200, answer
+    assert answer["streams"]["first"]["marbles"] == "-a-(b|)"
+    assert answer["streams"]["src"]["subscriptions"] == ["^--!"]
+    assert answer["streams"]["first"]["subscriptions"] == ["^--!"]
+    status, answer = playground.json("POST", "/api/marbles", 'src = marbles("-a|")\nx = src\ny = src\n',
+                                     {"Content-Type": "text/plain"})
+    assert status == 200 and answer["streams"]["src"]["subscriptions"] == ["^-!", "^-!"]
+
+
+def test_the_session_marbles_view_lists_a_programs_subscriptions(playground):
+    created = run(playground, 'src = marbles("-a-b-c-|")\nfirst = src.take(2)\n', clock="virtual")
+    playground.send(created["session"], "advance", "1000")
+    status, _, body = playground.request("GET", f"/api/sessions/{created['session']}/marbles")
+    assert status == 200
+    lines = body.decode().splitlines()
+    src = lines.index(next(line for line in lines if line.startswith("src: ")))
+    assert "  subscriptions: ^--!" in lines[src + 1:src + 6], lines
+    playground.request("DELETE", f"/api/sessions/{created['session']}")
