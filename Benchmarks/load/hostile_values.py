@@ -39,6 +39,10 @@ REPRODUCERS = {
     "cold fan-out": "s0 = interval(10ms)\n" + "".join(f"s{i} = combineLatest(s{i - 1}, s{i - 1})\n" for i in range(1, 21)),
     "cold fan-out, wide": "s = interval(10ms).map { $0 }\n" + "w = combineLatest(" + ", ".join(["s"] * 100) + ")\n"
     + "v = combineLatest(" + ", ".join(["w"] * 100) + ")\n",
+    # The background queue is shared by every program: a flood of work handed to it is charged to
+    # the program that made it, on both threads.
+    "work on the background queue": "x = just(1).repeat().deliverOn(background).scan([]) { a, v in a + [v] }\n",
+    "subscriptions on the background queue": "x = just(1).subscribeOn(background).repeat().map { $0 + 1 }\n",
 }
 
 

@@ -60,6 +60,19 @@ struct Arguments {
         }
     }
 
+    /// The name of one of the program's schedulers (``Vocabulary/schedulers``), written bare:
+    /// `deliverOn(background)`.
+    func schedulerName(_ index: Int) throws(BuildError) -> String {
+        guard case .name(let name, _) = self[index], Vocabulary.schedulers.contains(name) else {
+            throw BuildError(
+                message: "`\(name)` needs a scheduler here: `session` or `background`",
+                range: self[index].range,
+                hint: "write `\(name)(background)`"
+            )
+        }
+        return name
+    }
+
     /// A closure's parameters and body.
     func closure(_ index: Int) throws(BuildError) -> (parameters: [String], body: Expression) {
         guard case .closure(let parameters, let body, _) = self[index] else {

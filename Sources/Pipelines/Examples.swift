@@ -59,6 +59,21 @@ public struct Example: Sendable, Equatable, Encodable {
                 """
         ),
         Example(
+            id: "deliver-on-subscribe-on",
+            title: "deliverOn against subscribeOn",
+            description: "Press tap. Each event says which thread delivered it. deliverOn(background) sends each value "
+                + "on from the background queue. subscribeOn(background) makes the subscription there: just's value, "
+                + "sent as it is subscribed, comes from the queue, but a search only starts there: its answer comes "
+                + "on the session's thread, where the service's timer fires.",
+            program: """
+                input tap: action
+                taps = tap.scan(0) { count, _ in count + 1 }
+                delivered = taps.deliverOn(background)
+                subscribed = taps.flatMap(.merge) { just($0).subscribeOn(background) }
+                answered = taps.flatMap(.merge) { search("swe").subscribeOn(background) }
+                """
+        ),
+        Example(
             id: "search",
             title: "The search scenario as a program",
             description: "The instant search: queries longer than 2 characters, throttled, each searching and "

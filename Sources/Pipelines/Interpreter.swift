@@ -31,27 +31,33 @@ public final class Interpreter: Sendable {
     /// program's streams draws with (their smallest frame, their letters).
     public let marbleSources: [MarbleSource]
 
-    /// Builds `program` as ``init(program:scheduler:services:limits:reporter:)`` does, reporting
+    /// Builds `program` as ``init(program:scheduler:background:services:limits:reporter:)`` does, reporting
     /// only the streams' events, to `sink`.
     public convenience init(
         program: Program,
         scheduler: any Scheduler,
+        background: (any Scheduler)? = nil,
         services: [String: Service] = [:],
         limits: StepBudget.Limits = .standard,
         sink: @escaping Sink
     ) throws(Diagnostics) {
-        try self.init(program: program, scheduler: scheduler, services: services, limits: limits) { stream, _, report in
+        try self.init(program: program, scheduler: scheduler, background: background, services: services, limits: limits) { stream, _, report in
             if case .event(let event) = report { sink(stream, event) }
         }
     }
 
     /// Builds `program` (which must have no errors) on `scheduler` and starts it: from now on every
-    /// subscription to a named stream or stage, its events and its end go to `reporter`. Throws the diagnostics of what cannot be built (a wrong
+    /// subscription to a named stream or stage, its events and its end go to `reporter`.
+    /// `scheduler` is the program's `session` scheduler (where inputs arrive and time-based
+    /// operators run) and `background` the one `deliverOn(background)` and
+    /// `subscribeOn(background)` move work to; without one, `background` is `scheduler` under the
+    /// name `background` (a virtual clock's hop: same thread, another name). Throws the diagnostics of what cannot be built (a wrong
     /// argument, a closure where a signal is needed…). A program that runs out of its
     /// ``StepBudget`` is halted: each stream not ended yet ends with `budget_exceeded`.
     public init(
         program: Program,
         scheduler: any Scheduler,
+        background: (any Scheduler)? = nil,
         services: [String: Service] = [:],
         limits: StepBudget.Limits = .standard,
         reporter: @escaping Reporter
@@ -78,7 +84,8 @@ public final class Interpreter: Sendable {
         }
         var builder = Builder(
             program: program,
-            scheduler: scheduler,
+            scheduler: MeteredScheduler(scheduler, budget: budget),
+            background: MeteredScheduler(background ?? NamedScheduler(scheduler, name: "background"), budget: budget),
             services: services,
             budget: budget,
             subscriptions: subscriptions,
@@ -100,9 +107,11 @@ public final class Interpreter: Sendable {
     /// The problems that building `program` finds, without running any of it: nothing is
     /// subscribed, so nothing runs (a server checks a program this way before making a session).
     public static func validate(_ program: Program, services: [String: Service] = [:]) -> [Diagnostic] {
+        let clock = TestScheduler()
         var builder = Builder(
             program: program,
-            scheduler: TestScheduler(),
+            scheduler: clock,
+            background: clock,
             services: services,
             budget: StepBudget { _ in },
             subscriptions: CompoundDisposable(),
@@ -154,6 +163,8 @@ typealias SignalMaker = @Sendable (_ scopes: [Evaluator.Scope]) -> Signal<Value,
 struct Builder {
     let program: Program
     let scheduler: any Scheduler
+    /// The scheduler `background` names in `deliverOn` and `subscribeOn`.
+    let background: any Scheduler
     let services: [String: Service]
     let budget: StepBudget
     let subscriptions: CompoundDisposable
@@ -178,6 +189,7 @@ struct Builder {
     init(
         program: Program,
         scheduler: any Scheduler,
+        background: any Scheduler,
         services: [String: Service],
         budget: StepBudget,
         subscriptions: CompoundDisposable,
@@ -186,6 +198,7 @@ struct Builder {
     ) {
         self.program = program
         self.scheduler = scheduler
+        self.background = background
         self.services = services
         self.budget = budget
         self.subscriptions = subscriptions

@@ -267,6 +267,16 @@ extension Builder {
         return { scopes in upstream(scopes).buffer(every: interval, on: scheduler).map(Value.array) }
     }
 
+    /// `deliverOn(scheduler)` (RAC `deliverOn:`: each event sent on from the scheduler) and
+    /// `subscribeOn(scheduler)` (RAC `subscribeOn:`: the subscription, and so the work it starts,
+    /// made on the scheduler) over the program's named schedulers.
+    func hop(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+        let name = try call.arguments.schedulerName(0)
+        let (scheduler, upstream) = (name == "background" ? background : self.scheduler, call.upstream)
+        if call.name == "deliverOn" { return { scopes in upstream(scopes).deliver(on: scheduler) } }
+        return { scopes in upstream(scopes).subscribe(on: scheduler) }
+    }
+
     /// `take(while:)`, `take(until:)` (a closure or a stream), `skip(while:)`, `skip(until:)`.
     private mutating func applyWindow(
         _ name: String,

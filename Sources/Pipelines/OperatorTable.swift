@@ -98,6 +98,9 @@ struct LanguageOperator: Sendable {
         .init("delay", rac: "delay:", [nil], "delay(0.5s)") { b, c throws(BuildError) in try b.timed(c) },
         .init("timeout", rac: "timeout:onScheduler:", ["after"], "timeout(after: 2s)") { b, c throws(BuildError) in try b.timeout(c) },
         .init("buffer", rac: "bufferWithTime:onScheduler:", ["every"], "buffer(every: 1s)") { b, c throws(BuildError) in try b.buffer(c) },
+        // Schedulers
+        .init("deliverOn", rac: "deliverOn:", [nil], "deliverOn(background)") { b, c throws(BuildError) in try b.hop(c) },
+        .init("subscribeOn", rac: "subscribeOn:", [nil], "subscribeOn(background)") { b, c throws(BuildError) in try b.hop(c) },
         // Multicasting
         .init("replay", rac: "replay", [], "replay()") { b, c throws(BuildError) in b.replay(c) },
         .init("replayLast", rac: "replayLast", [], "replayLast()") { b, c throws(BuildError) in b.replay(c) },

@@ -81,8 +81,10 @@ public final class StepBudget: Sendable {
         var isExhausted = false
         /// Steps charged since CPU time was last read.
         var sinceReading = 0
-        /// The last reading: the thread, its piece of work (``ThreadWork/current``) and its CPU time.
-        var reading: (thread: pthread_t, work: UInt, nanoseconds: UInt64)?
+        /// The last reading on each thread the program's work ran on lately: its piece of work
+        /// (``ThreadWork/current``) and its CPU time. A program's work runs on its session's thread
+        /// and on the background queue's, in turns: one reading for both would never charge either.
+        var readings: [ThreadReading] = []
         /// Bytes of the values the program's stages sent, each fading by half in ``bytesHalfLife``,
         /// as of `bytesUpdated`.
         var recentBytes = 0.0
@@ -148,6 +150,18 @@ public final class StepBudget: Sendable {
     /// Takes `steps` steps, for a value of `sent` bytes when a stage sends one; `false` (and the
     /// program halted) once the budget is exhausted.
     func spend(_ steps: Int = 1, sent: Int = 0) -> Bool {
+        spend(steps, sent: sent, readingCPU: false)
+    }
+
+    /// Reads the calling thread's CPU time now, charging what the program's work used since the
+    /// last reading in the same piece of work (``MeteredScheduler`` reads before and after each
+    /// piece it runs); `false` once the budget is exhausted.
+    @discardableResult
+    func readCPU() -> Bool {
+        spend(0, readingCPU: true)
+    }
+
+    private func spend(_ steps: Int, sent: Int = 0, readingCPU: Bool) -> Bool {
         let (allowed, exhaustedNow) = state.withLock { state -> (Bool, Exhaustion?) in
             guard !state.isExhausted else { return (false, nil) }
             let now = ContinuousClock.now
@@ -156,7 +170,7 @@ public final class StepBudget: Sendable {
                 state.recentBytes += Double(sent)
             }
             state.sinceReading += steps
-            if state.sinceReading >= Self.stepsPerReading {
+            if readingCPU || state.sinceReading >= Self.stepsPerReading {
                 state.sinceReading = 0
                 chargeCPU(&state, at: now)
             }
@@ -165,7 +179,7 @@ public final class StepBudget: Sendable {
                 state.isExhausted = true
                 return (false, .cpu)
             }
-            guard state.steps.take(Double(steps), at: now) else {
+            guard steps == 0 || state.steps.take(Double(steps), at: now) else {
                 state.isExhausted = true
                 return (false, .steps)
             }
@@ -175,16 +189,33 @@ public final class StepBudget: Sendable {
         return allowed
     }
 
-    /// Charges the CPU time since the last reading, when both readings are in the same piece of
-    /// work on the same thread: between two pieces, other sessions may have run.
+    /// One thread's last CPU-time reading.
+    struct ThreadReading {
+        let thread: pthread_t
+        var work: UInt
+        var nanoseconds: UInt64
+    }
+
+    /// Threads whose last reading is kept (a session's, and the few a queue lends).
+    private static let threadsRemembered = 4
+
+    /// Charges the CPU time since this thread's last reading, when both readings are in the same
+    /// piece of work: between two pieces, other sessions may have run.
     private func chargeCPU(_ state: inout State, at now: ContinuousClock.Instant) {
         let thread = pthread_self()
         let work = ThreadWork.current
         let nanoseconds = ThreadWork.cpuNanoseconds()
-        if let last = state.reading, pthread_equal(last.thread, thread) != 0, last.work == work, nanoseconds > last.nanoseconds {
+        guard let index = state.readings.firstIndex(where: { pthread_equal($0.thread, thread) != 0 }) else {
+            if state.readings.count == Self.threadsRemembered { state.readings.removeFirst() }
+            state.readings.append(ThreadReading(thread: thread, work: work, nanoseconds: nanoseconds))
+            return
+        }
+        let last = state.readings[index]
+        if last.work == work, nanoseconds > last.nanoseconds {
             state.cpu.charge(Double(nanoseconds - last.nanoseconds) / 1e9, at: now)
         }
-        state.reading = (thread, work, nanoseconds)
+        state.readings[index].work = work
+        state.readings[index].nanoseconds = nanoseconds
     }
 
     /// Charges a closure's copy of `elements` values; `false` once the budget is exhausted.

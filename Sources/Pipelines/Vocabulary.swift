@@ -17,16 +17,21 @@ enum Vocabulary {
         .union(Builder.commandMembers)
         .union(["execute"])
 
+    /// The schedulers `deliverOn` and `subscribeOn` take: the session's own (its run-loop
+    /// thread, where inputs arrive and timers fire) and one background queue that every program
+    /// shares (so no program can make threads).
+    static let schedulers: Set<String> = ["session", "background"]
+
     /// Members of values inside closures besides object fields (`.count`, `.lowercased()`…).
     static let valueMembers: Set<String> = [
         "count", "isEmpty", "lowercased", "uppercased", "contains", "hasPrefix", "hasSuffix", "first", "last",
     ]
 
-    /// Names a program may not define: every name above, the input kinds' keyword, `advance`
+    /// Names a program may not define: every name above (the schedulers too), the input kinds' keyword, `advance`
     /// (every virtual-clock session's clock input), and the event-stream events that are not
     /// streams (`session`, `reset`, `end`), so that a stream's events are never mistaken for them.
     static var reserved: Set<String> {
-        sources.union(operators).union(["input", "advance", "true", "false", "nil", "null", "in", "session", "reset", "end"])
+        sources.union(operators).union(schedulers).union(["input", "advance", "true", "false", "nil", "null", "in", "session", "reset", "end"])
     }
 
     /// The closest of `candidates` to `name`, if it is close enough to be a likely misspelling.

@@ -1,8 +1,8 @@
 import Foundation
 import Scenarios
 
-/// The `data:` of one event: `{"stream","kind","value","seq","t","causes","sub"}` (`value` for
-/// `next` and `error` only, `sub` for a program's streams only).
+/// The `data:` of one event: `{"stream","kind","value","seq","t","causes","thread","sub"}`
+/// (`value` for `next` and `error` only, `sub` for a program's streams only).
 enum EventJSON {
     /// The JSON of an event's `value`: a `next`'s value, an `error`'s `{code, message}`; `nil` for
     /// `completed`.
@@ -14,15 +14,24 @@ enum EventJSON {
         }
     }
 
-    static func encode(stream: String, kind: String, valueJSON: String?, seq: Int, t: Double, causes: [Int], subscription: Int? = nil) -> String {
+    static func encode(
+        stream: String,
+        kind: String,
+        valueJSON: String?,
+        seq: Int,
+        t: Double,
+        causes: [Int],
+        thread: String,
+        subscription: Int? = nil
+    ) -> String {
         // Hand-assembled so the fields keep the documented order; names come from the catalogue
-        // or a checked program (identifiers, `input:` and `·`: nothing JSON must escape) and
-        // values are encoded by JSONEncoder.
+        // or a checked program (identifiers, `input:` and `·`: nothing JSON must escape), thread
+        // names from the server's schedulers, and values are encoded by JSONEncoder.
         var data = #"{"stream":"\#(stream)","kind":"\#(kind)""#
         if let valueJSON { data += #","value":"# + valueJSON }
         data += #","seq":\#(seq),"t":\#(t),"causes":["#
         data += causes.map(String.init).joined(separator: ",")
-        data += "]"
+        data += #"],"thread":""# + thread + "\""
         if let subscription { data += #","sub":\#(subscription)"# }
         return data + "}"
     }

@@ -25,13 +25,13 @@ enum ProgramSession {
             streams: program.summaries.map(Self.describe),
             source: SourceListing(program: text)
         )
-        let definition = SessionDefinition(description: description, warnings: diagnostics) { scheduler, settings, sink in
+        let definition = SessionDefinition(description: description, warnings: diagnostics) { clock, settings, sink in
             ProgramInstance(
                 program: program,
                 limits: limits,
                 reports: LimitReports(onLimit),
-                scheduler: scheduler,
-                services: services(Services(scheduler: scheduler, settings: settings)),
+                clock: clock,
+                services: services(Services(scheduler: clock.session, settings: settings)),
                 sink: sink
             )
         }
@@ -107,11 +107,17 @@ private struct ProgramInstance: SessionInstance {
         program: Program,
         limits: StepBudget.Limits,
         reports: LimitReports,
-        scheduler: any Scheduler,
+        clock: SessionClock,
         services: [String: Service],
         sink: @escaping SessionSink
     ) {
-        interpreter = try? Interpreter(program: program, scheduler: scheduler, services: services, limits: limits) {
+        interpreter = try? Interpreter(
+            program: program,
+            scheduler: clock.session,
+            background: clock.background,
+            services: services,
+            limits: limits
+        ) {
             stream,
             id,
             report in

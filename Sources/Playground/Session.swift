@@ -69,6 +69,8 @@ final class Session: Sendable {
         let causes: [Int]
         /// The subscription that began, delivered it, or ended (a program's streams only).
         let subscription: Int?
+        /// The name of the scheduler whose thread delivered it (``Session/currentThread``).
+        let thread: String
         let event: ServerSentEvent
 
         /// The bytes it holds, about: its texts and a fixed share for the rest.
@@ -123,11 +125,15 @@ final class Session: Sendable {
         self.virtualClock = virtualClock
         let clockScheduler: any Scheduler = CausalScheduler(virtualClock ?? scheduler)
         self.clockScheduler = clockScheduler
+        let clock = SessionClock(
+            session: clockScheduler,
+            background: CausalScheduler(virtualClock.map { NamedScheduler($0, name: "background") } ?? Self.background)
+        )
         origin = clockScheduler.now
         stateStreams = Set(definition.description.streams.filter(\.state).map(\.name))
         state = Lock(State(inputs: TokenBucket(capacity: limits.inputBurst, perSecond: limits.inputsPerSecond)))
         scheduler.schedule { [self] in
-            let instance = definition.start(clockScheduler, settings) { [weak self] stream, report in
+            let instance = definition.start(clock, settings) { [weak self] stream, report in
                 self?.record(stream, report)
             }
             runDueVirtualWork()
@@ -139,6 +145,10 @@ final class Session: Sendable {
             if !keep { instance.stop() }
         }
     }
+
+    /// The one queue behind every program's `background` scheduler: serial, so that no program
+    /// can make threads, and each piece of its work measured apart (``NamedScheduler``).
+    static let background = NamedScheduler(QueueScheduler(label: "playground.background"), name: "background")
 
     /// The session's event stream, as a path.
     var eventsPath: String { "/api/sessions/\(id)/events" }
@@ -169,6 +179,7 @@ final class Session: Sendable {
         let elapsed = clockScheduler.now - origin
         let milliseconds = Double(elapsed / .microseconds(100)).rounded() / 10
         let current = isInput ? [] : Causes.current
+        let thread = currentThread
         return state.withLock { state -> Int? in
             guard !state.isClosed else { return nil }
             let seq = state.nextSeq
@@ -182,6 +193,7 @@ final class Session: Sendable {
                     seq: seq,
                     t: milliseconds,
                     causes: causes,
+                    thread: thread,
                     subscription: subscription
                 ),
                 event: stream,
@@ -195,6 +207,7 @@ final class Session: Sendable {
                 t: milliseconds,
                 causes: causes,
                 subscription: subscription,
+                thread: thread,
                 event: frame
             )
             keep(recorded, in: &state)
@@ -205,6 +218,13 @@ final class Session: Sendable {
             for watcher in state.watchers.values { watcher.send(frame) }
             return seq
         }
+    }
+
+    /// The thread the caller runs on, by the name a learner reads: the name of the scheduler whose
+    /// work it runs (`background`, the schedulers scenario's `queue` and `run-loop`), else
+    /// `session` on the session's own thread. Other threads (none deliver events today) are `other`.
+    private var currentThread: String {
+        NamedScheduler.currentName ?? (scheduler.isCurrent ? "session" : "other")
     }
 
     /// Adds `recorded` to the events kept for `Last-Event-ID`, then forgets the oldest while more are

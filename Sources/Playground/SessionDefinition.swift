@@ -36,19 +36,29 @@ enum SessionReport: Sendable, Equatable {
 /// Receives what a running pipeline reports, on the session's scheduler.
 typealias SessionSink = @Sendable (_ stream: String, _ report: SessionReport) -> Void
 
+/// The schedulers a session's pipeline runs on.
+struct SessionClock: Sendable {
+    /// The session's own: its run-loop thread (or its virtual clock, advanced on that thread).
+    let session: any Scheduler
+    /// A program's `background`: the queue every program shares (on a virtual clock, the clock
+    /// itself under the name `background`).
+    let background: any Scheduler
+}
+
 /// What a session runs: its description (inputs, streams, source) and how to start it on the
 /// session's scheduler, its reports going to the sink.
 struct SessionDefinition: Sendable {
     let description: ScenarioDescription
     /// A program's warnings (`nil` for a built-in scenario).
     var warnings: [Diagnostic]?
-    let start: @Sendable (_ scheduler: any Scheduler, _ settings: ScenarioSettings, _ sink: @escaping SessionSink) -> any SessionInstance
+    /// Starts it on `clock`'s schedulers, its reports going to `sink`.
+    let start: @Sendable (_ clock: SessionClock, _ settings: ScenarioSettings, _ sink: @escaping SessionSink) -> any SessionInstance
 
     /// A built-in scenario.
     static func scenario(_ type: any Scenario.Type) -> SessionDefinition {
-        SessionDefinition(description: type.description) { scheduler, settings, sink in
+        SessionDefinition(description: type.description) { clock, settings, sink in
             ScenarioInstance(
-                instance: type.init(scheduler: scheduler, settings: settings) { stream, event in
+                instance: type.init(scheduler: clock.session, settings: settings) { stream, event in
                     sink(stream, .event(event, subscription: nil))
                 }
             )

@@ -78,9 +78,15 @@ public final class Schedulers: Scenario {
     /// How long the page waits before saying that work on the bare thread has not run.
     static let bareThreadCheck = Duration.seconds(1)
 
-    /// The background schedulers, shared by every session of this scenario (a thread each, not per session).
-    static let queue = QueueScheduler(label: "playground.schedulers.queue")
-    static let runLoop = RunLoopScheduler(name: "playground.schedulers.run-loop")
+    /// The background schedulers, shared by every session of this scenario (a thread each, not per
+    /// session). Their events carry the thread names `queue` and `run-loop`.
+    static let queueScheduler = QueueScheduler(label: "playground.schedulers.queue")
+    static let queue = NamedScheduler(queueScheduler, name: "queue")
+    static let runLoop: RunLoopScheduler = {
+        let runLoop = RunLoopScheduler(name: "playground.schedulers.run-loop")
+        runLoop.schedule { NamedScheduler.nameCurrentThread("run-loop") }  // its thread is its own for good
+        return runLoop
+    }()
 
     private let stages: Stages
     private let tap = ActionInput()
@@ -176,7 +182,7 @@ enum ThreadLabel {
 
     static func current(home: Home) -> String {
         if home.isCurrent { return "the session's thread" }
-        if Schedulers.queue.isCurrent { return "a Dispatch thread of queue playground.schedulers.queue" }
+        if Schedulers.queueScheduler.isCurrent { return "a Dispatch thread of queue playground.schedulers.queue" }
         if Schedulers.runLoop.isCurrent { return "the run-loop thread playground.schedulers.run-loop" }
         return "another thread"
     }

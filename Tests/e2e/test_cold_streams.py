@@ -130,3 +130,28 @@ def test_the_session_marbles_view_lists_a_programs_subscriptions(playground):
     src = lines.index(next(line for line in lines if line.startswith("src: ")))
     assert "  subscriptions: ^--!" in lines[src + 1:src + 6], lines
     playground.request("DELETE", f"/api/sessions/{created['session']}")
+
+
+def test_deliver_on_background_names_the_background_thread(playground):
+    """`deliverOn(background)` moves each event to the programs' shared queue, `deliverOn(session)`
+    back; every event says which. On a virtual clock the hop is named the same."""
+    program = "input x: number\nthere = x.map { $0 * 2 }.deliverOn(background)\nback = there.deliverOn(session)\n"
+    for clock in ("real", "virtual"):
+        created = run(playground, program, clock=clock)
+        assert created["pipeline"]["diagnostics"] == []
+        watcher = playground.watch(created["events"], last_event_id="0")
+        playground.send(created["session"], "x", "1")
+        playground.send(created["session"], "x", "2")
+        if clock == "virtual":
+            playground.send(created["session"], "advance", "10")
+        watcher.wait_for(lambda events: len(values(watcher, "back")) == 2)
+        assert values(watcher, "back") == [2, 4]
+        threads = {}
+        for e in watcher.events:
+            if e["json"]["kind"] == "next":
+                threads.setdefault(e["event"], set()).add(e["json"]["thread"])
+        # `there·map` is the stage before the hop: still on the session's thread.
+        assert threads == {"input:x": {"session"}, "there·map": {"session"}, "there": {"background"},
+                           "back": {"session"}}, clock
+        watcher.close()
+        playground.request("DELETE", f"/api/sessions/{created['session']}")

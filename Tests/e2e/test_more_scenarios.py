@@ -60,6 +60,10 @@ def test_schedulers_label_threads_and_show_the_run_loop_lesson(playground):
                        "deliverOnQueue": "a Dispatch thread of queue playground.schedulers.queue",
                        "deliverOnRunLoop": "the run-loop thread playground.schedulers.run-loop",
                        "subscribeOnQueue": "a Dispatch thread of queue playground.schedulers.queue"}
+    # Every event also says, by name, which thread delivered it.
+    named = {s: {e["json"]["thread"] for e in watcher.events if e["event"] == s} for s in threads}
+    assert named == {"source": {"session"}, "deliverOnQueue": {"queue"}, "deliverOnRunLoop": {"run-loop"},
+                     "subscribeOnQueue": {"queue"}}
     playground.send(session, "scheduleOnRunLoop")
     playground.send(session, "scheduleOnBareThread")
     watcher.wait_for(lambda events: len(watcher.values("keptAliveRunLoop")) == 2)

@@ -65,7 +65,8 @@ def test_the_item_schema_refuses_what_the_server_must_not_send():
     document = json.loads((ROOT / "Public/openapi.json").read_text())
     validator = _event_validator(document)
     good = {"id": "3", "event": "input:query",
-            "data": {"stream": "input:query", "kind": "next", "value": "a", "seq": 3, "t": 1.5, "causes": [3]}}
+            "data": {"stream": "input:query", "kind": "next", "value": "a", "seq": 3, "t": 1.5, "causes": [3],
+                     "thread": "session"}}
     assert validator.is_valid(good)
     for bad in [
         {**good, "id": "03"},
@@ -73,6 +74,8 @@ def test_the_item_schema_refuses_what_the_server_must_not_send():
         {**good, "data": {**good["data"], "kind": "done"}},
         {**good, "data": {key: value for key, value in good["data"].items() if key != "causes"}},
         {**good, "data": {**good["data"], "causes": ["3"]}},
+        {**good, "data": {key: value for key, value in good["data"].items() if key != "thread"}},
+        {**good, "data": {**good["data"], "thread": "main"}},
         {"event": "session", "data": {"session": "x"}},
         {"event": "reset", "id": "4", "data": {"reason": "gone"}},
     ]:
