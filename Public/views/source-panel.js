@@ -2,10 +2,11 @@
 // lines that make a named stream marked, opened on the lines that build the pipeline.
 import { html } from "../dom.js";
 
-/** The stream a line of a scenario's Swift names: `stream("name", …)`, or `"name",` alone on the
- * line after `stream(` (as swift-format breaks a long call). */
+/** The stream a line of a scenario's Swift names: `stream("name", …)` (a stage later stages read)
+ * or `watch("name", …)` (one the session watches), or `"name",` alone on the line after
+ * `stream(` or `watch(` (as swift-format breaks a long call). */
 function streamNamedOn(line, previous = "") {
-  const match = line.match(/stream\("([A-Za-z]+)"/) ?? (/stream\($/.test(previous) ? line.match(/^\s*"([A-Za-z]+)",/) : null);
+  const match = line.match(/(?:stream|watch)\("([A-Za-z]+)"/) ?? (/(?:stream|watch)\($/.test(previous) ? line.match(/^\s*"([A-Za-z]+)",/) : null);
   return match?.slice(1);
 }
 

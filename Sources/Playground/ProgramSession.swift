@@ -109,7 +109,7 @@ private struct ProgramInstance: SessionInstance {
         reports: LimitReports,
         clock: SessionClock,
         services: [String: Service],
-        sink: @escaping SessionSink
+        sink: @escaping StreamSink
     ) {
         interpreter = try? Interpreter(
             program: program,
@@ -154,7 +154,6 @@ private struct ProgramInstance: SessionInstance {
 
     func haltForMemory() { interpreter?.haltForMemory() }
 
-    var subscriptionCounts: [String: SubscriptionCount]? { interpreter?.subscriptionCounts ?? [:] }
 }
 
 extension Pipelines.Value {

@@ -83,8 +83,22 @@ final class Session: Sendable {
     /// that an input and a stream of the same name (the binding scenario's `fieldA`) stay apart.
     static func inputStream(_ name: String) -> String { "input:" + name }
 
+    /// One stream's subscriptions (`GET /api/sessions/{sid}`'s `subscriptions`): made since the
+    /// session started, and live now.
+    struct SubscriptionTally: Encodable, Equatable {
+        var subscriptions = 0
+        var live = 0
+        mutating func began() {
+            subscriptions += 1
+            live += 1
+        }
+        mutating func ended() { live = max(0, live - 1) }
+    }
+
     private struct State {
         var instance: (any SessionInstance)?
+        /// By stream name (bounded by the names a pipeline has: its streams, stages and sources).
+        var subscriptions: [String: SubscriptionTally] = [:]
         var nextSeq = 1
         var buffer: [Recorded] = []
         var bufferStart = 0
@@ -158,7 +172,7 @@ final class Session: Sendable {
     // MARK: Events
 
     /// Records what the pipeline reported of `stream`: an event, or a subscription's start or end.
-    private func record(_ stream: String, _ report: SessionReport) {
+    private func record(_ stream: String, _ report: StageReport) {
         switch report {
         case .event(let event, let subscription): record(stream, event, subscription: subscription)
         case .subscribed(let id): record(stream, kind: "subscribed", valueJSON: nil, subscription: id, isInput: false)
@@ -211,6 +225,11 @@ final class Session: Sendable {
                 event: frame
             )
             keep(recorded, in: &state)
+            switch kind {
+            case "subscribed": state.subscriptions[stream, default: SubscriptionTally()].began()
+            case "disposed": state.subscriptions[stream, default: SubscriptionTally()].ended()
+            default: break
+            }
             // A state stream's latest event is a value or its end, not a subscription's start or end.
             if stateStreams.contains(stream), ["next", "error", "completed"].contains(kind) {
                 state.latestOfStateStream[stream] = recorded
@@ -346,9 +365,10 @@ final class Session: Sendable {
         }
     }
 
-    /// A program's subscriptions by stream and stage (`nil` for a scenario, or before it started).
-    var subscriptionCounts: [String: SubscriptionCount]? {
-        state.withLock { $0.instance }?.subscriptionCounts
+    /// Each stream's and stage's subscriptions so far and live now, counted from its
+    /// `subscribed` and `disposed` events.
+    var subscriptionCounts: [String: SubscriptionTally] {
+        state.withLock { $0.subscriptions }
     }
 
     /// Milliseconds the virtual clock has reached since the session started (the work queued

@@ -13,28 +13,12 @@ protocol SessionInstance: Sendable {
     var recentBytesSent: Double { get }
     /// Halts a program because the server's memory is short (a scenario goes on).
     func haltForMemory()
-    /// A program's subscriptions by stream and stage; `nil` for a scenario (its stages share).
-    var subscriptionCounts: [String: SubscriptionCount]? { get }
 }
 
 extension SessionInstance {
     var recentBytesSent: Double { 0 }
     func haltForMemory() {}
-    var subscriptionCounts: [String: SubscriptionCount]? { nil }
 }
-
-/// What a running pipeline tells its session of a stream: an event, or (for a program, whose
-/// named streams are cold) the start or end of a subscription, with the subscription's id.
-enum SessionReport: Sendable, Equatable {
-    /// An event; `subscription` is the id of the subscription that delivered it (`nil` for a
-    /// built-in scenario's stage, which is subscribed once and shared).
-    case event(StreamEvent, subscription: Int?)
-    case subscribed(Int)
-    case disposed(Int)
-}
-
-/// Receives what a running pipeline reports, on the session's scheduler.
-typealias SessionSink = @Sendable (_ stream: String, _ report: SessionReport) -> Void
 
 /// The schedulers a session's pipeline runs on.
 struct SessionClock: Sendable {
@@ -52,15 +36,13 @@ struct SessionDefinition: Sendable {
     /// A program's warnings (`nil` for a built-in scenario).
     var warnings: [Diagnostic]?
     /// Starts it on `clock`'s schedulers, its reports going to `sink`.
-    let start: @Sendable (_ clock: SessionClock, _ settings: ScenarioSettings, _ sink: @escaping SessionSink) -> any SessionInstance
+    let start: @Sendable (_ clock: SessionClock, _ settings: ScenarioSettings, _ sink: @escaping StreamSink) -> any SessionInstance
 
     /// A built-in scenario.
     static func scenario(_ type: any Scenario.Type) -> SessionDefinition {
         SessionDefinition(description: type.description) { clock, settings, sink in
             ScenarioInstance(
-                instance: type.init(scheduler: clock.session, settings: settings) { stream, event in
-                    sink(stream, .event(event, subscription: nil))
-                }
+                instance: type.init(scheduler: clock.session, settings: settings, sink: sink)
             )
         }
     }

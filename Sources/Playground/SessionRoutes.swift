@@ -249,9 +249,9 @@ struct SessionInfo: Encodable {
     let pipeline: ProgramSummary?
     /// For a virtual-clock session, the milliseconds its clock has reached.
     let virtualTime: Double?
-    /// For a program's session, each stream's and stage's subscriptions so far and live now: a
-    /// named stream is cold, so each is its work run again.
-    let subscriptions: [String: SubscriptionCount]?
+    /// Each stream's and stage's subscriptions so far and live now: a named stream is cold, so
+    /// each is its work run again.
+    let subscriptions: [String: Session.SubscriptionTally]
 
     init(_ session: Session) {
         self.session = session.id

@@ -75,10 +75,10 @@ public final class Binding: Scenario {
         // The streams observe before the channels are bound, so the binding itself shows (each
         // field takes the model's name) and each change reads in the order it spreads (depth first).
         // A field's stream ends when what is typed into it does (`?event=completed|error`).
-        stages.stream("fieldA", fieldA.signal.promoteError(ErrorInfo.self).ending(with: typedIntoA.signal))
-        stages.stream("fieldB", fieldB.signal.promoteError(ErrorInfo.self).ending(with: typedIntoB.signal))
-        stages.stream("name", name.signal)
-        stages.stream("label", label.signal)
+        stages.watch("fieldA", fieldA.signal.promoteError(ErrorInfo.self).ending(with: typedIntoA.signal))
+        stages.watch("fieldB", fieldB.signal.promoteError(ErrorInfo.self).ending(with: typedIntoB.signal))
+        stages.watch("name", name.signal)
+        stages.watch("label", label.signal)
 
         // RAC(label, text) = RACObserve(model, name)
         stages.add(label.bind(from: name.signal.map { $0.isEmpty ? "Who are you?" : "Hello, \($0)!" }))

@@ -75,9 +75,9 @@ public final class CommandScenario: Scenario {
             SimulatedServices.postEmail(email, latency: latency, on: scheduler)
         }
         stages.add(allowsConcurrentExecution.signal.subscribe(next: { command.allowsConcurrentExecution = $0 }))
-        stages.stream("enabled", command.enabled)
-        stages.stream("executing", command.executing)
-        stages.stream("executionValues", command.executionSignals.switchToLatest())
+        stages.watch("enabled", command.enabled)
+        stages.watch("executing", command.executing)
+        stages.watch("executionValues", command.executionSignals.switchToLatest())
 
         let email = self.email
         let refused = execute.signal.flatMap(.merge) { _ in
@@ -87,7 +87,8 @@ public final class CommandScenario: Scenario {
             .promoteError(ErrorInfo.self)
         }
         // The command's errors never end; the stream ends when the execute button's signal does.
-        stages.stream("errors", Signal.merge([command.errors.map(\.info).promoteError(ErrorInfo.self).ending(with: execute.signal), refused]))
+        stages.watch("errors", Signal.merge([command.errors.map(\.info).promoteError(ErrorInfo.self).ending(with: execute.signal), refused]))
+
     }
 
     /// Disposes the whole pipeline.

@@ -74,6 +74,8 @@ public final class Login: Scenario {
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
         stages = Stages(sink: sink)
+        // Both validations are read by signInEnabled alone: when one fails, combineLatest fails
+        // and disposes its subscription to the other, which then stops, as in RAC.
         let usernameValid = stages.stream("usernameValid", username.signal.map { $0.count > 3 })
         let passwordValid = stages.stream("passwordValid", password.signal.map { $0.count > 3 })
         let signInEnabled = stages.stream("signInEnabled", Signal.combineLatest([usernameValid, passwordValid]).and())
@@ -84,8 +86,8 @@ public final class Login: Scenario {
         let signIn = Command<(String, String), Bool, Never>(enabled: signInEnabled.catch { _ in .just(false) }) { credentials in
             SimulatedServices.signIn(username: credentials.0, password: credentials.1, latency: latency, on: scheduler)
         }
-        stages.stream("signingIn", signIn.executing)
-        stages.stream("signInResult", signIn.executionSignals.switchToLatest())
+        stages.watch("signingIn", signIn.executing)
+        stages.watch("signInResult", signIn.executionSignals.switchToLatest())
 
         let (username, password) = (self.username, self.password)
         let refused = submit.signal.flatMap(.merge) { _ in
@@ -94,7 +96,9 @@ public final class Login: Scenario {
             )
             .promoteError(ErrorInfo.self)
         }
-        stages.stream("errors", refused)
+        stages.watch("errors", refused)
+        // signInEnabled is read by the command, which subscribed to it when it was made, as
+        // RACCommand does; the session watches the rest.
     }
 
     /// Disposes the whole pipeline.

@@ -80,9 +80,11 @@ public final class Multicast: Scenario {
         let connection = CurrentValueSubject<String, Never>("none: cold")
         let latency = settings.serviceLatency
 
-        // One shared request signal per mode, made when the mode is chosen and read by both subscribers.
-        let modes = stages.share(mode.signal.map { Mode(rawValue: $0) ?? .cold })
-        let requests = stages.share(
+        // `modes` is cold and read twice (by the requests and by the reset below): a map, cheap to
+        // run twice. The requests are one signal per mode, which both subscribers must share:
+        // connected once with a replay of the latest (RAC's `replayLast`), for the pipeline's life.
+        let modes = mode.signal.map { Mode(rawValue: $0) ?? .cold }
+        let requests = stages.connect(
             modes.map { mode -> Signal<String, Never> in
                 let request = Self.request(latency: latency, on: scheduler, counting: requestsMade)
                 switch mode {
@@ -91,9 +93,10 @@ public final class Multicast: Scenario {
                 case .replay: return Self.reporting(request, to: connection).replayLazily()
                 }
             }
+            .multicast(ReplaySubject(capacity: 1))
         )
-        stages.stream("subscriberA", Self.subscriber(to: requests, subscribe: subscribeA.signal, unsubscribe: unsubscribeA.signal))
-        stages.stream("subscriberB", Self.subscriber(to: requests, subscribe: subscribeB.signal, unsubscribe: unsubscribeB.signal))
+        stages.watch("subscriberA", Self.subscriber(to: requests, subscribe: subscribeA.signal, unsubscribe: unsubscribeA.signal))
+        stages.watch("subscriberB", Self.subscriber(to: requests, subscribe: subscribeB.signal, unsubscribe: unsubscribeB.signal))
         // Reset for a new mode only after both subscribers have left the old one's request.
         stages.add(
             modes.subscribe(next: { mode in
@@ -101,8 +104,8 @@ public final class Multicast: Scenario {
                 connection.sendNext(mode == .cold ? "none: cold" : "not connected")
             })
         )
-        stages.stream("requestsMade", requestsMade.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
-        stages.stream("connection", connection.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
+        stages.watch("requestsMade", requestsMade.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
+        stages.watch("connection", connection.signal.distinctUntilChanged().promoteError(ErrorInfo.self).ending(with: mode.signal))
     }
 
     /// The simulated request (RAC `rac_sendAsynchronousRequest:`): a cold signal whose every

@@ -19,9 +19,23 @@ public enum StreamEvent: Sendable, Equatable {
     }
 }
 
-/// Receives every event of every named stream of a running scenario, as it happens, on the
-/// scenario's scheduler.
-public typealias StreamSink = @Sendable (_ stream: String, _ event: StreamEvent) -> Void
+/// What a running pipeline reports of one of its named streams. A named stream is a cold signal,
+/// as RAC's are: each reader subscribes to it again, so its reports come per subscription — its
+/// start (RxJS's `^`), each event it delivers, and its end (`!`: disposed by its reader, after its
+/// terminal event, or when the pipeline stops) — each with an id unique in the pipeline.
+public enum StageReport: Sendable, Equatable {
+    /// A subscription began, before it subscribed to what it reads.
+    case subscribed(Int)
+    /// An event, delivered to `subscription` (`nil` only for an event that ends a stream never
+    /// subscribed to, as a halted program reports).
+    case event(StreamEvent, subscription: Int?)
+    /// The subscription ended.
+    case disposed(Int)
+}
+
+/// Receives what a running scenario reports of its named streams, as it happens, on the thread
+/// that delivered it (the scenario's scheduler, or another it moved work to).
+public typealias StreamSink = @Sendable (_ stream: String, _ report: StageReport) -> Void
 
 /// A value sent to one of a scenario's inputs, already checked against the input's kind.
 public enum InputValue: Sendable, Equatable {
@@ -61,7 +75,8 @@ public protocol Scenario: AnyObject, Sendable {
     /// inputs are made from these).
     static var inputs: [InputDeclaration<Self>] { get }
 
-    /// Builds the pipeline and starts it: from now on every named stream's events go to `sink`.
+    /// Builds the pipeline and starts it: from now on every subscription to a named stream, and
+    /// its events, go to `sink`.
     init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink)
 
     /// Sends `event` into the input `name`: a value (checked with

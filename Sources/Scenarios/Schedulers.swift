@@ -100,11 +100,12 @@ public final class Schedulers: Scenario {
         let label = { @Sendable (value: String, scheduler: String) -> JSONValue in
             .object(["value": .string(value), "scheduler": .string(scheduler), "thread": .string(ThreadLabel.current(home: home))])
         }
-        let taps = stages.share(tap.signal.scan(0) { count, _ in count + 1 }.map { "tap \($0)" })
-        stages.stream("source", taps.map { label($0, "the scenario's scheduler") })
-        stages.stream("deliverOnQueue", taps.deliver(on: Self.queue).map { label($0, "QueueScheduler") })
-        stages.stream("deliverOnRunLoop", taps.deliver(on: Self.runLoop).map { label($0, "RunLoopScheduler") })
-        stages.stream(
+        // Four streams read the taps: shared (`[[… publish] autoconnect]`), so they count once.
+        let taps = tap.signal.scan(0) { count, _ in count + 1 }.map { "tap \($0)" }.publish().autoconnect()
+        stages.watch("source", taps.map { label($0, "the scenario's scheduler") })
+        stages.watch("deliverOnQueue", taps.deliver(on: Self.queue).map { label($0, "QueueScheduler") })
+        stages.watch("deliverOnRunLoop", taps.deliver(on: Self.runLoop).map { label($0, "RunLoopScheduler") })
+        stages.watch(
             "subscribeOnQueue",
             taps.flatMap(.merge) { tap in
                 Signal<JSONValue, Never> { subscriber in
@@ -116,13 +117,13 @@ public final class Schedulers: Scenario {
                 .promoteError(ErrorInfo.self)
             }
         )
-        stages.stream(
+        stages.watch(
             "bareThread",
             scheduleOnBareThread.signal.flatMap(.merge) { _ in
                 Self.workOnBareThread(checkingAfter: Self.bareThreadCheck, on: scheduler, home: home).promoteError(ErrorInfo.self)
             }
         )
-        stages.stream(
+        stages.watch(
             "keptAliveRunLoop",
             scheduleOnRunLoop.signal.flatMap(.merge) { _ in
                 Self.work(on: Self.runLoop, home: home).promoteError(ErrorInfo.self)

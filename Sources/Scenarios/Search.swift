@@ -85,7 +85,9 @@ public final class Search: Scenario {
 
         let cancelled = Subject<String, Never>()
         let latency = settings.serviceLatency
-        let outcomes = stages.share(
+        // Four streams read the searches: shared, as RAC code shares (`[[… publish] autoconnect]`),
+        // so that each query searches once, not once per reader.
+        let outcomes =
             throttled.flatMap(.latest) { query -> Signal<Outcome, ErrorInfo> in
                 let search = SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler)
                     .map(Outcome.results)
@@ -93,15 +95,15 @@ public final class Search: Scenario {
                     .startWith(.started(query))
                 return Self.reportingCancellation(of: search, query: query, to: cancelled).promoteError(ErrorInfo.self)
             }
-        )
-        stages.stream(
+            .publish().autoconnect()
+        stages.watch(
             "searching",
             outcomes.map { outcome -> Bool in
                 if case .started = outcome { return true }
                 return false
             }.distinctUntilChanged()
         )
-        stages.stream(
+        stages.watch(
             "results",
             outcomes.flatMap(.merge) { outcome -> Signal<[String], ErrorInfo> in
                 if case .results(let names) = outcome { return .just(names) }
@@ -109,8 +111,8 @@ public final class Search: Scenario {
             }
         )
         // The cancellations are reported by a side effect, so their stream ends when the searches do.
-        stages.stream("cancelled", cancelled.signal.promoteError(ErrorInfo.self).ending(with: outcomes))
-        stages.stream(
+        stages.watch("cancelled", cancelled.signal.promoteError(ErrorInfo.self).ending(with: outcomes))
+        stages.watch(
             "errors",
             outcomes.flatMap(.merge) { outcome -> Signal<ErrorInfo, ErrorInfo> in
                 if case .failed(let error) = outcome { return .just(error) }

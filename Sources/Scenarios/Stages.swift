@@ -1,48 +1,74 @@
+import Locking
 import Reactive
 
-/// Builds a scenario's pipeline stage by stage, making each stage a named stream.
+/// Builds a scenario's pipeline stage by stage, making each stage a named stream, cold as RAC's
+/// signals are.
 ///
-/// ``stream(_:_:)`` subscribes a stage once, reports its events to the sink under the stage's name,
-/// and returns a hot signal of them for the stages built after it (through a replay-last subject,
-/// so a stage built later starts from the current value). Every stage runs once, however many
-/// stages read it — a simulated service is called once per query, not once per reader.
+/// Each subscription to a stage is reported to the sink under the stage's name: `subscribed`, the
+/// events it delivers, `disposed`. Nothing is shared behind the scenario's back: a stage read by
+/// two later stages is subscribed twice and runs its work twice, as in RAC, so a scenario that
+/// means to share writes it, as RAC code does (`publish()` with `autoconnect()`, or a connection
+/// it connects with ``connect(_:)``).
+///
+/// A stage is read by later stages (``stream(_:_:)``: they subscribe to it, and it runs only
+/// while they do), or watched (``watch(_:_:)``: the session subscribes to it at once, as RAC code
+/// binds a signal to a view; later stages may read it too, each subscribing again) — the rule a
+/// program's named streams follow, written out.
 final class Stages: Sendable {
     private let sink: StreamSink
+    /// Every subscription to a stage, whoever made it (a command subscribes to its `enabled`
+    /// stage), so that ``stop()`` ends them all.
     private let subscriptions = CompoundDisposable()
+    /// The next subscription's id.
+    private let ids = Lock(1)
 
     init(sink: @escaping StreamSink) {
         self.sink = sink
     }
 
-    /// Makes `signal` the named stream `name` and returns it for later stages.
-    @discardableResult
+    /// Makes `signal` the named stream `name`, for later stages to read: cold, each subscription
+    /// reported with an id of its own.
     func stream<Value: JSONRepresentable, Failure: Error>(_ name: String, _ signal: Signal<Value, Failure>) -> Signal<Value, Failure> {
-        let sink = self.sink
-        return share(signal.named(name)) { event in
-            switch event {
-            case .next(let value): sink(name, .next(value.jsonValue))
-            case .error(let error as ErrorInfo): sink(name, .error(code: error.code, message: error.message))
-            case .error(let error): sink(name, .error(code: "stream_failed", message: String(describing: error)))
-            case .completed: sink(name, .completed)
+        let (sink, ids, subscriptions) = (self.sink, self.ids, self.subscriptions)
+        return Signal { subscriber in
+            let id = ids.withLock { id in
+                defer { id += 1 }
+                return id
             }
+            sink(name, .subscribed(id))
+            subscriptions.add(subscriber)
+            subscriber.add(
+                ActionDisposable { [weak subscriber] in
+                    if let subscriber { subscriptions.remove(subscriber) }
+                    sink(name, .disposed(id))
+                }
+            )
+            return signal.subscribe(
+                Subscriber { event in
+                    sink(name, .event(Self.streamEvent(event), subscription: id))
+                    subscriber.send(event)
+                },
+                for: subscriber
+            )
         }
     }
 
-    /// Subscribes `signal` once and returns a hot signal of it for later stages, without naming it.
-    func share<Value: Sendable, Failure: Error>(
-        _ signal: Signal<Value, Failure>,
-        report: @escaping @Sendable (Event<Value, Failure>) -> Void = { _ in }
-    ) -> Signal<Value, Failure> {
-        let subject = ReplaySubject<Value, Failure>(capacity: 1)
-        subscriptions.add(
-            signal.subscribe(
-                Subscriber { event in
-                    report(event)
-                    subject.send(event)
-                }
-            )
-        )
-        return subject.signal
+    /// Makes `signal` the named stream `name` and subscribes to it now, for the pipeline's life,
+    /// as RAC code binds a signal to a view (`RAC(view, property) = signal`): a stream the learner
+    /// watches. Returns it for later stages, each of which subscribes to it again.
+    @discardableResult
+    func watch<Value: JSONRepresentable, Failure: Error>(_ name: String, _ signal: Signal<Value, Failure>) -> Signal<Value, Failure> {
+        let stream = stream(name, signal)
+        subscriptions.add(stream.subscribe(Subscriber { _ in }))
+        return stream
+    }
+
+    /// Connects `connection` for the pipeline's life (RAC `-connect`) and returns its signal:
+    /// every reader shares its one subscription upstream. With a replay subject of capacity 1 it is
+    /// RAC's `replayLast`, disposed with the pipeline.
+    func connect<Value: Sendable, Failure: Error>(_ connection: MulticastConnection<Value, Failure>) -> Signal<Value, Failure> {
+        subscriptions.add(connection.connect())
+        return connection.signal
     }
 
     /// Ties `disposable` to the pipeline's life.
@@ -50,8 +76,18 @@ final class Stages: Sendable {
         subscriptions.add(disposable)
     }
 
-    /// Disposes every stage.
+    /// Disposes every subscription to every stage (each reports its `disposed`), and what was tied
+    /// to the pipeline's life.
     func stop() {
         subscriptions.dispose()
+    }
+
+    private static func streamEvent<Value: JSONRepresentable, Failure: Error>(_ event: Event<Value, Failure>) -> StreamEvent {
+        switch event {
+        case .next(let value): .next(value.jsonValue)
+        case .error(let error as ErrorInfo): .error(code: error.code, message: error.message)
+        case .error(let error): .error(code: "stream_failed", message: String(describing: error))
+        case .completed: .completed
+        }
     }
 }

@@ -51,7 +51,7 @@ public final class Ticker: Scenario {
                 .map { now in Int((now - origin) / .milliseconds(1)) }
         )
         let count = stages.stream("count", timer.scan(0) { count, _ in count + 1 })
-        stages.stream("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
+        stages.watch("parity", count.map { $0.isMultiple(of: 2) ? "even" : "odd" })
     }
 
     /// Disposes the whole pipeline.

@@ -28,7 +28,8 @@ struct ProgramVersusScenarioTests {
     {
         let scenarioClock = TestScheduler()
         let scenarioEvents = Lock<[Recorded]>([])
-        let scenario = S(scheduler: scenarioClock, settings: ScenarioSettings()) { stream, event in
+        let scenario = S(scheduler: scenarioClock, settings: ScenarioSettings()) { stream, report in
+            guard case .event(let event, _) = report else { return }
             scenarioEvents.withLock { $0.append((stream, Int(scenarioClock.now / .milliseconds(1)), event)) }
         }
         for (time, input, event) in inputs {

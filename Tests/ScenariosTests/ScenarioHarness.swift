@@ -14,15 +14,19 @@ final class ScenarioHarness<S: Scenario>: Sendable {
 
     let scheduler = TestScheduler()
     private let records = Lock<[Record]>([])
+    /// Every report, subscriptions' starts and ends included, in order.
+    private let reports = Lock<[(stream: String, report: StageReport)]>([])
     /// Signalled after each record, for events that other threads deliver.
     private let recorded = NSCondition()
     private let scenarioBox = Lock<S?>(nil)
 
     init(settings: ScenarioSettings = ScenarioSettings()) {
         let scheduler = self.scheduler
-        let scenario = S(scheduler: scheduler, settings: settings) { [weak self] stream, event in
+        let scenario = S(scheduler: scheduler, settings: settings) { [weak self] stream, report in
             let time = Int(scheduler.now / .milliseconds(1))
             guard let self else { return }
+            reports.withLock { $0.append((stream, report)) }
+            guard case .event(let event, _) = report else { return }
             records.withLock { $0.append(Record(time: time, stream: stream, event: event)) }
             recorded.lock()
             recorded.broadcast()
@@ -33,6 +37,9 @@ final class ScenarioHarness<S: Scenario>: Sendable {
     }
 
     var scenario: S { scenarioBox.withLock { $0! } }
+
+    /// Every report so far, subscriptions' starts and ends included.
+    var allReports: [(stream: String, report: StageReport)] { reports.withLock { $0 } }
 
     /// Sends a value to an input, checked as the API checks it, then runs the work due now.
     func send(_ name: String, _ raw: RawInput) {

@@ -11,8 +11,9 @@ struct SourceListingTests {
         let source = scenario.description.source
         #expect(source.swift.contains("public final class \(scenario): Scenario"), "\(source.path) is \(scenario)'s file")
         for stream in scenario.description.streams {
-            // `stream("name", …)`, the name maybe on the next line (as swift-format breaks a long call)
-            let call = try Regex("stream\\(\\s*\"\(stream.name)\"")
+            // `stream("name", …)` or `watch("name", …)`, the name maybe on the next line (as
+            // swift-format breaks a long call)
+            let call = try Regex("(stream|watch)\\(\\s*\"\(stream.name)\"")
             #expect(source.swift.contains(call), "\(source.path) defines \(stream.name)")
         }
     }

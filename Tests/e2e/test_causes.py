@@ -6,7 +6,9 @@ def has(stream, value):
 
 
 def events_of(watcher, stream):
-    return [e["json"] for e in watcher.events if e.get("event") == stream]
+    """A stream's values and its end (not the start and end of its subscriptions)."""
+    return [e["json"] for e in watcher.events
+            if e.get("event") == stream and e["json"]["kind"] in ("next", "error", "completed")]
 
 
 def test_search_results_and_cancellations_name_the_query_that_caused_them(make_playground):

@@ -16,6 +16,15 @@ def values(watcher, stream):
     return [e["json"]["value"] for e in watcher.events if e["event"] == stream and e["json"]["kind"] == "next"]
 
 
+def started(playground, events_path, subscriptions):
+    """Waits until each stream has begun as many subscriptions as `subscriptions` says: a session's
+    pipeline starts on its own thread, after the answer that made it."""
+    watcher = playground.watch(events_path, last_event_id="0")
+    begun = lambda events, stream: sum(e["event"] == stream and e["json"]["kind"] == "subscribed" for e in events)
+    watcher.wait_for(lambda events: all(begun(events, s) >= n for s, n in subscriptions.items()))
+    watcher.close()
+
+
 def test_two_readers_make_two_requests_and_sharing_makes_one(playground):
     """The issue's three-line program: A and B each get their own response; with replayLazily()
     they share one. The checker's warning comes with the first."""
@@ -51,17 +60,23 @@ def test_two_readers_make_two_requests_and_sharing_makes_one(playground):
 
 def test_live_subscriptions_are_counted_per_stream_and_stage(playground):
     """An interval read by two streams has two live subscriptions (two timers); each reader and
-    its stage one; a scenario's session has no counts (its stages share)."""
+    its stage one; a scenario's stages are counted the same way."""
     created = run(playground, "t = interval(1s)\na = t.map { $0 }.filter { $0 > 0 }\nb = t.map { $0 }\n")
+    started(playground, created["events"], {"t": 2, "a": 1, "b": 1, "a·map": 1})
     status, info = playground.json("GET", f"/api/sessions/{created['session']}")
     assert status == 200
     counts = info["subscriptions"]
     assert counts["t"] == {"subscriptions": 2, "live": 2}
     assert counts["a"] == counts["b"] == counts["a·map"] == {"subscriptions": 1, "live": 1}
     playground.request("DELETE", f"/api/sessions/{created['session']}")
+    # A scenario's stages follow the same rule: the search's stages are read by one stream each,
+    # and the four streams of its results share one search (written with publish().autoconnect()).
     scenario = playground.new_session("search")
+    started(playground, f"/api/sessions/{scenario}/events", {"validQuery": 1, "throttled": 1, "results": 1})
     status, info = playground.json("GET", f"/api/sessions/{scenario}")
-    assert status == 200 and "subscriptions" not in info
+    assert status == 200
+    assert info["subscriptions"]["validQuery"] == info["subscriptions"]["throttled"] == {"subscriptions": 1, "live": 1}
+    assert info["subscriptions"]["results"] == {"subscriptions": 1, "live": 1}
 
 
 def test_take_one_disposes_what_it_reads_right_after_the_first_value(playground):

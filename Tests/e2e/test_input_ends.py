@@ -53,9 +53,12 @@ def test_failing_an_input_fails_its_streams_with_the_message(playground):
     assert failed[0]["value"] == failed[1]["value"] == {"code": "input_failed", "message": "keyboard unplugged"}
     marbles = playground.get(f"/api/sessions/{session}/marbles")[2].decode()
     assert "#" in next(line for line in marbles.splitlines() if line.startswith("usernameValid:"))
-    # The other field still works: its stream did not end.
+    # The other field's validation was read by signInEnabled alone: combineLatest's error disposed
+    # its subscription to it, as in RAC, so it stops (the input itself still takes values).
+    watcher.wait_for(lambda events: any(e["event"] == "passwordValid" and e["json"]["kind"] == "disposed" for e in events))
     playground.send(session, "password", "secret")
-    watcher.wait_for(has("passwordValid", True))
+    watcher.wait_for(lambda events: any(e["event"] == "input:password" for e in events))
+    assert not any(e["event"] == "passwordValid" and e["json"].get("value") is True for e in watcher.events)
     watcher.close()
 
 

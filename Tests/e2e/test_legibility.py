@@ -139,6 +139,7 @@ def test_typing_swedish_then_french_keeps_one_colour_per_cause(browser, make_pla
 
     events = session_events(playground, session,
                             until=lambda e: e["stream"] == "results" and "French" in str(e.get("value")))
+    events = [e for e in events if e["kind"] == "next"]  # values, not subscriptions' starts and ends
     last_swedish = next(e for e in events if e["stream"] == "input:query" and e["value"] == "swedish")
     fill_of = lambda stream, seq: next(g["fill"] for g in glyphs(browser, stream) if seq in g["seqs"])
     colour = fill_of("input:query", last_swedish["seq"])
@@ -211,6 +212,6 @@ def test_a_scenario_with_a_program_offers_its_program_text(browser, playground, 
     assert ".throttle(" in browser.find_element(By.ID, "source-code").text
     assert not browser.find_elements(By.ID, "source-unfold"), "a program has nothing to fold"
     choice("swift").click()
-    assert "stages.stream(" in browser.find_element(By.ID, "source-code").text
+    assert "stages.watch(" in browser.find_element(By.ID, "source-code").text
     assert browser.find_element(By.ID, "source-unfold").is_displayed()
     check_console(browser)

@@ -61,7 +61,8 @@ def test_schedulers_label_threads_and_show_the_run_loop_lesson(playground):
                        "deliverOnRunLoop": "the run-loop thread playground.schedulers.run-loop",
                        "subscribeOnQueue": "a Dispatch thread of queue playground.schedulers.queue"}
     # Every event also says, by name, which thread delivered it.
-    named = {s: {e["json"]["thread"] for e in watcher.events if e["event"] == s} for s in threads}
+    named = {s: {e["json"]["thread"] for e in watcher.events if e["event"] == s and e["json"]["kind"] == "next"}
+             for s in threads}
     assert named == {"source": {"session"}, "deliverOnQueue": {"queue"}, "deliverOnRunLoop": {"run-loop"},
                      "subscribeOnQueue": {"queue"}}
     playground.send(session, "scheduleOnRunLoop")
@@ -81,7 +82,8 @@ def test_each_catalogue_entry_carries_its_pipelines_source(playground):
         assert source["path"].startswith("Sources/Scenarios/") and source["path"].endswith(".swift")
         for stream in scenario["streams"]:
             # `stream("name", …)`, the name maybe on the next line (as swift-format breaks a long call)
-            assert re.search(rf'stream\(\s*"{stream["name"]}"', source["swift"]), (scenario["id"], stream["name"])
+            # `stages.stream("name", …)` (read by later stages) or `stages.watch("name", …)`
+            assert re.search(rf'(stream|watch)\(\s*"{stream["name"]}"', source["swift"]), (scenario["id"], stream["name"])
 
 
 def test_the_programs_in_the_catalogue_run_as_sessions(playground):

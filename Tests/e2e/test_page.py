@@ -353,7 +353,7 @@ def test_the_source_panel_opens_on_the_lines_that_build_the_pipeline(browser, pl
     open_scenario(browser, playground, scenario)
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#source-code .defines"))
     css, text = browser.execute_script(FIRST_VISIBLE_SOURCE_LINE)
-    assert "stages.stream(" in text, (css, text)
+    assert "stages.stream(" in text or "stages.watch(" in text, (css, text)
     # The folded lines are one button away, and come back with it.
     unfold = browser.find_element(By.ID, "source-unfold")
     assert unfold.get_attribute("aria-expanded") == "false"
