@@ -181,10 +181,12 @@ struct Builder {
     private(set) var errors: [BuildError] = []
     /// Every `marbles(…)` source built, for drawing the program's streams.
     var marbleSources: [MarbleSource] = []
-    /// The named stream being compiled: a source with work inside it (a service call, a timer, a
-    /// `marbles(…)`) is reported as `stream·source`, each call a subscription of its own; `nil`
+    /// The named stream being compiled: a source inside it (a service call, a timer, a `just` made
+    /// in a flattening) is reported as `stream·source`, each call a subscription of its own; `nil`
     /// where the source is the whole stream (its subscriptions are the stream's).
     var sourceOwner: String?
+    /// Whether the next source compiled is the whole stream being compiled.
+    var streamIsOneSource = false
 
     init(
         program: Program,
@@ -263,8 +265,13 @@ struct Builder {
     private mutating func compileChain(_ definition: StreamDefinition) throws(BuildError) -> Signal<Value, PipelineFailure> {
         let (root, links) = definition.links
         guard !links.isEmpty else {
-            // A stream that is one source (`r = request()`): its subscriptions are the source's.
-            if case .call(.name(let source, _), _, _) = root, SharingCheck.sourcesWithWork.contains(source) { sourceOwner = nil }
+            // A stream that is one source (`r = request()`): its subscriptions are the source's, which
+            // is not reported apart (what its arguments make is: `merge(request(), request())`).
+            switch root {
+            case .call(.name(let source, _), _, _), .name(let source, _): streamIsOneSource = Vocabulary.sources.contains(source)
+            default: break
+            }
+            defer { streamIsOneSource = false }
             return try compile(definition.expression, parameters: [])([])
         }
         var maker = try compile(root, parameters: [])

@@ -4,11 +4,14 @@ extension Builder {
     /// The signal of a source call: `just(v)`, `from([…])`, `empty`, `never`, `failure("…")`,
     /// `interval(1s)`, `timer(after: 2s)`, and `combineLatest`/`merge`/`zip`/`concat` of signals.
     mutating func source(_ name: String, _ arguments: Arguments, parameters: [[String]]) throws(BuildError) -> SignalMaker {
+        let isTheStream = streamIsOneSource
+        streamIsOneSource = false  // the sources of its arguments are inside it
         let maker = try unreportedSource(name, arguments, parameters: parameters)
-        // Each call of a source with work is a subscription of its own (a search cancelled by a
-        // newer query is one disposed before its answer), reported as `stream·source`: its start,
-        // its end and how it ended, not its values, which the stream's rows carry already.
-        guard SharingCheck.sourcesWithWork.contains(name), let owner = sourceOwner else { return maker }
+        // Each call of a source inside a stream is a subscription of its own — a search cancelled
+        // by a newer query is one disposed before its answer, `catch`'s replacement one made at
+        // the error — reported as `stream·source`: its start, its end and how it ended, not its
+        // values, which the stream's rows carry already.
+        guard !isTheStream, let owner = sourceOwner else { return maker }
         let (probe, reported) = (self.probe, "\(owner)·\(name)")
         return { scopes in probe.reporting(maker(scopes), as: reported, values: false) }
     }

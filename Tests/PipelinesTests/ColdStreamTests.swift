@@ -228,4 +228,25 @@ struct ColdStreamTests {
         interpreter.stop()
         #expect(recorded.withLock { $0 }.last?.report == .disposed, "and the newer one when the program stops")
     }
+
+    /// The inner signals of every flattening are subscriptions, not only the ones with work: a
+    /// `just` made per value, `catch`'s replacement, `then`'s continuation.
+    @Test(arguments: [
+        ("x = from([1, 2]).flatMap(.merge) { just($0) }", "x·just", 2),
+        ("x = failure(\"no\").catch { _ in just(0) }", "x·just", 1),
+        ("x = from([1, 2]).then { just(3) }", "x·just", 1),
+        ("x = merge(just(1), just(2))", "x·just", 2),
+    ])
+    func everyInnerSignalIsASubscriptionOfItsOwn(program: String, inner: String, count: Int) throws {
+        let recorded = try reports(program, requests: Requests(), until: 100)
+        let ofInner = recorded.filter { $0.stream == inner }
+        let ids = Set(ofInner.compactMap(\.id))
+        #expect(ids.count == count, "\(program): \(ofInner.map(\.report))")
+        for id in ids {
+            // Its start, how it ended (not its value: the stream carries it), its end.
+            #expect(ofInner.filter { $0.id == id }.map(\.report) == [.subscribed, .event(.completed), .disposed], "\(program)")
+        }
+        // A stream that is one source is that source: not reported apart.
+        #expect(try reports("x = just(1)", requests: Requests(), until: 100).allSatisfy { $0.stream == "x" })
+    }
 }
