@@ -68,11 +68,12 @@ public final class CommandScenario: Scenario {
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        stages = Stages(sink: sink)
+        let stages = Stages(sink: sink)  // captured by the closures below, not through self
+        self.stages = stages
         let emailValid = stages.stream("emailValid", email.signal.map(Self.isValidEmail))
         let latency = settings.serviceLatency
         let command = Command<String, JSONValue, ServiceError>(enabled: emailValid.catch { _ in .just(false) }) { email in
-            SimulatedServices.postEmail(email, latency: latency, on: scheduler)
+            stages.source("executionValues·subscribe", SimulatedServices.postEmail(email, latency: latency, on: scheduler))
         }
         stages.add(allowsConcurrentExecution.signal.subscribe(next: { command.allowsConcurrentExecution = $0 }))
         stages.watch("enabled", command.enabled)

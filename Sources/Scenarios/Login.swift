@@ -73,7 +73,8 @@ public final class Login: Scenario {
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        stages = Stages(sink: sink)
+        let stages = Stages(sink: sink)  // captured by the closures below, not through self
+        self.stages = stages
         // Both validations are read by signInEnabled alone: when one fails, combineLatest fails
         // and disposes its subscription to the other, which then stops, as in RAC.
         let usernameValid = stages.stream("usernameValid", username.signal.map { $0.count > 3 })
@@ -84,7 +85,10 @@ public final class Login: Scenario {
         // A failed or completed field leaves the form as it was: the command's enabled signal
         // cannot fail, so a failure counts as "not enabled" (the failure itself shows on the streams).
         let signIn = Command<(String, String), Bool, Never>(enabled: signInEnabled.catch { _ in .just(false) }) { credentials in
-            SimulatedServices.signIn(username: credentials.0, password: credentials.1, latency: latency, on: scheduler)
+            stages.source(
+                "signInResult·signIn",
+                SimulatedServices.signIn(username: credentials.0, password: credentials.1, latency: latency, on: scheduler)
+            )
         }
         stages.watch("signingIn", signIn.executing)
         stages.watch("signInResult", signIn.executionSignals.switchToLatest())

@@ -79,7 +79,8 @@ public final class Search: Scenario {
 
     /// Builds the pipeline on `scheduler` and starts sending its named streams to `sink`.
     public init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink) {
-        stages = Stages(sink: sink)
+        let stages = Stages(sink: sink)  // captured by the closures below, not through self
+        self.stages = stages
         let validQuery = stages.stream("validQuery", query.signal.filter { $0.count > 2 })
         let throttled = stages.stream("throttled", validQuery.throttle(settings.throttleInterval, on: scheduler))
 
@@ -89,7 +90,8 @@ public final class Search: Scenario {
         // so that each query searches once, not once per reader.
         let outcomes =
             throttled.flatMap(.latest) { query -> Signal<Outcome, ErrorInfo> in
-                let search = SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler)
+                // Each search is a subscription of its own, reported as `results·search`.
+                let search = stages.source("results·search", SimulatedServices.search(query, in: .languages, latency: latency, on: scheduler))
                     .map(Outcome.results)
                     .catch { error in Signal<Outcome, Never>.just(.failed(error.info)) }
                     .startWith(.started(query))

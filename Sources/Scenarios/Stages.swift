@@ -29,6 +29,24 @@ final class Stages: Sendable {
     /// Makes `signal` the named stream `name`, for later stages to read: cold, each subscription
     /// reported with an id of its own.
     func stream<Value: JSONRepresentable, Failure: Error>(_ name: String, _ signal: Signal<Value, Failure>) -> Signal<Value, Failure> {
+        reporting(signal, as: name) { $0.jsonValue }
+    }
+
+    /// `signal`, a source inside a stream (a service call), each subscription reported under
+    /// `name` (`results·search`, as a program names it): its start, how it ended and its end, not
+    /// its values, which the stream's rows carry. So a search cancelled by a newer query shows as
+    /// a subscription disposed before its answer.
+    func source<Value: Sendable, Failure: Error>(_ name: String, _ signal: Signal<Value, Failure>) -> Signal<Value, Failure> {
+        reporting(signal, as: name, value: nil)
+    }
+
+    /// `signal`, each subscription reported under `name`; its values as `value` makes them (none
+    /// without it).
+    private func reporting<Value: Sendable, Failure: Error>(
+        _ signal: Signal<Value, Failure>,
+        as name: String,
+        value: (@Sendable (Value) -> JSONValue)?
+    ) -> Signal<Value, Failure> {
         let (sink, ids, subscriptions) = (self.sink, self.ids, self.subscriptions)
         return Signal { subscriber in
             let id = ids.withLock { id in
@@ -45,7 +63,7 @@ final class Stages: Sendable {
             )
             return signal.subscribe(
                 Subscriber { event in
-                    sink(name, .event(Self.streamEvent(event), subscription: id))
+                    if let reported = Self.streamEvent(event, value: value) { sink(name, .event(reported, subscription: id)) }
                     subscriber.send(event)
                 },
                 for: subscriber
@@ -82,10 +100,15 @@ final class Stages: Sendable {
         subscriptions.dispose()
     }
 
-    private static func streamEvent<Value: JSONRepresentable, Failure: Error>(_ event: Event<Value, Failure>) -> StreamEvent {
+    /// `event` as reported: a value only with `value`.
+    private static func streamEvent<Value: Sendable, Failure: Error>(
+        _ event: Event<Value, Failure>,
+        value: (@Sendable (Value) -> JSONValue)?
+    ) -> StreamEvent? {
         switch event {
-        case .next(let value): .next(value.jsonValue)
+        case .next(let next): value.map { .next($0(next)) }
         case .error(let error as ErrorInfo): .error(code: error.code, message: error.message)
+        case .error(let error as ServiceError): .error(code: error.code, message: error.message)
         case .error(let error): .error(code: "stream_failed", message: String(describing: error))
         case .completed: .completed
         }

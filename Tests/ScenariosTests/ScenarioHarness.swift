@@ -26,7 +26,8 @@ final class ScenarioHarness<S: Scenario>: Sendable {
             let time = Int(scheduler.now / .milliseconds(1))
             guard let self else { return }
             reports.withLock { $0.append((stream, report)) }
-            guard case .event(let event, _) = report else { return }
+            // The catalogue's streams; a source inside one (`results·search`) is in `allReports`.
+            guard case .event(let event, _) = report, !stream.contains("·") else { return }
             records.withLock { $0.append(Record(time: time, stream: stream, event: event)) }
             recorded.lock()
             recorded.broadcast()

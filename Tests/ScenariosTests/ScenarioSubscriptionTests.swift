@@ -81,4 +81,32 @@ struct ScenarioSubscriptionTests {
         let ticker = run(Ticker.self)
         #expect(subscriptions(of: "timer", in: ticker) == 1)
     }
+
+    /// A scenario's service calls are subscriptions too: a newer query disposes the search in
+    /// flight before its answer, as a program's `results·search` shows.
+    @Test func aNewerQueryDisposesTheSearchInFlightBeforeItsAnswer() {
+        let search = ScenarioHarness<Search>()
+        search.send("query", .text("swe"))
+        search.scheduler.advance(by: .milliseconds(600))  // throttled: the first search starts
+        search.send("query", .text("swedish"))
+        search.scheduler.advance(by: .milliseconds(600))  // throttled again: it replaces the first
+        search.scheduler.advance(by: .seconds(2))
+        let searches = search.allReports.filter { $0.stream == "results·search" }.map(\.report)
+        guard case .subscribed(let first) = searches.first else {
+            Issue.record("no search: \(searches)")
+            return
+        }
+        let ofFirst = searches.filter {
+            switch $0 {
+            case .subscribed(let id), .disposed(let id): id == first
+            case .event(_, let id): id == first
+            }
+        }
+        #expect(ofFirst == [.subscribed(first), .disposed(first)], "cancelled: no answer, then its end")
+        let answered = searches.contains {
+            if case .event(.completed, let id) = $0 { return id != first }
+            return false
+        }
+        #expect(answered, "the newer search answered")
+    }
 }
