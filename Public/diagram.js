@@ -61,11 +61,17 @@ function fit(text, width) {
   return "";
 }
 
-/** An event as words: what it is, its value, its time. */
+/** An event as words: what it is, its value, its time, and the thread that delivered it. */
 function eventText(event) {
-  if (event.kind === "completed") return `completed at ${seconds(event.t)}`;
-  if (event.kind === "error") return `error ${describe(event.value?.code ?? "", 40)}: ${describe(event.value?.message ?? "", 120)} at ${seconds(event.t)}`;
-  return `${describe(event.value, 120)} at ${seconds(event.t)}`;
+  const on = event.thread ? ` on the ${event.thread} thread` : "";
+  if (event.kind === "completed") return `completed at ${seconds(event.t)}${on}`;
+  if (event.kind === "error") return `error ${describe(event.value?.code ?? "", 40)}: ${describe(event.value?.message ?? "", 120)} at ${seconds(event.t)}${on}`;
+  return `${describe(event.value, 120)} at ${seconds(event.t)}${on}`;
+}
+
+/** The letter a thread's badge shows: its name's first letter, upper case (`S` session, `B` background…). */
+export function threadLetter(thread) {
+  return (thread ?? "?").charAt(0).toUpperCase();
 }
 
 export class Diagram {
@@ -75,8 +81,9 @@ export class Diagram {
    * `windowMs` the time across (null: chosen from the width); `colours` the session's colours by
    * cause (kept when the diagram is drawn again with other rows).
    */
-  constructor(root, rows, { detail, windowMs = null, colours = new CauseColours(), onViewChange, onExpand }) {
+  constructor(root, rows, { detail, windowMs = null, colours = new CauseColours(), onViewChange, onExpand, threads = false }) {
     this.root = root;
+    this.threads = threads; // whether each glyph wears a badge naming its thread
     this.onExpand = onExpand;
     this.detail = detail;
     this.colours = colours;
@@ -85,10 +92,12 @@ export class Diagram {
     this.follow = true;
     this.viewStart = 0;
     this.now = 0;
-    this.rows = rows.map((row, index) => ({ ...row, index, events: [], clusters: [], step: false, count: 0 }));
+    this.rows = rows.map((row, index) => ({ ...row, index, events: [], clusters: [], step: false, count: 0, subscriptions: 0, live: 0 }));
     this.byName = new Map(this.rows.map((row) => [row.name, row]));
     for (const row of this.rows) row.from = row.from.map((name) => this.byName.get(name)).filter(Boolean);
     this.inputEvents = new Map(); // seq -> input event, to name causes
+    this.countedTo = undefined; // the seq up to which the server counted subscriptions (seedSubscriptions)
+    this.uncounted = []; // subscriptions' starts and ends seen before those counts came
     this.current = null; // the seq of the marble that holds the diagram's tab stop
     this.traced = null;
     this.build();
@@ -189,6 +198,13 @@ export class Diagram {
     this.relayout();
   }
 
+  /** Shows or hides the badge that names each glyph's thread. */
+  setThreads(shown) {
+    if (this.threads === shown) return;
+    this.threads = shown;
+    this.relayout();
+  }
+
   /** Moves the paused view by a share of its window (negative: earlier). */
   pan(share) {
     this.setFollow(false);
@@ -251,6 +267,10 @@ export class Diagram {
 
   /** Adds one event (of a row's stream) and redraws what it changes. */
   add(event) {
+    if (event.kind === "subscribed" || event.kind === "disposed") {
+      this.subscription(event);
+      return;
+    }
     const row = this.byName.get(event.stream);
     if (!row) return;
     if (row.input) {
@@ -260,7 +280,7 @@ export class Diagram {
     if (this.inputEvents.size > KEEP * 4) this.inputEvents.delete(this.inputEvents.keys().next().value);
     row.events.push(event);
     row.count += 1;
-    row.countLabel.textContent = `${row.count} event${row.count === 1 ? "" : "s"}`;
+    this.showCount(row);
     row.latest.textContent = event.kind === "next" ? describe(event.value, 120) : event.kind;
     row.latest.dataset.kind = event.kind;
     const wasStep = row.step;
@@ -283,6 +303,57 @@ export class Diagram {
     if (row.step) this.drawStep(row);
     if (this.current === null) this.current = event.seq;
     if (this.traced) this.trace(this.traced);
+  }
+
+  /**
+   * Counts a subscription's start or end (`subscribed`, `disposed`) of a row's stream: how often
+   * its work has run, and how many runs are going — its side effects at a glance.
+   */
+  subscription(event) {
+    const row = this.byName.get(event.stream);
+    if (!row) return;
+    if (this.countedTo === undefined) {
+      this.uncounted.push(event); // until the session's counts arrive (seedSubscriptions)
+    } else if (event.seq <= this.countedTo) {
+      return; // counted by the server already
+    }
+    if (event.kind === "subscribed") {
+      row.subscriptions += 1;
+      row.live += 1;
+    } else if (event.kind === "disposed") {
+      row.live = Math.max(0, row.live - 1);
+    }
+    this.showCount(row);
+  }
+
+  /**
+   * Starts the counts from the session's (`GET /api/sessions/{sid}`: `counts` by stream, which
+   * include every event up to `countedTo`): a page that joins late saw none of the earlier
+   * subscriptions. Events seen before, and after `countedTo`, are added again.
+   */
+  seedSubscriptions(counts, countedTo) {
+    const seen = this.uncounted;
+    this.countedTo = countedTo;
+    this.uncounted = [];
+    for (const row of this.rows) {
+      row.subscriptions = counts[row.name]?.subscriptions ?? 0;
+      row.live = counts[row.name]?.live ?? 0;
+    }
+    for (const event of seen) if (event.seq > countedTo) this.subscription(event);
+    for (const row of this.rows) this.showCount(row);
+  }
+
+  /** "3 events", then (once subscribed to) "· 2 subs, 1 live". */
+  showCount(row) {
+    const events = `${row.count} event${row.count === 1 ? "" : "s"}`;
+    if (!row.subscriptions) {
+      row.countLabel.textContent = events;
+      return;
+    }
+    const subs = `${row.subscriptions} sub${row.subscriptions === 1 ? "" : "s"}`;
+    const live = row.live === row.subscriptions ? "" : `, ${row.live} live`;
+    row.countLabel.textContent = `${events} · ${subs}${live}`;
+    row.countLabel.title = `${row.subscriptions} subscription${row.subscriptions === 1 ? "" : "s"} so far (each runs the stream's work again), ${row.live} live now`;
   }
 
   /**
@@ -391,6 +462,7 @@ export class Diagram {
         this.drawLabel(group, row, index, text, top);
       }
     }
+    if (this.threads) this.drawThreadBadge(group, cluster, top);
     group.setAttribute("aria-label", this.describeCluster(row, cluster));
     if (cluster.events.some((event) => event.seq === this.current)) group.setAttribute("tabindex", "0");
     const old = cluster.node;
@@ -399,6 +471,26 @@ export class Diagram {
     else row.group.appendChild(group);
     cluster.node = group;
     if (hadFocus) group.focus({ preventScroll: true });
+  }
+
+  /**
+   * The badge at a glyph's lower right that names the thread (or threads) its events came on: a
+   * letter each, never colour alone, the names in full in the glyph's label and title.
+   */
+  drawThreadBadge(group, cluster, top) {
+    const threads = [...new Set(cluster.events.map((event) => event.thread).filter(Boolean))];
+    if (!threads.length) return;
+    // One letter (two threads: two letters, more: "+"), in the marble's lower right corner, within
+    // the row and short of the next glyph (GAP away).
+    const text = threads.length > 2 ? "+" : threads.map(threadLetter).join("");
+    const width = 3 + 10 * text.length;
+    const x = cluster.x + RADIUS - 9;
+    const y = top + GLYPH_Y + 1;
+    const badge = svg("g", { class: "thread-badge", "data-threads": threads.join(" ") });
+    badge.appendChild(svg("title", {}, `on the ${threads.join(" and ")} thread${threads.length > 1 ? "s" : ""}`));
+    badge.appendChild(svg("rect", { x, y, width, height: 15, rx: 3 }));
+    badge.appendChild(svg("text", { x: x + width / 2, y: y + 12, "text-anchor": "middle" }, text));
+    group.appendChild(badge);
   }
 
   /**

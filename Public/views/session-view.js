@@ -48,6 +48,7 @@ export class SessionView {
   /** The time axis's controls and the source toggle act on whichever diagram is shown. */
   wireViewControls() {
     $("follow").addEventListener("change", (event) => this.diagram?.setFollow(event.target.checked));
+    $("show-threads").addEventListener("change", (event) => this.diagram?.setThreads(event.target.checked));
     $("zoom-in").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs / 2));
     $("zoom-out").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs * 2));
     $("earlier").addEventListener("click", () => this.diagram?.pan(-0.5));
@@ -68,6 +69,7 @@ export class SessionView {
     this.section.hidden = false;
     this.renderHead(scenario, sessionID, clock);
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
+    this.seed = null; // the session's subscription counts when this page joined
     this.colours = new CauseColours();
     this.diagram = null;
     if (this.scenario !== scenario) this.expanded.clear();
@@ -122,7 +124,7 @@ export class SessionView {
     const previous = this.diagram;
     const diagram = new Diagram($("diagram"), rows, {
       detail: $("marble-detail"), windowMs: this.windowMs, colours: this.colours, onViewChange: () => this.showView(),
-      onExpand: (name) => this.toggleStages(name),
+      onExpand: (name) => this.toggleStages(name), threads: $("show-threads").checked,
     });
     if (previous) diagram.follow = previous.follow;
     this.diagram = diagram;
@@ -131,6 +133,7 @@ export class SessionView {
     else this.log.reset(rows.map((row) => row.name));
     this.results = resultStreams(this.scenario);
     for (const event of this.events) diagram.add(event);
+    if (this.seed) diagram.seedSubscriptions(this.seed.subscriptions ?? {}, this.seed.subscriptionsCountedTo ?? 0);
     this.showView();
   }
 
@@ -169,7 +172,8 @@ export class SessionView {
     this.clockOffset = Math.min(this.clockOffset, performance.now() - event.t);
     this.clock.saw(event.t);
     if (event.kind === "subscribed" || event.kind === "disposed") {
-      this.log.add(event); // a program's subscriptions: in the log until the diagram draws lanes
+      this.diagram.add(event); // counted beside the row's name; lanes come later
+      this.log.add(event);
       return;
     }
     this.diagram.add(event);
@@ -201,9 +205,18 @@ export class SessionView {
     this.setConnection("Connecting…", "connecting");
     const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionID)}/events`);
     this.source = source;
-    source.onopen = () => {
+    source.onopen = async () => {
       this.setConnection("Live", "live");
       notice(null);
+      // The subscriptions made before this page joined: counted by the server, up to an event.
+      try {
+        const info = await sessionInfo(sessionID);
+        if (this.source !== source) return;
+        this.seed = info;
+        this.diagram?.seedSubscriptions(info.subscriptions ?? {}, info.subscriptionsCountedTo ?? 0);
+      } catch {
+        // the stream's own errors say what went wrong
+      }
     };
     source.onerror = async () => {
       if (source.readyState === EventSource.CONNECTING) {

@@ -366,9 +366,10 @@ final class Session: Sendable {
     }
 
     /// Each stream's and stage's subscriptions so far and live now, counted from its
-    /// `subscribed` and `disposed` events.
-    var subscriptionCounts: [String: SubscriptionTally] {
-        state.withLock { $0.subscriptions }
+    /// `subscribed` and `disposed` events, and the `seq` of the last event they include (so that a
+    /// watcher adds only the later ones).
+    var subscriptionCounts: (counts: [String: SubscriptionTally], countedTo: Int) {
+        state.withLock { ($0.subscriptions, $0.nextSeq - 1) }
     }
 
     /// Milliseconds the virtual clock has reached since the session started (the work queued

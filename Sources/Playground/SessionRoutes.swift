@@ -252,6 +252,8 @@ struct SessionInfo: Encodable {
     /// Each stream's and stage's subscriptions so far and live now: a named stream is cold, so
     /// each is its work run again.
     let subscriptions: [String: Session.SubscriptionTally]
+    /// The `seq` of the last event `subscriptions` counts.
+    let subscriptionsCountedTo: Int
 
     init(_ session: Session) {
         self.session = session.id
@@ -263,7 +265,7 @@ struct SessionInfo: Encodable {
         inputs = session.inputsPath
         pipeline = session.definition.programSummary
         virtualTime = session.virtualTime
-        subscriptions = session.subscriptionCounts
+        (subscriptions, subscriptionsCountedTo) = session.subscriptionCounts
     }
 }
 

@@ -350,13 +350,18 @@ struct MarblesViewTests {
         ] {
             #expect(post(inputs + name, value) == 202)
         }
-        // Inputs are applied on the session's thread; wait for the last one's effect.
+        // Inputs are applied on the session's thread; wait for the last one's effect: the sign-in's
+        // answer, then `signingIn` back to false.
+        func settled(_ events: [Session.Recorded]) -> Bool {
+            guard let answer = events.first(where: { $0.stream == "signInResult" && $0.kind == "next" }) else { return false }
+            return events.contains { $0.stream == "signingIn" && $0.kind == "next" && $0.valueJSON == "false" && $0.seq > answer.seq }
+        }
         let deadline = ContinuousClock.now + .seconds(5)
-        while !session.recordedEvents().contains(where: { $0.stream == "signInResult" }) && ContinuousClock.now < deadline {
+        while !settled(session.recordedEvents()) && ContinuousClock.now < deadline {
             await Task.yield()
         }
         let recorded = session.recordedEvents()
-        #expect(recorded.contains { $0.stream == "signInResult" })
+        #expect(settled(recorded))
 
         let view = router.respond(to: HTTPRequest(method: .get, rawPath: "/api/sessions/\(id)/marbles", query: ["frame": "1"]))
         guard case .bytes(let bytes) = view.body else {
