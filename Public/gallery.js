@@ -8,6 +8,9 @@ import { colour } from "./format.js";
 
 const FRAME_WIDTH = 30;
 const ROW_HEIGHT = 44;
+/** The height of one subscription's line under a row, and the most lines drawn (the label lists all). */
+const SUBSCRIPTION_LINE = 20;
+const MAX_SUBSCRIPTION_LINES = 4;
 const RADIUS = 12;
 /** How long the gallery waits after a change before it asks the server to draw again. */
 const DRAW_DELAY_MS = 120;
@@ -49,6 +52,47 @@ export function parseRow(text) {
 }
 
 /** A row back as notation; values in one frame are grouped. */
+/**
+ * A subscription in RxJS's subscription-marble notation (`--^---!`, `(^!)`, no `!` while live) as
+ * the frames it began and ended in (`end` null: still live at the end of the drawing).
+ */
+export function parseSubscription(text) {
+  const start = text.indexOf("^") - (text.includes("(^!)") ? 1 : 0);
+  if (text.includes("(^!)")) return { start, end: start };
+  const bang = text.indexOf("!");
+  return { start, end: bang < 0 ? null : bang };
+}
+
+/** Draws one line per subscription of `name` into `node`: `^` where it began, `!` where it ended. */
+function drawSubscriptions(node, name, subscriptions, width) {
+  node.replaceChildren();
+  const shown = subscriptions.slice(0, MAX_SUBSCRIPTION_LINES);
+  node.setAttribute("width", width);
+  node.setAttribute("height", shown.length * SUBSCRIPTION_LINE);
+  if (!shown.length) {
+    node.removeAttribute("role");
+    node.removeAttribute("aria-label");
+    return;
+  }
+  const words = subscriptions.map((text) => {
+    const { start, end } = parseSubscription(text);
+    return `subscribed in frame ${start}, ${end === null ? "still live" : `disposed in frame ${end}`}`;
+  });
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", `${name}: ${subscriptions.length} subscription${subscriptions.length === 1 ? "" : "s"}: ${words.join("; ")}`);
+  shown.forEach((text, index) => {
+    const { start, end } = parseSubscription(text);
+    const y = index * SUBSCRIPTION_LINE + SUBSCRIPTION_LINE / 2;
+    const x1 = start * FRAME_WIDTH + FRAME_WIDTH / 2;
+    const x2 = end === null ? width : end * FRAME_WIDTH + FRAME_WIDTH / 2;
+    const line = svg("g", { class: "gallery-subscription", "data-start": start, "data-end": end ?? "" });
+    line.append(svg("line", { x1, x2, y1: y, y2: y, class: "gallery-lifeline" }),
+      svg("text", { x: x1, y: y + 5, "text-anchor": "middle", class: "gallery-mark" }, "^"));
+    if (end !== null) line.appendChild(svg("text", { x: x2, y: y + 5, "text-anchor": "middle", class: "gallery-mark" }, "!"));
+    node.appendChild(line);
+  });
+}
+
 export function renderRow({ values, end }) {
   const byFrame = new Map();
   for (const value of values) byFrame.set(value.frame, [...(byFrame.get(value.frame) ?? []), value.symbol]);
@@ -159,14 +203,20 @@ export class Gallery {
    * values its letters stand for (`t: true`), and its letters that stand for streams as nested
    * diagrams (`x: marbles("-1-2|")`).
    */
+  /**
+   * The entry's program with each input defined as a named stream of its diagram (`a =
+   * marbles("…")`), so that the answer says how the operator subscribed to it and let go.
+   */
   program() {
     let text = this.entry.program;
+    const inputs = [];
     for (const row of this.rows) {
       const values = Object.entries(row.letters).map(([letter, value]) => `, ${letter}: ${JSON.stringify(value)}`).join("");
       const nested = Object.entries(row.nested).map(([letter, inner]) => `, ${letter}: marbles("${inner}")`).join("");
-      text = text.replaceAll(`@${row.name}`, `marbles("${renderRow(row)}"${values}${nested})`);
+      inputs.push(`${row.name} = marbles("${renderRow(row)}"${values}${nested})`);
+      text = text.replaceAll(`@${row.name}`, row.name);
     }
-    return text;
+    return [...inputs, text].join("\n");
   }
 
   get frames() {
@@ -207,7 +257,8 @@ export class Gallery {
       const controls = html("div", "gallery-row-controls");
       controls.append(label, field, endChoice, problem);
       const scroll = html("div", "gallery-scroll");
-      scroll.appendChild(lane);
+      row.subscriptions = svg("svg", { class: "gallery-subscriptions", height: 0, width: 0 });
+      scroll.append(lane, row.subscriptions);
       block.append(controls, scroll);
       if (Object.keys(row.letters).length) {
         block.appendChild(html("p", "gallery-legend",
@@ -388,9 +439,15 @@ export class Gallery {
       const controls = html("div", "gallery-row-controls");
       controls.append(label, text);
       const scroll = html("div", "gallery-scroll");
-      scroll.appendChild(lane);
+      const subscriptions = svg("svg", { class: "gallery-subscriptions" });
+      drawSubscriptions(subscriptions, name, drawing.subscriptions ?? [], width);
+      scroll.append(lane, subscriptions);
       block.append(controls, scroll, legend);
       container.appendChild(block);
+    }
+    // What the program did to the inputs: each subscription to them, where it began and ended.
+    for (const row of this.rows) {
+      drawSubscriptions(row.subscriptions, row.name, answer.streams[row.name]?.subscriptions ?? [], this.frames * FRAME_WIDTH);
     }
   }
 }

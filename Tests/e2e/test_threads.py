@@ -82,3 +82,39 @@ def test_thread_badges_toggle_and_name_the_threads_of_the_schedulers_scenario(br
     switch.click()
     wait(browser, lambda: not browser.find_elements(By.CSS_SELECTOR, ".thread-badge"))
     check_console(browser)
+
+
+GALLERY_SUBSCRIPTIONS = """
+const box = (node) => { const r = node.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+return [...document.querySelectorAll('.gallery-subscriptions')].map(node => ({
+  label: node.getAttribute('aria-label'),
+  lines: [...node.querySelectorAll('.gallery-subscription')].map(line => ({
+    start: Number(line.dataset.start), end: line.dataset.end === '' ? null : Number(line.dataset.end),
+    marks: [...line.querySelectorAll('.gallery-mark')].map(mark => ({ text: mark.textContent, box: box(mark) })),
+  })),
+}));
+"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}px")
+def test_the_gallerys_take_draws_where_it_subscribed_and_let_go(browser, make_playground, sized, size):
+    """`take(2)` over `-a-b-c-d-|`: one subscription to `a`, disposed in frame 3 with the second
+    value, and the output's own, ended there by its completion (RxJS: `^--!` for both)."""
+    from test_gallery import open_entry
+    playground = make_playground()
+    sized(*size)
+    output = open_entry(browser, playground, "take")
+    wait(browser, lambda: output() == "-a-(b|)")
+    wait(browser, lambda: all(item["lines"] for item in browser.execute_script(GALLERY_SUBSCRIPTIONS)))
+    drawn = browser.execute_script(GALLERY_SUBSCRIPTIONS)
+    source, result = drawn  # the input row first, then the output
+    assert [(line["start"], line["end"]) for line in source["lines"]] == [(0, 3)]
+    assert [(line["start"], line["end"]) for line in result["lines"]] == [(0, 3)]
+    assert source["label"].startswith("a: 1 subscription") and "disposed in frame 3" in source["label"]
+    for item in drawn:
+        for line in item["lines"]:
+            assert [mark["text"] for mark in line["marks"]] == ["^", "!"]
+            caret, bang = (mark["box"] for mark in line["marks"])
+            assert not overlaps(caret, bang), "the two marks of a line stand apart"
+    browser.save_screenshot(str(ARTIFACTS / f"gallery-take-subscriptions-{size[0]}px.png"))
+    check_console(browser)
