@@ -442,6 +442,12 @@ export class Gallery {
       const subscriptions = svg("svg", { class: "gallery-subscriptions" });
       drawSubscriptions(subscriptions, name, drawing.subscriptions ?? [], width);
       scroll.append(lane, subscriptions);
+      // The inner signals a flattening subscribed to, nested under the row that started them.
+      for (const [source, spans] of Object.entries(drawing.sources ?? {})) {
+        const inner = svg("svg", { class: "gallery-subscriptions gallery-inner", "data-source": source });
+        drawSubscriptions(inner, `${source} (inside ${name})`, spans, width);
+        scroll.appendChild(inner);
+      }
       block.append(controls, scroll, legend);
       container.appendChild(block);
     }

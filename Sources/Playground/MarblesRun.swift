@@ -72,7 +72,12 @@ enum MarblesRun {
                 limits: limits
             ) { stream, id, report in
                 if case .event(.error(let failure)) = report { reports.ended(with: failure.code) }
-                guard named.contains(stream) else { return }
+                // A source inside a named stream (`out·marbles`, an inner signal of its flattening)
+                // is answered by its subscriptions alone: its values are the stream's.
+                let owner = stream.firstIndex(of: "·").map { String(stream[..<$0]) }
+                let isSource = owner.map(named.contains) ?? false
+                guard named.contains(stream) || isSource else { return }
+                if isSource, case .event = report { return }
                 let now = clock.now
                 let (kind, valueJSON): (String, String?)
                 switch report {
@@ -147,10 +152,15 @@ enum MarblesRun {
         let streams = program.summaries.filter { $0.stageOf == nil }.map { summary in
             var own = letters  // each stream draws its other values with letters of its own
             let subscriptions = (spans[summary.name] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            let prefix = summary.name + "·"
+            let sources = spans.filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }.map { source in
+                (name: source.key, subscriptions: source.value.sorted { $0.key < $1.key }.map(\.value))
+            }
             return Drawing(
                 name: summary.name,
                 events: events.filter { $0.stream == summary.name },
                 subscriptions: subscriptions,
+                sources: sources,
                 frame: frame,
                 letters: &own
             )
@@ -190,22 +200,33 @@ enum MarblesRun {
         }
     }
 
-    /// One stream: its diagram, what each letter is, its events at their exact times, and its
-    /// subscriptions as RxJS's subscription marbles (`^--!`), one per subscription.
+    /// One stream: its diagram, what each letter is, its events at their exact times, its
+    /// subscriptions as RxJS's subscription marbles (`^--!`), one per subscription, and those of
+    /// each source inside it (`out·marbles`: the inner signals of its flattening), by name.
     struct Drawing {
         let name: String
         let marbles: String
         let subscriptions: [String]
+        let sources: [(name: String, subscriptions: [String])]
         /// Each letter's value, as JSON.
         let values: [(letter: Character, json: String)]
         let events: [Recorded]
 
-        init(name: String, events recorded: [Recorded], subscriptions spans: [SubscriptionSpan], frame: Double, letters: inout Letters) {
+        init(
+            name: String,
+            events recorded: [Recorded],
+            subscriptions spans: [SubscriptionSpan],
+            sources: [(name: String, subscriptions: [SubscriptionSpan])] = [],
+            frame: Double,
+            letters: inout Letters
+        ) {
             self.name = name
             let frameOf = { (time: Duration) in Int((Double(time / .microseconds(1)) / 1_000 / frame).rounded(.down)) }
-            subscriptions = spans.map { span in
+            let render = { (span: SubscriptionSpan) in
                 Marbles.renderSubscription(Marbles.Subscription(subscribed: frameOf(span.subscribed), disposed: span.disposed.map(frameOf)))
             }
+            subscriptions = spans.map(render)
+            self.sources = sources.map { (name: $0.name, subscriptions: $0.subscriptions.map(render)) }
             var entries: [Marbles.Entry] = []
             var values: [(Character, String)] = []
             for event in recorded {
@@ -227,7 +248,8 @@ enum MarblesRun {
             events = recorded
         }
 
-        /// `{"events":[{"kind","time","value"}…],"marbles","values":{letter: value},"subscriptions":[…]}`.
+        /// `{"events":[{"kind","time","value"}…],"marbles","values":{letter: value},"subscriptions":[…],
+        /// "sources":{name: […]}}`.
         var json: String {
             let events = self.events.map { event in
                 let time = number(Double(event.time / .microseconds(1)) / 1_000)
@@ -236,7 +258,8 @@ enum MarblesRun {
             }
             let values = self.values.map { quoted(String($0.letter)) + ":" + $0.json }
             return #"{"events":["# + events.joined(separator: ",") + #"],"marbles":"# + quoted(marbles) + #","values":{"#
-                + values.joined(separator: ",") + #"},"subscriptions":["# + subscriptions.map(quoted).joined(separator: ",") + "]}"
+                + values.joined(separator: ",") + #"},"subscriptions":["# + subscriptions.map(quoted).joined(separator: ",") + #"],"sources":{"#
+                + sources.map { quoted($0.name) + ":[" + $0.subscriptions.map(quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "}}"
         }
     }
 

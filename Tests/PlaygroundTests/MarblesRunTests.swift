@@ -92,6 +92,9 @@ struct MarblesRunTests {
         #expect(status == 200)
         #expect(stream(answer, "a")["values"] as? [String: String] == ["x": "-1-2-3|", "y": "-4-5|"])
         #expect(stream(answer, "out")["marbles"] as? String == "--1-2-4-5|")
+        // Each inner signal is a subscription of `out·marbles`: x let go in frame 5, when y came.
+        #expect(stream(answer, "out")["sources"] as? [String: [String]] == ["out·marbles": ["-^---!", "-----^---!"]])
+        #expect(stream(answer, "a")["sources"] as? [String: [String]] == [:], "a is one source: its subscriptions are its own")
     }
 
     /// A diagram read at run time that is not notation fails its stream, with what is wrong.

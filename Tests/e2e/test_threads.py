@@ -118,3 +118,26 @@ def test_the_gallerys_take_draws_where_it_subscribed_and_let_go(browser, make_pl
             assert not overlaps(caret, bang), "the two marks of a line stand apart"
     browser.save_screenshot(str(ARTIFACTS / f"gallery-take-subscriptions-{size[0]}px.png"))
     check_console(browser)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}px")
+def test_the_gallerys_switch_to_latest_draws_each_inner_signal_let_go(browser, make_playground, sized, size):
+    """`a.flatMap(.latest) { marbles($0) }` over `-x---y---|`: the inner x is subscribed in frame 1
+    and let go in frame 5, when y comes; y runs to its end in frame 9."""
+    from test_gallery import open_entry
+    playground = make_playground()
+    sized(*size)
+    output = open_entry(browser, playground, "switchToLatest")
+    wait(browser, lambda: output() == "--1-2-4-5|")
+    inner = lambda: browser.execute_script("""
+      return [...document.querySelectorAll('.gallery-inner')].map(node => ({ source: node.dataset.source,
+        label: node.getAttribute('aria-label'),
+        lines: [...node.querySelectorAll('.gallery-subscription')].map(line => [Number(line.dataset.start),
+          line.dataset.end === '' ? null : Number(line.dataset.end)]) }));""")
+    wait(browser, lambda: inner())
+    [drawn] = inner()
+    assert drawn["source"] == "out·marbles"
+    assert drawn["lines"] == [[1, 5], [5, 9]]
+    assert "2 subscriptions" in drawn["label"] and "disposed in frame 5" in drawn["label"]
+    browser.save_screenshot(str(ARTIFACTS / f"gallery-switchToLatest-subscriptions-{size[0]}px.png"))
+    check_console(browser)
