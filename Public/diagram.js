@@ -25,6 +25,8 @@ const PAD = RADIUS + 6;
 const NOW_AT = 0.85;
 /** Events kept per row; the oldest go first. */
 const KEEP = 400;
+/** Subscriptions' starts and ends kept while the session's counts are on their way. */
+const MAX_UNCOUNTED = 5000;
 const LABEL_FONT = "14px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 /** The narrowest and widest time windows the zoom allows, in milliseconds. */
 export const WINDOW_RANGE = [200, 600_000];
@@ -70,7 +72,7 @@ function eventText(event) {
 }
 
 /** The letter a thread's badge shows: its name's first letter, upper case (`S` session, `B` background…). */
-export function threadLetter(thread) {
+function threadLetter(thread) {
   return (thread ?? "?").charAt(0).toUpperCase();
 }
 
@@ -313,7 +315,9 @@ export class Diagram {
     const row = this.byName.get(event.stream);
     if (!row) return;
     if (this.countedTo === undefined) {
-      this.uncounted.push(event); // until the session's counts arrive (seedSubscriptions)
+      // Kept until the session's counts arrive (seedSubscriptions); a few thousand at most, should
+      // they never come (the counts then stay those of the events seen).
+      if (this.uncounted.length < MAX_UNCOUNTED) this.uncounted.push(event);
     } else if (event.seq <= this.countedTo) {
       return; // counted by the server already
     }
