@@ -2,7 +2,7 @@ import Foundation
 import Scenarios
 
 /// The `data:` of one event: `{"stream","kind","value","seq","t","causes","thread","sub"}`
-/// (`value` for `next` and `error` only, `sub` for a program's streams only).
+/// (`value` for `next` and `error` only, `sub` for every stream's events but an input's).
 enum EventJSON {
     /// The JSON of an event's `value`: a `next`'s value, an `error`'s `{code, message}`; `nil` for
     /// `completed`.

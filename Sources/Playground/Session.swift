@@ -67,7 +67,7 @@ final class Session: Sendable {
         let t: Double
         /// The input events at the root of the propagation that sent it (see ``Causes``).
         let causes: [Int]
-        /// The subscription that began, delivered it, or ended (a program's streams only).
+        /// The subscription that began, delivered it, or ended (`nil` for an input's events).
         let subscription: Int?
         /// The name of the scheduler whose thread delivered it (``Session/currentThread``).
         let thread: String
