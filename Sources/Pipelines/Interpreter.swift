@@ -107,6 +107,16 @@ public final class Interpreter: Sendable {
     /// The problems that building `program` finds, without running any of it: nothing is
     /// subscribed, so nothing runs (a server checks a program this way before making a session).
     public static func validate(_ program: Program, services: [String: Service] = [:]) -> [Diagnostic] {
+        examine(program, services: services).diagnostics
+    }
+
+    /// What building `program` finds without running it (as ``validate(_:services:)``): its
+    /// errors, and the names under which each named stream reports the sources inside it
+    /// (`r·request`, a flattening's inner `x·just`), by stream, in order of first call.
+    public static func examine(
+        _ program: Program,
+        services: [String: Service] = [:]
+    ) -> (diagnostics: [Diagnostic], sources: [String: [String]]) {
         let clock = TestScheduler()
         var builder = Builder(
             program: program,
@@ -119,7 +129,8 @@ public final class Interpreter: Sendable {
             subscribes: false
         )
         builder.buildAll()
-        return builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        let diagnostics = builder.errors.map(\.diagnostic).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        return (diagnostics, builder.reportedSources)
     }
 
     /// Sends `event` into the input `name`; an unknown name is ignored.
@@ -187,6 +198,8 @@ struct Builder {
     var sourceOwner: String?
     /// Whether the next source compiled is the whole stream being compiled.
     var streamIsOneSource = false
+    /// The names reported for the sources inside each named stream (`r·request`), in order.
+    var reportedSources: [String: [String]] = [:]
 
     init(
         program: Program,

@@ -13,6 +13,7 @@ extension Builder {
         // values, which the stream's rows carry already.
         guard !isTheStream, let owner = sourceOwner else { return maker }
         let (probe, reported) = (self.probe, "\(owner)·\(name)")
+        if !reportedSources[owner, default: []].contains(reported) { reportedSources[owner, default: []].append(reported) }
         return { scopes in probe.reporting(maker(scopes), as: reported, values: false) }
     }
 

@@ -76,7 +76,13 @@ struct API: Sendable {
         }
         router.add(.get, "/api/sessions/{sid}/events", preflight: requireSession) { request in
             guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-            return .eventStream { stream in session.watch(stream) }
+            // `since` is `Last-Event-ID` for a client that cannot set the header on its first
+            // connection (a browser's EventSource); the header, sent on a reconnect, wins.
+            let since = request.query["since"].map(OutsideNumbers.eventID)
+            if case .some(nil) = since {
+                return .error(status: 400, code: "invalid_value", message: "since takes an event number, 0 or more.")
+            }
+            return .eventStream { stream in session.watch(stream, since: since ?? nil) }
         }
         router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in
             guard let session = found(request, as: Session.self) else { return Self.preflightMissing }

@@ -15,14 +15,14 @@ enum ProgramSession {
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         // What only building finds (an argument out of range, a value where a signal is needed),
         // found without running anything: the session builds it again, for real, on its thread.
-        let buildErrors = Interpreter.validate(program, services: services(Services(scheduler: TestScheduler(), settings: ScenarioSettings())))
-        guard buildErrors.isEmpty else { return .failure(ProgramRefusal(diagnostics: buildErrors)) }
+        let built = Interpreter.examine(program, services: services(Services(scheduler: TestScheduler(), settings: ScenarioSettings())))
+        guard built.diagnostics.isEmpty else { return .failure(ProgramRefusal(diagnostics: built.diagnostics)) }
         let description = ScenarioDescription(
             id: "pipeline",
             title: "Your pipeline",
             description: "A program of the pipeline language, every named line a stream.",
             inputs: program.inputs.map(Self.describe),
-            streams: program.summaries.map(Self.describe),
+            streams: program.summaries.map { Self.describe($0, sources: built.sources[$0.name]) },
             source: SourceListing(program: text)
         )
         let definition = SessionDefinition(description: description, warnings: diagnostics) { clock, settings, sink in
@@ -77,7 +77,7 @@ enum ProgramSession {
         }
     }
 
-    private static func describe(_ stream: StreamSummary) -> StreamDescription {
+    private static func describe(_ stream: StreamSummary, sources: [String]?) -> StreamDescription {
         let description =
             stream.stageOf.map { "The `\(stream.operator)` stage of `\($0)`, line \(stream.line)." }
             ?? "The stream defined on line \(stream.line)."
@@ -89,7 +89,8 @@ enum ProgramSession {
             state: stream.isState,
             line: stream.line,
             column: stream.column,
-            stageOf: stream.stageOf
+            stageOf: stream.stageOf,
+            sources: sources
         )
     }
 }

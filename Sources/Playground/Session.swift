@@ -271,9 +271,9 @@ final class Session: Sendable {
 
     /// Adds `stream` as a watcher: first the snapshot of the state streams (or, with a
     /// `Last-Event-ID`, the buffered events after it, or `reset` and the snapshot when some are
-    /// gone), then live events.
-    func watch(_ stream: EventStream) {
-        let lastEventID = stream.lastEventID.map(OutsideNumbers.eventID)
+    /// gone), then live events. `since` stands for a `Last-Event-ID` the stream did not send.
+    func watch(_ stream: EventStream, since: Int? = nil) {
+        let lastEventID = stream.lastEventID.map(OutsideNumbers.eventID) ?? since.map { Optional($0) }
         let accepted = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
             let buffered = state.buffer[state.bufferStart...]

@@ -48,7 +48,8 @@ public final class CommandScenario: Scenario {
                 description: "The values of the latest execution.",
                 operator: "executionSignals + switchToLatest",
                 from: ["execute"],
-                state: false
+                state: false,
+                sources: ["executionValues·subscribe"]
             ),
             StreamDescription(
                 name: "errors",

@@ -53,7 +53,8 @@ public final class Login: Scenario {
                 description: "The result of the latest sign-in.",
                 operator: "executionSignals + switchToLatest",
                 from: ["submit"],
-                state: true
+                state: true,
+                sources: ["signInResult·signIn"]
             ),
             StreamDescription(
                 name: "errors",

@@ -112,6 +112,10 @@ public struct StreamDescription: Sendable, Encodable {
     /// For a state stream with a few known values (a small enumeration): those values, in the
     /// order the page draws them as levels of a step line, top first.
     public let levels: [String]?
+    /// The subscriptions its work makes inside it, each reported under its own name (the search's
+    /// `results·search`, a program's `r·request`, a flattening's inner `x·just`): the SSE `event:`
+    /// names of its inner lanes. `nil` when it makes none.
+    public let sources: [String]?
 
     /// Creates a stream description.
     public init(
@@ -123,9 +127,11 @@ public struct StreamDescription: Sendable, Encodable {
         line: Int? = nil,
         column: Int? = nil,
         stageOf: String? = nil,
-        levels: [String]? = nil
+        levels: [String]? = nil,
+        sources: [String]? = nil
     ) {
         self.levels = levels
+        self.sources = sources
         self.line = line
         self.column = column
         self.stageOf = stageOf

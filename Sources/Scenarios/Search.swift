@@ -48,7 +48,8 @@ public final class Search: Scenario {
                 description: "The top matches of the latest search.",
                 operator: "switchToLatest",
                 from: ["throttled"],
-                state: true
+                state: true,
+                sources: ["results·search"]
             ),
             StreamDescription(
                 name: "cancelled",

@@ -249,4 +249,18 @@ struct ColdStreamTests {
         // A stream that is one source is that source: not reported apart.
         #expect(try reports("x = just(1)", requests: Requests(), until: 100).allSatisfy { $0.stream == "x" })
     }
+
+    /// Building a program names the sources each stream reports inside it, for its catalogue
+    /// entry: a stream that is one source has none (its subscriptions are its own).
+    @Test func examiningAProgramNamesTheSourcesInsideEachStream() throws {
+        let text = "input q: text\nr = request()\ns = request().replayLazily()\nx = q.flatMap(.latest) { just($0).concat(with: empty) }\n"
+        let (program, diagnostics) = PipelineLanguage.parse(text)
+        #expect(diagnostics.isEmpty)
+        let request = Service(arity: 0, usage: "request()") { _ throws(PipelineFailure) in .just(.string("response")) }
+        let examined = Interpreter.examine(program, services: ["request": request])
+        #expect(examined.diagnostics.isEmpty)
+        #expect(examined.sources["r"] == nil)
+        #expect(examined.sources["s"] == ["s·request"])
+        #expect(examined.sources["x"] == ["x·just", "x·empty"])
+    }
 }

@@ -63,6 +63,24 @@ struct ScenarioSubscriptionTests {
         #expect(open.isEmpty, "\(type): subscriptions \(open.sorted()) outlived stop()")
     }
 
+    /// Every name a scenario reports is in its catalogue entry: a stream, or one of the `sources`
+    /// its owning stream declares (`results·search`), so that a client knows every SSE event name
+    /// to listen for before the session starts.
+    @Test(arguments: Catalogue.scenarios.map { ObjectIdentifier($0) })
+    func everyReportedNameIsACatalogueStreamOrADeclaredSource(_ id: ObjectIdentifier) throws {
+        let type = try #require(Catalogue.scenarios.first { ObjectIdentifier($0) == id })
+        let streams = type.description.streams
+        let known = Set(streams.map(\.name)).union(streams.flatMap { $0.sources ?? [] })
+        for name in Set(run(type).map(\.stream)) {
+            #expect(known.contains(name), "\(type): \(name) is reported but not in the catalogue")
+        }
+        for stream in streams {
+            for source in stream.sources ?? [] {
+                #expect(source.hasPrefix(stream.name + "·"), "\(type): \(source) is not named after \(stream.name)")
+            }
+        }
+    }
+
     /// Sharing is written where a scenario means it: the search runs once per query however many
     /// streams read the searches, and the command's `enabled` stage is subscribed once, by the command.
     @Test func sharedStagesAreSubscribedOnce() {

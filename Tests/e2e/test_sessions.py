@@ -271,6 +271,31 @@ def test_a_huge_or_malformed_last_event_id_resets_and_the_server_lives_on(playgr
     assert playground.json("GET", f"/api/sessions/{session}")[0] == 200
 
 
+def test_since_replays_like_last_event_id_for_a_client_that_cannot_send_the_header(playground):
+    """The page's EventSource opens `events?since=0` and gets the session from its first event
+    (every subscription), as `Last-Event-ID: 0` does; a `Last-Event-ID` sent on a reconnect wins;
+    a `since` that is not an event number is 400, and the server lives on."""
+    session = playground.new_session("search")
+    path = f"/api/sessions/{session}/events"
+    header = playground.watch(path, last_event_id="0")
+    header.wait_for(lambda events: len([e for e in events if "json" in e]) >= 6)  # the stages' subscriptions
+    header.close()
+    query = playground.watch(f"{path}?since=0")
+    query.wait_for(lambda events: len(events) >= len(header.events))
+    first = lambda events: [e["json"]["seq"] for e in events if "json" in e][:5]
+    assert first(query.events) == first(header.events) and first(query.events)[0] == 1
+    query.close()
+    last = first(header.events)[-1]
+    both = playground.watch(f"{path}?since=0", last_event_id=str(last))
+    both.wait_for(lambda events: events)
+    assert min(e["json"]["seq"] for e in both.events if "json" in e) > last, "the header wins"
+    both.close()
+    for value in ["-1", "abc", "1e3", "99999999999999999999", ""]:
+        status, body = playground.json("GET", f"{path}?since={value}")
+        assert status == 400 and body["error"]["code"] == "invalid_value", (value, body)
+    assert playground.json("GET", f"/api/sessions/{session}")[0] == 200
+
+
 def test_the_connections_of_vanished_watchers_are_freed_without_another_request(playground):
     """libmicrohttpd frees a closed connection in a later turn of its loop, and with nothing else
     to do it used to sleep until the next request (or the 30 s connection timeout): the sockets and
