@@ -31,14 +31,14 @@ export function layoutEdges(rows) {
 }
 
 /**
- * The column as an SVG element `height` tall, rows `rowHeight` apart from `top`. Each edge is a
- * path (`data-from`, `data-to`: the rows' names) from its source's dot to its reader's arrowhead.
+ * The column as an SVG element `height` tall, each row's edges meeting it at `centre(row)` (rows
+ * grow with their lanes). Each edge is a path (`data-from`, `data-to`: the rows' names) from its
+ * source's dot to its reader's arrowhead.
  */
-export function drawGraph(rows, { height, top, rowHeight }) {
+export function drawGraph(rows, { height, centre }) {
   const { edges, tracks } = layoutEdges(rows);
   const width = INNER + 2 + tracks * TRACK;
   const column = svg("svg", { class: "graph", width, height, "aria-hidden": "true" });
-  const centre = (row) => top + row.index * rowHeight + rowHeight / 2;
   for (const edge of edges) {
     const x = width - INNER - edge.track * TRACK;
     const y1 = centre(edge.from) + OUT_DY;

@@ -12,7 +12,8 @@ export function resultStreams(scenario) {
  * each with the rows it reads. A stream reads the input of its own name (the binding scenario's
  * fields), else a stream of that name, else an input. A program's stages (the operators inside a
  * line's chain) are shown only under a line in `expanded`; a row that reads a hidden stage is drawn
- * from what that stage reads.
+ * from what that stage reads. A stream's `sources` (the subscriptions its work makes inside it)
+ * are drawn as inner lanes of its row.
  */
 export function diagramRows(scenario, expanded) {
   const streams = new Map(scenario.streams.map((stream) => [stream.name, stream]));
@@ -38,7 +39,7 @@ export function diagramRows(scenario, expanded) {
   for (const stream of scenario.streams.filter(shown)) {
     rows.push({ name: stream.name, title: stream.name, operator: stream.operator, description: stream.description,
       from: [...new Set(visibleSources(stream))], input: false, stage: Boolean(stream.stageOf), levels: stream.levels,
-      stages: stageCount.get(stream.name) ?? 0, expanded: expanded.has(stream.name) });
+      stages: stageCount.get(stream.name) ?? 0, expanded: expanded.has(stream.name), sources: stream.sources ?? [] });
   }
   return rows;
 }

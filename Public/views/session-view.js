@@ -128,7 +128,7 @@ export class SessionView {
     });
     if (previous) diagram.follow = previous.follow;
     this.diagram = diagram;
-    this.streamNames = new Set(rows.map((row) => row.name));
+    this.streamNames = new Set(rows.flatMap((row) => [row.name, ...(row.sources ?? [])]));
     if (previous) this.log.setStreams(rows.map((row) => row.name));
     else this.log.reset(rows.map((row) => row.name));
     this.results = resultStreams(this.scenario);
@@ -172,7 +172,7 @@ export class SessionView {
     this.clockOffset = Math.min(this.clockOffset, performance.now() - event.t);
     this.clock.saw(event.t);
     if (event.kind === "subscribed" || event.kind === "disposed") {
-      this.diagram.add(event); // counted beside the row's name; lanes come later
+      this.diagram.add(event); // a lane's start and end, counted beside the row's name
       this.log.add(event);
       return;
     }
@@ -203,7 +203,8 @@ export class SessionView {
     this.source?.close();
     const { scenario, sessionID } = this;
     this.setConnection("Connecting…", "connecting");
-    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionID)}/events`);
+    // From the first event the server still has: the lanes start with their subscriptions.
+    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionID)}/events?since=0`);
     this.source = source;
     source.onopen = async () => {
       this.setConnection("Live", "live");
@@ -231,7 +232,8 @@ export class SessionView {
         notice(explainSessionError(error));
       }
     };
-    const names = [...scenario.inputs.map((input) => `input:${input.name}`), ...scenario.streams.map((stream) => stream.name)];
+    const names = [...scenario.inputs.map((input) => `input:${input.name}`),
+      ...scenario.streams.flatMap((stream) => [stream.name, ...(stream.sources ?? [])])];
     for (const name of names) source.addEventListener(name, (message) => this.receive(JSON.parse(message.data)));
     // The server is shutting down or being replaced: the session is gone for good, so no reconnect.
     source.addEventListener("end", (message) => {

@@ -1,5 +1,6 @@
-"""What the marble diagram looks like, measured in the browser: the boxes of its glyphs, labels,
-rows and axis ticks, and the checks every page test makes on them."""
+"""What the marble diagram looks like, measured in the browser: the boxes of its glyphs (marbles,
+stacks, bars, crosses, and the subscriptions' `^` and `!` marks, each with its row and lane),
+labels, rows and axis ticks, and the checks every page test makes on them."""
 import itertools
 
 GEOMETRY = """
@@ -11,8 +12,9 @@ const lanes = box(svg);
 const rows = {};
 for (const band of svg.querySelectorAll('.band')) rows[band.getAttribute('y')] = box(band);
 const glyphs = [...svg.querySelectorAll('.glyph')].map(g => ({
-  stream: g.dataset.stream, seqs: g.dataset.seqs,
-  box: union([...g.querySelectorAll('.marble-circle, .stack-shadow, .step-dot, .completed-bar, .error-cross')].map(box)),
+  stream: g.dataset.stream, seqs: g.dataset.seqs, lane: Number(g.dataset.lane), source: g.dataset.source ?? null,
+  mark: g.classList.contains('mark-subscribed') ? '^' : g.classList.contains('mark-disposed') ? '!' : null,
+  box: union([...g.querySelectorAll('.marble-circle, .stack-shadow, .step-dot, .completed-bar, .error-cross, .mark-shape')].map(box)),
   fill: g.querySelector('.marble-circle')?.getAttribute('fill') ?? null,
   stack: g.classList.contains('stack'),
 }));

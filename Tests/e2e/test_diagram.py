@@ -126,7 +126,7 @@ def test_one_cause_has_one_colour_and_pointing_at_a_result_lights_up_its_causes(
 
     assert fill("validQuery", "danish") == fill("throttled", "danish") == fill("input:query", "danish")
 
-    results = browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="results"]')
+    results = browser.find_elements(By.CSS_SELECTOR, '.glyph[data-stream="results"]:not(.mark):not([data-source])')
     assert len(results) == 2
     ActionChains(browser).move_to_element(results[0]).perform()
     related = lambda stream: [g.get_attribute("data-seqs") for g in

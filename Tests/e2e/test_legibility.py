@@ -16,11 +16,11 @@ from test_page import check_console, wait
 SIZES = [(1280, 800), (375, 812)]
 SCENARIOS = ["login", "search", "command", "binding", "multicast", "schedulers", "ticker"]
 
-# Each glyph of a row: its seqs, fill, whether it is a stack, the text it shows, and whether it is
-# inside the visible part of the lanes.
+# Each value glyph of a row (not a subscription's mark, not an inner lane's): its seqs, fill,
+# whether it is a stack, the text it shows, and whether it is inside the visible part of the lanes.
 GLYPHS = """
 const lanes = document.querySelector('.lanes').getBoundingClientRect();
-return [...document.querySelectorAll(`.lanes-svg .glyph[data-stream="${arguments[0]}"]`)].map((g) => {
+return [...document.querySelectorAll(`.lanes-svg .glyph[data-stream="${arguments[0]}"]:not(.mark):not([data-source])`)].map((g) => {
   const box = g.getBoundingClientRect();
   const text = g.querySelector('.marble-label, .marble-text:not(.stack-count)')?.textContent ?? '';
   return { seqs: g.dataset.seqs.split(' ').map(Number), fill: g.querySelector('.marble-circle')?.getAttribute('fill'),

@@ -68,7 +68,7 @@ def test_thread_badges_toggle_and_name_the_threads_of_the_schedulers_scenario(br
     check_diagram(browser)
 
     if size[0] >= 1280:  # pointing at a glyph names its thread in the detail line
-        glyph = browser.find_element(By.CSS_SELECTOR, '.glyph[data-stream="deliverOnRunLoop"]')
+        glyph = browser.find_element(By.CSS_SELECTOR, '.glyph[data-stream="deliverOnRunLoop"]:not(.mark)')
         ActionChains(browser).move_to_element(glyph).perform()
         wait(browser, lambda: "on the run-loop thread" in browser.find_element(By.ID, "marble-detail").text)
     browser.save_screenshot(str(ARTIFACTS / f"threads-schedulers-{size[0]}px.png"))
