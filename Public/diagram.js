@@ -33,9 +33,13 @@ const GAP = 2 * RADIUS + 4;
 const PAD = RADIUS + 6;
 /** Where "now" sits when the view follows time, as a share of the lane width. */
 const NOW_AT = 0.85;
-/** Events kept per row (and inner subscriptions' events per row); the oldest go first. */
+/**
+ * Events kept per row (and inner subscriptions' events per row); the oldest go first, a quarter
+ * more at a time, so that a busy row is laid out again once in a hundred events, not at each.
+ */
 const KEEP = 400;
 const KEEP_INNER = 200;
+const TRIM_AT = 1.25;
 /** Subscriptions' starts and ends kept while the session's counts are on their way. */
 const MAX_UNCOUNTED = 5000;
 /** The narrowest and widest time windows the zoom allows, in milliseconds. */
@@ -297,7 +301,11 @@ export class Diagram {
       const owner = this.bySource.get(event.stream);
       if (!owner) return;
       owner.inner.push(event);
-      if (owner.inner.length > KEEP_INNER) owner.inner.splice(0, owner.inner.length - KEEP_INNER);
+      if (owner.inner.length > KEEP_INNER * TRIM_AT) {
+        owner.inner.splice(0, owner.inner.length - KEEP_INNER);
+        if (this.layoutRow(owner)) this.positionRows();
+        return;
+      }
       this.update(owner, event);
       return;
     }
@@ -317,8 +325,8 @@ export class Diagram {
     row.events.push(event);
     const wasStep = row.step;
     row.step = this.isStep(row);
-    if (row.events.length > KEEP || wasStep !== row.step) {
-      if (row.events.length > KEEP) row.events.splice(0, row.events.length - KEEP);
+    if (row.events.length > KEEP * TRIM_AT || wasStep !== row.step) {
+      if (row.events.length > KEEP * TRIM_AT) row.events.splice(0, row.events.length - KEEP);
       if (this.layoutRow(row)) this.positionRows();
       return;
     }
