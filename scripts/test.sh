@@ -90,6 +90,9 @@ CORE_BENCHMARKS_SCALE=1000 Benchmarks/.build/check/debug/CoreBenchmarks >"$bench
   echo "error: a core benchmark failed (its output's end is above)" >&2
   exit 1
 }
+# The held-stream floor (Benchmarks/floor/sse-floor.c) compiles without warnings against the
+# libmicrohttpd it measures.
+clang -O2 -Wall -Wextra -Werror -o "$(mktemp -d)/sse-floor" Benchmarks/floor/sse-floor.c -lmicrohttpd  # the toolchain's clang
 floor=$(Benchmarks/.build/check/debug/CountInstructions floor 1000)
 for contender in Reactive Reactive-subscribed; do
   sum=$(Benchmarks/.build/check/debug/CountInstructions "$contender" 1000)

@@ -197,7 +197,7 @@ final class ServerCore: Sendable {
             // libmicrohttpd silently dropping sockets.
             rp_option_int(.CONNECTION_LIMIT, max(1, configuration.maxConnections + 64)),
             rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
-            rp_option_int(.CONNECTION_MEMORY_LIMIT, max(4_096, configuration.connectionMemoryBytes)),
+            rp_option_int(.CONNECTION_MEMORY_LIMIT, max(1_024, configuration.connectionMemoryBytes)),
             rp_option_int(.PER_IP_CONNECTION_LIMIT, perClientSocketLimit),
             rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
             rp_option_notify_connection(connectionNotifyCallback, retained.toOpaque()),

@@ -37,9 +37,12 @@ public struct ServerConfiguration: Sendable {
     /// however steadily it trickles (slowloris). Idle keep-alive connections end after it too.
     public var requestTimeout: Duration = .seconds(10)
     /// Memory per connection, for its request head and its response buffer
-    /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). libmicrohttpd reads a head in half of it at first and
-    /// grows into part of the rest, so 20 KiB takes heads of ``maxRequestHeadBytes`` with room to answer
-    /// bigger ones with a JSON 431.
+    /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`, at least 1 KiB). libmicrohttpd reads a head in half of
+    /// it at first and grows into part of the rest, so 20 KiB takes heads of ``maxRequestHeadBytes``
+    /// with room to answer bigger ones with a JSON 431 (18 KiB takes them, but answers bigger ones
+    /// with libmicrohttpd's own HTML 431). Every connection held open pays about half of it, for
+    /// good: libmicrohttpd zeroes the unused part of that first read buffer when the response
+    /// begins (docs/PERFORMANCE.md, "Held streams").
     public var connectionMemoryBytes = 20 * 1024
     /// The largest request head (request line and header fields) accepted; bigger ones are answered
     /// 431 `headers_too_large` — by the server while the head fits in ``connectionMemoryBytes``, by

@@ -44,7 +44,7 @@ struct EchoCommand: ParsableCommand {
         for (value, range, flag) in [
             (keepAliveSeconds, 1...3_600, "--keep-alive-seconds"),
             (pollingThreads, 1...256, "--polling-threads"),
-            (connectionMemoryKib, 4...1_024, "--connection-memory-kib"),
+            (connectionMemoryKib, 1...1_024, "--connection-memory-kib"),
             (mallocArenas, 1...64, "--malloc-arenas"),
         ] where !range.contains(value) {
             throw ValidationError("\(flag) must be between \(range.lowerBound) and \(range.upperBound).")

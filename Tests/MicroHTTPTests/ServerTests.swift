@@ -259,6 +259,16 @@ struct ServerTests {
         #expect(response.body.contains("id: 1\nevent: greeting\ndata: first line\ndata: second line\n\n"))
     }
 
+    /// The least connection memory the server takes (1 KiB, what `microhttp-echo` can run with:
+    /// its clients' heads are tiny) still holds a whole event stream with its headers.
+    @Test func oneKiBOfConnectionMemoryServesAnEventStream() throws {
+        let server = try TestServer { $0.connectionMemoryBytes = 1_024 }
+        let response = try RawHTTPClient.request(server.port, "GET", "/events?close=1")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/event-stream")
+        #expect(response.body.contains("id: 1\nevent: greeting\ndata: first line\ndata: second line\n\n"))
+    }
+
     @Test func aDeferredResponseFreesThePollingThreadUntilItIsReady() throws {
         let server = try TestServer()
         let client = try RawHTTPClient(port: server.port)
