@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # POST /api/marbles (issue: the operator gallery): latency of one client posting a marble program,
 # one request at a time over a kept-alive connection (1,000 requests after 20 to warm up), and
-# answers per second with 8 clients at once for 5 s. One program thread (the default), so the
-# throughput is one core's. Programs: Benchmarks/load/marbles/*.pipeline.
+# answers per second with 8 clients at once for 5 s. One program thread (run-program-threads.sh
+# measures more), so the throughput is one core's. Programs: Benchmarks/load/marbles/*.pipeline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product playground >/dev/null
 source Benchmarks/lib.sh
-start_playground main --marble-runs-per-second 100000
+start_playground main --marble-runs-per-second 100000 --program-threads 1
 port=$main_port server=$main_pid
 echo "| program | p50 ms | p99 ms | max ms | answers/s (8 clients, one program thread) |"
 echo "| --- | --- | --- | --- | --- |"

@@ -71,8 +71,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Threads running sessions' scenarios (default: one per core).")
     var sessionThreads = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Threads running sessions of users' programs (POST /api/pipelines), apart from the scenarios'.")
-    var programThreads = 1
+    @Option(help: "Threads for users' programs, apart from the scenarios', at a lower priority (default: one per core).")
+    var programThreads = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Programs a client may run (POST /api/pipelines) per second, in bursts of five times as many; more answer 429.")
     var programRunsPerSecond = 2

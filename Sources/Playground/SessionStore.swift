@@ -100,6 +100,9 @@ final class SessionStore: Sendable {
         self.logger = logger
         schedulers = (0..<max(1, threads)).map { RunLoopScheduler(name: "playground.session-\($0)") }
         programSchedulers = (0..<max(1, programThreads)).map { RunLoopScheduler(name: "playground.program-\($0)") }
+        // Programs may take every core, but below the scenarios and the polling thread: a flood of
+        // runaway programs must not slow a scenario's session.
+        for scheduler in programSchedulers { _ = scheduler.schedule { ThreadPriority.lowerCurrentThread(to: ThreadPriority.programNice) } }
         self.onMemoryHalt = onMemoryHalt
         scheduleSweep()
         scheduleMemoryCheck()

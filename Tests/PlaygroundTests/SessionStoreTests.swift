@@ -30,4 +30,27 @@ struct SessionStoreTests {
         #expect(store.count == 50)
         store.closeAll(reason: "draining")
     }
+
+    /// Programs may run on every core, but below the scenarios: each program thread runs at nice
+    /// 10, and the threads that call in (here, the test's) keep their own priority.
+    @Test func programThreadsRunBelowTheScenarios() throws {
+        #if os(Linux)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let callers = ThreadPriority.currentNice
+        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, programThreads: 2, logger: logger)
+        let seen = Lock<[Int32?]>([])
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {  // one piece of work on each thread, in turn
+            store.onProgramThread {
+                seen.withLock { $0.append(ThreadPriority.currentNice) }
+                done.signal()
+            }
+        }
+        for _ in 0..<2 { #expect(done.wait(timeout: .now() + 5) == .success) }
+        #expect(seen.withLock { $0 } == [ThreadPriority.programNice, ThreadPriority.programNice])
+        #expect(ThreadPriority.currentNice == callers)
+        store.closeAll(reason: "draining")
+        #endif
+    }
 }
