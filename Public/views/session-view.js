@@ -3,6 +3,7 @@
 // clock's controls and the event log. It owns all of this state; nothing outside reads it.
 import { sessionInfo } from "../api.js";
 import { Diagram, WINDOW_RANGE } from "../diagram.js";
+import { downloadPNG, downloadSVG } from "../diagram-export.js";
 import { encodeProgram } from "../editor.js";
 import { CauseColours, describe, seconds } from "../format.js";
 import { explainSessionError, notice } from "../notice.js";
@@ -49,6 +50,9 @@ export class SessionView {
   wireViewControls() {
     $("follow").addEventListener("change", (event) => this.diagram?.setFollow(event.target.checked));
     $("show-threads").addEventListener("change", (event) => this.diagram?.setThreads(event.target.checked));
+    $("export-svg").addEventListener("click", () => this.diagram && downloadSVG(this.diagram, this.exportTitle, this.exportName));
+    $("export-png").addEventListener("click", () => this.diagram && downloadPNG(this.diagram, this.exportTitle, this.exportName)
+      .catch(() => notice("The PNG could not be made in this browser; the SVG can.")));
     $("zoom-in").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs / 2));
     $("zoom-out").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs * 2));
     $("earlier").addEventListener("click", () => this.diagram?.pan(-0.5));
@@ -117,6 +121,15 @@ export class SessionView {
       $("program-link").href = share;
       $("program-link").textContent = share.length > 90 ? `${share.slice(0, 87)}…` : share;
     }
+  }
+
+  /** What an exported diagram is called: the scenario's title and the session. */
+  get exportTitle() {
+    return `${this.scenario.title} — Reactive Playground session ${this.sessionID}`;
+  }
+
+  get exportName() {
+    return `${this.scenario.id}-${this.sessionID.slice(-8)}`;
   }
 
   renderDiagram() {

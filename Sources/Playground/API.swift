@@ -28,12 +28,13 @@ struct API: Sendable {
     /// The largest answer of `POST /api/marbles` (`--marbles-answer-bytes`).
     var marblesAnswerBytes = MarblesRun.defaultAnswerBytes
 
-    /// Sent with every response: no sniffing, a same-origin-only page, no referrer.
+    /// Sent with every response: no sniffing, a same-origin-only page, no referrer. Images may also
+    /// be `blob:` URLs, which only the page's own scripts make: the diagram drawn into a PNG.
     static let securityHeaders: [(name: String, value: String)] = [
         ("X-Content-Type-Options", "nosniff"),
         (
             "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
                 + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         ),
         ("Referrer-Policy", "no-referrer"),

@@ -1,0 +1,74 @@
+"""The diagram taken away, in Chromium: the SVG download stands alone (no class, no stylesheet: the
+look is written on each element), names every row and value and says what the glyphs mean; it
+renders as an image by itself; the PNG download is the same picture at twice the size."""
+import json
+import struct
+import time
+import xml.etree.ElementTree as ElementTree
+
+from selenium.webdriver.common.by import By
+
+from conftest import ARTIFACTS
+from test_lanes import run_program
+from test_page import check_console, latest, wait
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def downloaded(folder, suffix, before):
+    """The file with `suffix` that appeared in `folder` (a finished download), or None."""
+    found = [path for path in folder.iterdir() if path.suffix == suffix and path.name not in before]
+    return found[0] if found and not any(path.suffix == ".crdownload" for path in folder.iterdir()) else None
+
+
+def test_the_diagram_downloads_as_a_standalone_svg_and_png(browser, make_playground, tmp_path):
+    playground = make_playground(fast=False)
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    session = run_program(browser, playground, 'src = marbles("-a-b-c|")\nfirst = src.take(1)\n')
+    playground.send(session, "advance", "400", "text/plain")
+    wait(browser, lambda: latest(browser, "first") == "completed")
+
+    before = {path.name for path in tmp_path.iterdir()}
+    browser.find_element(By.ID, "export-svg").click()
+    path = None
+    deadline = time.monotonic() + 10
+    while path is None and time.monotonic() < deadline:
+        path = downloaded(tmp_path, ".svg", before)
+        time.sleep(0.05)  # polling the download folder, not waiting for a result to be right
+    assert path is not None, "no SVG was downloaded"
+    text = path.read_text(encoding="utf-8")
+    root = ElementTree.fromstring(text)
+    assert root.tag == f"{SVG}svg" and float(root.get("width")) > 300 and float(root.get("height")) > 100
+    assert not [node for node in root.iter() if node.get("class")], "no element depends on the page's CSS"
+    words = [node.text for node in root.iter(f"{SVG}text") if node.text]
+    assert "src" in words and "first" in words, "the rows are named"
+    assert "a" in words, "the values are written"
+    assert any("^ a subscription began" in word for word in words), "the legend says what the marks mean"
+    circles = [node for node in root.iter(f"{SVG}circle") if "marble" not in (node.get("class") or "")]
+    assert any("fill" in (node.get("style") or "") or node.get("fill") for node in circles)
+    (ARTIFACTS / "export-take.svg").write_text(text, encoding="utf-8")
+
+    # By itself, as an image (the page's policy allows its own blob: images): it renders at its size.
+    size = browser.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const image = new Image();
+      image.onload = () => done([image.naturalWidth, image.naturalHeight]);
+      image.onerror = () => done(null);
+      image.src = URL.createObjectURL(new Blob([arguments[0]], { type: 'image/svg+xml' }));
+    """, text)
+    assert size == [round(float(root.get("width"))), round(float(root.get("height")))]
+
+    before = {path.name for path in tmp_path.iterdir()}
+    browser.find_element(By.ID, "export-png").click()
+    png = None
+    deadline = time.monotonic() + 10
+    while png is None and time.monotonic() < deadline:
+        png = downloaded(tmp_path, ".png", before)
+        time.sleep(0.05)
+    assert png is not None, "no PNG was downloaded"
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (size[0] * 2, size[1] * 2)
+    (ARTIFACTS / "export-take.png").write_bytes(data)
+    check_console(browser)
