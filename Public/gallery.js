@@ -2,6 +2,7 @@
 // computed by the real Swift operator on the server (POST /api/marbles). Input marbles are
 // dragged, added, removed and edited as notation; the output is drawn again after each change.
 import { drawMarbles } from "./api.js";
+import { downloadPicture, rowsSVG } from "./diagram-export.js";
 import { html, svg } from "./dom.js";
 import { encodeProgram } from "./editor.js";
 import { colour } from "./format.js";
@@ -137,6 +138,19 @@ export class Gallery {
     this.entries = entries.groups.flatMap((group) => group.entries.map((entry) => ({ ...entry, group: group.title })));
     this.timer = null;
     this.drawNumber = 0;
+    for (const format of ["svg", "png"]) {
+      $(`gallery-export-${format}`).addEventListener("click", () => this.export(format)
+        .catch(() => { $("gallery-status").textContent = "The PNG could not be made in this browser; the SVG can."; }));
+    }
+  }
+
+  /** Downloads the entry's rows as drawn, with its program and values, as an SVG or a PNG. */
+  export(format) {
+    const legend = [`${this.entry.name} — ${$("gallery-program").textContent.split("\n").filter(Boolean).join("; ")}`,
+      ...[...document.querySelectorAll("#gallery-outputs .gallery-legend")].map((node) => node.textContent).filter(Boolean),
+      "^ a subscription began, ! it was disposed (RxJS subscription marbles)."];
+    const text = rowsSVG($("gallery-entry"), `${this.entry.name} (Reactive Playground operator gallery)`, legend);
+    return downloadPicture(text, `gallery-${this.entry.id}`, format);
   }
 
   // MARK: The list

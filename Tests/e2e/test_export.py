@@ -72,3 +72,54 @@ def test_the_diagram_downloads_as_a_standalone_svg_and_png(browser, make_playgro
     assert (width, height) == (size[0] * 2, size[1] * 2)
     (ARTIFACTS / "export-take.png").write_bytes(data)
     check_console(browser)
+
+
+def test_a_gallery_entry_downloads_as_a_standalone_svg_and_png(browser, make_playground, tmp_path):
+    """`switchToLatest`'s entry: its rows by name, its marbles' letters, its subscriptions' marks and
+    its program, in one SVG that renders by itself; the PNG at twice its size."""
+    from test_gallery import open_entry
+    playground = make_playground()
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    output = open_entry(browser, playground, "switchToLatest")
+    wait(browser, lambda: output())
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#gallery-outputs .gallery-subscription"))
+
+    before = {path.name for path in tmp_path.iterdir()}
+    browser.find_element(By.ID, "gallery-export-svg").click()
+    path = None
+    deadline = time.monotonic() + 10
+    while path is None and time.monotonic() < deadline:
+        path = downloaded(tmp_path, ".svg", before)
+        time.sleep(0.05)  # polling the download folder
+    assert path is not None and path.name == "gallery-switchToLatest.svg"
+    text = path.read_text(encoding="utf-8")
+    root = ElementTree.fromstring(text)
+    assert not [node for node in root.iter() if node.get("class")], "no element depends on the page's CSS"
+    words = [node.text for node in root.iter(f"{SVG}text") if node.text]
+    names = browser.execute_script(
+        "return [...document.querySelectorAll('#gallery-entry .gallery-row-name')].map((node) => node.textContent)")
+    assert names and all(name in words for name in names), (names, words)
+    assert "^" in words and "!" in words, "the subscriptions are drawn"
+    assert any(word.startswith("switchToLatest — ") for word in words), "the program is written"
+    (ARTIFACTS / "export-gallery-switchToLatest.svg").write_text(text, encoding="utf-8")
+    size = browser.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const image = new Image();
+      image.onload = () => done([image.naturalWidth, image.naturalHeight]);
+      image.onerror = () => done(null);
+      image.src = URL.createObjectURL(new Blob([arguments[0]], { type: 'image/svg+xml' }));
+    """, text)
+    assert size == [round(float(root.get("width"))), round(float(root.get("height")))]
+
+    before = {path.name for path in tmp_path.iterdir()}
+    browser.find_element(By.ID, "gallery-export-png").click()
+    png = None
+    deadline = time.monotonic() + 10
+    while png is None and time.monotonic() < deadline:
+        png = downloaded(tmp_path, ".png", before)
+        time.sleep(0.05)
+    assert png is not None
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (size[0] * 2, size[1] * 2)
+    (ARTIFACTS / "export-gallery-switchToLatest.png").write_bytes(data)
+    check_console(browser)
