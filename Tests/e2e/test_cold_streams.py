@@ -2,6 +2,7 @@
 `r = request()` make two requests, sharing makes one, and the session says how many
 subscriptions each stream has had and has live."""
 import json
+import time
 
 
 def run(playground, program, clock="real"):
@@ -139,6 +140,11 @@ def test_marbles_answer_each_streams_subscriptions(playground):
 def test_the_session_marbles_view_lists_a_programs_subscriptions(playground):
     created = run(playground, 'src = marbles("-a-b-c-|")\nfirst = src.take(2)\n', clock="virtual")
     playground.send(created["session"], "advance", "1000")
+    # The step is queued on the session's thread: the clock reads 1000 once all of it has run.
+    deadline = time.monotonic() + 5
+    while playground.json("GET", f"/api/sessions/{created['session']}")[1]["virtualTime"] < 1000:
+        assert time.monotonic() < deadline, "the advance never ran"
+        time.sleep(0.02)  # polling the session's thread, bounded by the deadline
     status, _, body = playground.request("GET", f"/api/sessions/{created['session']}/marbles")
     assert status == 200
     lines = body.decode().splitlines()
