@@ -166,27 +166,32 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+async def target_paths(host, port, args):
+    """Where the target's events are watched and its tokens posted, and how a token is read back
+    from an event: on the playground, a new search session (or a session of --program), whose
+    `validQuery` echoes each query; on an echo server, `/events` and `/publish`."""
+    if args.target != "playground":
+        return "/events", "/publish", lambda event: event[b"data"].decode()
+    if args.program:
+        # A program with the search scenario's `query` input and `validQuery` stream.
+        with open(args.program, "rb") as file:
+            status, body = await http_request(host, port, "POST", "/api/pipelines", file.read(),
+                                              {"Content-Type": "text/plain"})
+    else:
+        status, body = await http_request(host, port, "POST", "/api/scenarios/search/sessions")
+    assert status == 201, body
+    session = json.loads(body)["session"]
+
+    def token_of(event):
+        if event.get(b"event") != b"validQuery":
+            return None
+        return json.loads(event[b"data"]).get("value")
+    return f"/api/sessions/{session}/events", f"/api/sessions/{session}/inputs/query", token_of
+
+
 async def fanout(args):
     host, port = "127.0.0.1", args.port
-    if args.target == "playground":
-        if args.program:
-            # A program with the search scenario's `query` input and `validQuery` stream.
-            with open(args.program, "rb") as file:
-                status, body = await http_request(host, port, "POST", "/api/pipelines", file.read(),
-                                                  {"Content-Type": "text/plain"})
-        else:
-            status, body = await http_request(host, port, "POST", "/api/scenarios/search/sessions")
-        assert status == 201, body
-        session = json.loads(body)["session"]
-        events_path, post_path = f"/api/sessions/{session}/events", f"/api/sessions/{session}/inputs/query"
-        def token_of(event):
-            if event.get(b"event") != b"validQuery":
-                return None
-            return json.loads(event[b"data"]).get("value")
-    else:
-        events_path, post_path = "/events", "/publish"
-        def token_of(event):
-            return event[b"data"].decode()
+    events_path, post_path, token_of = await target_paths(host, port, args)
     stop = asyncio.Event()
     watchers = [Watcher() for _ in range(args.watchers)]
     tasks = []
@@ -247,19 +252,8 @@ async def hold(args):
     before = rss_kib(args.server_pid)
     stop = asyncio.Event()
     watchers = [Watcher() for _ in range(args.streams)]
-    if args.target == "playground":
-        # An idle search session: the final check is a query, which comes back on `validQuery`.
-        status, body = await http_request(host, port, "POST", "/api/scenarios/search/sessions")
-        assert status == 201, body
-        session = json.loads(body)["session"]
-        events_path, post_path = f"/api/sessions/{session}/events", f"/api/sessions/{session}/inputs/query"
-        def token_of(event):
-            if event.get(b"event") != b"validQuery":
-                return None
-            return json.loads(event[b"data"]).get("value")
-    else:
-        events_path, post_path = "/events", "/publish"
-        token_of = lambda event: event[b"data"].decode()
+    # On the playground, an idle search session: the final check is a query, back on `validQuery`.
+    events_path, post_path, token_of = await target_paths(host, port, args)
     tasks = []
     for index, watcher in enumerate(watchers):
         tasks.append(asyncio.create_task(watcher.run(host, port, events_path, token_of, stop)))

@@ -1,7 +1,6 @@
 """The diagram taken away, in Chromium: the SVG download stands alone (no class, no stylesheet: the
 look is written on each element), names every row and value and says what the glyphs mean; it
 renders as an image by itself; the PNG download is the same picture at twice the size."""
-import json
 import struct
 import time
 import xml.etree.ElementTree as ElementTree
@@ -15,10 +14,45 @@ from test_page import check_console, latest, wait
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def downloaded(folder, suffix, before):
-    """The file with `suffix` that appeared in `folder` (a finished download), or None."""
-    found = [path for path in folder.iterdir() if path.suffix == suffix and path.name not in before]
-    return found[0] if found and not any(path.suffix == ".crdownload" for path in folder.iterdir()) else None
+RENDERED_SIZE = """
+  const done = arguments[arguments.length - 1];
+  const image = new Image();
+  image.onload = () => done([image.naturalWidth, image.naturalHeight]);
+  image.onerror = () => done(null);
+  image.src = URL.createObjectURL(new Blob([arguments[0]], { type: 'image/svg+xml' }));
+"""
+
+
+def download(browser, folder, button, suffix):
+    """Clicks `button` and returns the file with `suffix` it downloads into `folder` (bounded)."""
+    before = {path.name for path in folder.iterdir()}
+    browser.find_element(By.ID, button).click()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        found = [path for path in folder.iterdir() if path.suffix == suffix and path.name not in before]
+        if found and not any(path.suffix == ".crdownload" for path in folder.iterdir()):
+            return found[0]
+        time.sleep(0.05)  # polling the download folder, not waiting for a result to be right
+    raise AssertionError(f"nothing was downloaded by #{button}")
+
+
+def check_standalone(browser, text):
+    """The SVG depends on no class, and renders by itself (as the page's own blob: image) at its
+    own size. Returns its root and that size."""
+    root = ElementTree.fromstring(text)
+    assert root.tag == f"{SVG}svg" and float(root.get("width")) > 300 and float(root.get("height")) > 100
+    assert not [node for node in root.iter() if node.get("class")], "no element depends on the page's CSS"
+    size = browser.execute_async_script(RENDERED_SIZE, text)
+    assert size == [round(float(root.get("width"))), round(float(root.get("height")))]
+    return root, size
+
+
+def check_png(path, size):
+    """A PNG twice the size of the SVG it was drawn from."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (size[0] * 2, size[1] * 2)
+    return data
 
 
 def test_the_diagram_downloads_as_a_standalone_svg_and_png(browser, make_playground, tmp_path):
@@ -28,48 +62,15 @@ def test_the_diagram_downloads_as_a_standalone_svg_and_png(browser, make_playgro
     playground.send(session, "advance", "400", "text/plain")
     wait(browser, lambda: latest(browser, "first") == "completed")
 
-    before = {path.name for path in tmp_path.iterdir()}
-    browser.find_element(By.ID, "export-svg").click()
-    path = None
-    deadline = time.monotonic() + 10
-    while path is None and time.monotonic() < deadline:
-        path = downloaded(tmp_path, ".svg", before)
-        time.sleep(0.05)  # polling the download folder, not waiting for a result to be right
-    assert path is not None, "no SVG was downloaded"
-    text = path.read_text(encoding="utf-8")
-    root = ElementTree.fromstring(text)
-    assert root.tag == f"{SVG}svg" and float(root.get("width")) > 300 and float(root.get("height")) > 100
-    assert not [node for node in root.iter() if node.get("class")], "no element depends on the page's CSS"
+    text = download(browser, tmp_path, "export-svg", ".svg").read_text(encoding="utf-8")
+    root, size = check_standalone(browser, text)
     words = [node.text for node in root.iter(f"{SVG}text") if node.text]
     assert "src" in words and "first" in words, "the rows are named"
     assert "a" in words, "the values are written"
     assert any("^ a subscription began" in word for word in words), "the legend says what the marks mean"
-    circles = [node for node in root.iter(f"{SVG}circle") if "marble" not in (node.get("class") or "")]
-    assert any("fill" in (node.get("style") or "") or node.get("fill") for node in circles)
+    assert any("fill" in (node.get("style") or "") for node in root.iter(f"{SVG}circle")), "the look is inline"
     (ARTIFACTS / "export-take.svg").write_text(text, encoding="utf-8")
-
-    # By itself, as an image (the page's policy allows its own blob: images): it renders at its size.
-    size = browser.execute_async_script("""
-      const done = arguments[arguments.length - 1];
-      const image = new Image();
-      image.onload = () => done([image.naturalWidth, image.naturalHeight]);
-      image.onerror = () => done(null);
-      image.src = URL.createObjectURL(new Blob([arguments[0]], { type: 'image/svg+xml' }));
-    """, text)
-    assert size == [round(float(root.get("width"))), round(float(root.get("height")))]
-
-    before = {path.name for path in tmp_path.iterdir()}
-    browser.find_element(By.ID, "export-png").click()
-    png = None
-    deadline = time.monotonic() + 10
-    while png is None and time.monotonic() < deadline:
-        png = downloaded(tmp_path, ".png", before)
-        time.sleep(0.05)
-    assert png is not None, "no PNG was downloaded"
-    data = png.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", data[16:24])
-    assert (width, height) == (size[0] * 2, size[1] * 2)
+    data = check_png(download(browser, tmp_path, "export-png", ".png"), size)
     (ARTIFACTS / "export-take.png").write_bytes(data)
     check_console(browser)
 
@@ -84,17 +85,10 @@ def test_a_gallery_entry_downloads_as_a_standalone_svg_and_png(browser, make_pla
     wait(browser, lambda: output())
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#gallery-outputs .gallery-subscription"))
 
-    before = {path.name for path in tmp_path.iterdir()}
-    browser.find_element(By.ID, "gallery-export-svg").click()
-    path = None
-    deadline = time.monotonic() + 10
-    while path is None and time.monotonic() < deadline:
-        path = downloaded(tmp_path, ".svg", before)
-        time.sleep(0.05)  # polling the download folder
-    assert path is not None and path.name == "gallery-switchToLatest.svg"
+    path = download(browser, tmp_path, "gallery-export-svg", ".svg")
+    assert path.name == "gallery-switchToLatest.svg"
     text = path.read_text(encoding="utf-8")
-    root = ElementTree.fromstring(text)
-    assert not [node for node in root.iter() if node.get("class")], "no element depends on the page's CSS"
+    root, size = check_standalone(browser, text)
     words = [node.text for node in root.iter(f"{SVG}text") if node.text]
     names = browser.execute_script(
         "return [...document.querySelectorAll('#gallery-entry .gallery-row-name')].map((node) => node.textContent)")
@@ -102,24 +96,6 @@ def test_a_gallery_entry_downloads_as_a_standalone_svg_and_png(browser, make_pla
     assert "^" in words and "!" in words, "the subscriptions are drawn"
     assert any(word.startswith("switchToLatest — ") for word in words), "the program is written"
     (ARTIFACTS / "export-gallery-switchToLatest.svg").write_text(text, encoding="utf-8")
-    size = browser.execute_async_script("""
-      const done = arguments[arguments.length - 1];
-      const image = new Image();
-      image.onload = () => done([image.naturalWidth, image.naturalHeight]);
-      image.onerror = () => done(null);
-      image.src = URL.createObjectURL(new Blob([arguments[0]], { type: 'image/svg+xml' }));
-    """, text)
-    assert size == [round(float(root.get("width"))), round(float(root.get("height")))]
-
-    before = {path.name for path in tmp_path.iterdir()}
-    browser.find_element(By.ID, "gallery-export-png").click()
-    png = None
-    deadline = time.monotonic() + 10
-    while png is None and time.monotonic() < deadline:
-        png = downloaded(tmp_path, ".png", before)
-        time.sleep(0.05)
-    assert png is not None
-    data = png.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (size[0] * 2, size[1] * 2)
+    data = check_png(download(browser, tmp_path, "gallery-export-png", ".png"), size)
     (ARTIFACTS / "export-gallery-switchToLatest.png").write_bytes(data)
     check_console(browser)

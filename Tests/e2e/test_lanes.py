@@ -12,6 +12,7 @@ from conftest import ARTIFACTS
 from diagram_geometry import check_diagram
 from test_diagram import set_viewport
 from test_page import check_console, latest, wait
+from test_side_effects import open_session
 
 SIZES = [(1280, 800), (375, 812)]
 SIZE_IDS = ["1280px", "375px"]
@@ -51,13 +52,6 @@ def run_program(browser, playground, program):
     session = json.loads(raw)["session"]
     open_session(browser, playground, session)
     return session
-
-
-def open_session(browser, playground, session):
-    browser.get("about:blank")
-    browser.get_log("browser")
-    browser.get(f"{playground.url}/#session={session}")
-    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
 
 
 def row(browser, name):
