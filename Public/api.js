@@ -45,6 +45,11 @@ export const runProgram = (program, clock = "real") =>
   call("POST", `/api/pipelines${clock === "virtual" ? "?clock=virtual" : ""}`, program, { plain: true });
 /** A marble program run on the server's virtual clock, each named stream drawn (POST /api/marbles). */
 export const drawMarbles = (program) => call("POST", "/api/marbles", program, { plain: true });
+/**
+ * The operators that turn `inputs` (name → marble notation) into `output` (POST /api/marbles/find):
+ * `{exact, near, tried, candidates, truncated}`, each answer with its program and drawn output.
+ */
+export const findOperators = (query) => call("POST", "/api/marbles/find", query);
 export const examplePrograms = () => call("GET", "/api/pipelines/examples").then((body) => body.examples);
 
 /**

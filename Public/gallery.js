@@ -7,7 +7,7 @@ import { html, svg } from "./dom.js";
 import { encodeProgram } from "./editor.js";
 import { colour } from "./format.js";
 
-const FRAME_WIDTH = 30;
+export const FRAME_WIDTH = 30;
 const ROW_HEIGHT = 44;
 /** The height of one subscription's line under a row, and the most lines drawn (the label lists all). */
 const SUBSCRIPTION_LINE = 20;
@@ -130,6 +130,43 @@ function notationEditor(id, labelText, value, onValid) {
     if (!parsed.error) onValid(parsed);
   });
   return { label, field, problem };
+}
+
+/**
+ * A drawn stream as an image row: `drawing` as `POST /api/marbles` answers it (`events` at their
+ * times, `values` by letter), at `frame` milliseconds a character, `width` pixels wide.
+ */
+export function outputLane(name, drawing, frame, width) {
+  const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img", "aria-label": `${name}: ${drawing.marbles}` });
+  lane.appendChild(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
+  const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
+  const atTime = new Map(); // events at one instant side by side, as the notation groups them
+  for (const event of drawing.events) {
+    const before = atTime.get(event.time) ?? 0;
+    atTime.set(event.time, before + 1);
+    const x = (event.time / frame) * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
+    if (event.kind === "next") {
+      const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
+      lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
+        svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, letter));
+    } else if (event.kind === "completed") {
+      lane.appendChild(svg("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" }));
+    } else {
+      lane.appendChild(svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
+    }
+  }
+  return lane;
+}
+
+/** A row of notation (`parseRow`'s answer) as a drawing `outputLane` takes, `values` by letter. */
+export function rowDrawing(text, row, values, frame) {
+  const events = row.values.map(({ frame: at, symbol }) => ({
+    kind: "next", time: at * frame, value: symbol in values ? values[symbol] : letterValue(symbol),
+  }));
+  if (row.end) events.push({ kind: row.end.kind === "|" ? "completed" : "error", time: row.end.frame * frame });
+  events.sort((first, second) => first.time - second.time);
+  const letters = Object.fromEntries(row.values.map(({ symbol }) => [symbol, symbol in values ? values[symbol] : letterValue(symbol)]));
+  return { marbles: text, values: letters, events };
 }
 
 export class Gallery {
@@ -429,25 +466,7 @@ export class Gallery {
       const text = html("code", "gallery-output-notation", drawing.marbles);
       text.dataset.stream = name;
       const width = this.frames * FRAME_WIDTH;
-      const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img",
-        "aria-label": `${name}: ${drawing.marbles}` });
-      lane.appendChild(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
-      const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
-      const atTime = new Map(); // events at one instant side by side, as the notation groups them
-      for (const event of drawing.events) {
-        const before = atTime.get(event.time) ?? 0;
-        atTime.set(event.time, before + 1);
-        const x = (event.time / answer.frame) * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
-        if (event.kind === "next") {
-          const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
-          lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
-            svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, letter));
-        } else if (event.kind === "completed") {
-          lane.appendChild(svg("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" }));
-        } else {
-          lane.appendChild(svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
-        }
-      }
+      const lane = outputLane(name, drawing, answer.frame, width);
       const legend = html("p", "gallery-legend",
         Object.entries(drawing.values).map(([letter, value]) => `${letter} = ${JSON.stringify(value)}`).join(", "));
       const controls = html("div", "gallery-row-controls");

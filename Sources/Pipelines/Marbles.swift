@@ -25,7 +25,7 @@ struct MarbleDiagram: Equatable {
         do {
             entries = try Marbles.parse(text) { $0.isASCII && ($0.isLetter || $0.isNumber) }
         } catch {
-            throw MarbleError(Self.message(for: error))
+            throw MarbleError(error.message)
         }
         marbles = entries.map { entry in
             switch entry.symbol {
@@ -33,15 +33,6 @@ struct MarbleDiagram: Equatable {
             case "#": .failed(frame: entry.frame)
             default: .value(entry.symbol, frame: entry.frame)
             }
-        }
-    }
-
-    private static func message(for error: Marbles.ParseError) -> String {
-        switch error {
-        case .misplacedParenthesis(let offset): "a `(` inside a group or a `)` outside one, at character \(offset + 1)"
-        case .unclosedGroup: "a group `(` is not closed"
-        case .afterTheEnd: "nothing may follow `|` or `#`"
-        case .notNotation(let character, _): "`\(character)` is not marble notation: `-`, a letter or digit, `(`, `)`, `|` or `#`"
         }
     }
 }

@@ -40,6 +40,37 @@ public enum Value: Sendable, Hashable {
         }
     }
 
+    /// The value as a literal of the language, which evaluates back to it (`"a"`, `-2.5`,
+    /// `["k": [1, true]]`); `nil` when no literal writes it: a string with a control character
+    /// other than a newline or a tab, or a number written with an exponent.
+    public var literal: String? {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value):
+            let text = Value.format(value)
+            return text.contains("e") || !value.isFinite ? nil : text
+        case .string(let value):
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) else { return nil }
+            return Value.quote(value)
+        case .array(let values):
+            var parts: [String] = []
+            for value in values {
+                guard let part = value.literal else { return nil }
+                parts.append(part)
+            }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .object(let fields):
+            guard !fields.isEmpty else { return "[:]" }
+            var parts: [String] = []
+            for key in fields.keys.sorted() {
+                guard let keyLiteral = Value.string(key).literal, let part = fields[key]!.literal else { return nil }
+                parts.append(keyLiteral + ": " + part)
+            }
+            return "[" + parts.joined(separator: ", ") + "]"
+        }
+    }
+
     /// A number as JSON: whole numbers (up to 2^53) without a fraction.
     static func format(_ number: Double) -> String {
         if number.rounded() == number, abs(number) < 9_007_199_254_740_992 { return String(Int64(number)) }

@@ -23,6 +23,9 @@ struct API: Sendable {
     /// Marble programs run (`POST /api/marbles`) per client: a gallery redrawing as a marble is
     /// dragged (`--marble-runs-per-second`).
     var marbleRuns = ClientRateLimiter(perSecond: 20, burst: 20)
+    /// Finds (`POST /api/marbles/find`, hundreds of marble runs each) per client
+    /// (`--marble-finds-per-second`).
+    var marbleFinds = ClientRateLimiter(perSecond: 2, burst: 6)
     /// What a program may do and make (`--max-value-bytes`), in sessions and marble runs alike.
     var programLimits = StepBudget.Limits.standard
     /// The largest answer of `POST /api/marbles` (`--marbles-answer-bytes`).
@@ -117,6 +120,10 @@ struct API: Sendable {
         }
         router.add(.post, "/api/marbles", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
             .deferred { respond in sessions.onProgramThread { respond(drawMarbles(request)) } }
+        }
+        let findPreflight: Router.Preflight = { limitingFinds(&$0) }
+        router.add(.post, "/api/marbles/find", preflight: findPreflight) { request in
+            .deferred { respond in sessions.onProgramThread { respond(findOperators(request)) } }
         }
         router.setFallback(staticFiles.respond(to:))
         return router

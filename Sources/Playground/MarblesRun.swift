@@ -38,10 +38,10 @@ enum MarblesRun {
     enum Truncation: String {
         case until, steps, size
 
-        func message(answerBytes: Int) -> String {
+        func message(answerBytes: Int, steps: Int) -> String {
             switch self {
             case .until: "The clock reached `until` with work still due."
-            case .steps: "The run did \(MarblesRun.stepBudget) pieces of scheduled work, the most one run may do."
+            case .steps: "The run did \(steps) pieces of scheduled work, the most one run may do."
             case .size: "The streams sent more than \(answerBytes) bytes of values, the most one answer holds; what came before is drawn."
             }
         }
@@ -54,6 +54,7 @@ enum MarblesRun {
         _ text: String,
         until: Double?,
         limits: StepBudget.Limits = .standard,
+        steps stepBudget: Int = MarblesRun.stepBudget,
         answerBytes: Int = defaultAnswerBytes,
         onLimit: @escaping @Sendable (String) -> Void = { _ in }
     ) -> Result<Answer, ProgramRefusal> {
@@ -170,8 +171,9 @@ enum MarblesRun {
             Answer(
                 frame: frame,
                 until: until,
-                truncation: truncation.map { ($0, $0.message(answerBytes: answerBytes)) },
-                streams: streams
+                truncation: truncation.map { ($0, $0.message(answerBytes: answerBytes, steps: stepBudget)) },
+                streams: streams,
+                steps: steps
             )
         )
     }
@@ -184,6 +186,8 @@ enum MarblesRun {
         let until: Double
         let truncation: (reason: Truncation, message: String)?
         let streams: [Drawing]
+        /// The pieces of scheduled work the run did.
+        let steps: Int
 
         var truncated: Bool { truncation != nil }
 

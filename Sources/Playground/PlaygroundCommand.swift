@@ -83,6 +83,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Marble programs a client may run (POST /api/marbles) per second, in bursts as large; more answer 429.")
     var marbleRunsPerSecond = 20
 
+    @Option(
+        help:
+            "Finds a client may ask for (POST /api/marbles/find, hundreds of runs each) per second, in bursts of three times as many; more answer 429."
+    )
+    var marbleFindsPerSecond = 2
+
     @Option(help: "The largest request body accepted, in bytes; larger ones answer 413.")
     var maxBodyBytes = 64 * 1024
 
@@ -155,6 +161,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(programRunsPerSecond, in: 1...100_000, "--program-runs-per-second")
         try Self.require(programChecksPerSecond, in: 1...100_000, "--program-checks-per-second")
         try Self.require(marbleRunsPerSecond, in: 1...100_000, "--marble-runs-per-second")
+        try Self.require(marbleFindsPerSecond, in: 1...10_000, "--marble-finds-per-second")
         try Self.require(maxBodyBytes, in: 1...(64 * 1024 * 1024), "--max-body-bytes")
         try Self.require(maxConnections, in: 1...1_000_000, "--max-connections")
         try Self.require(maxConnectionsPerClient, in: 0...1_000_000, "--max-connections-per-client")
@@ -232,6 +239,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
         api.marbleRuns = ClientRateLimiter(perSecond: Double(marbleRunsPerSecond), burst: Double(marbleRunsPerSecond))
+        api.marbleFinds = ClientRateLimiter(perSecond: Double(marbleFindsPerSecond), burst: Double(3 * marbleFindsPerSecond))
         api.programLimits.valueBytes = maxValueBytes
         api.marblesAnswerBytes = marblesAnswerBytes
         let server = HTTPServer(

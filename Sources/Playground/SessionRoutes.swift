@@ -149,14 +149,23 @@ extension API {
     func limitingPrograms(_ limiter: ClientRateLimiter, _ what: String) -> Router.Preflight {
         { request in
             if let refusal = ProgramCheck.checkHead(&request) { return refusal }
-            guard !limiter.allow(request.clientAddress) else { return nil }
-            return HTTPResponse.error(
-                status: 429,
-                code: "rate_limited",
-                message: "Too many programs \(what) from your address; slow down.",
-                retryAfterSeconds: limiter.retryAfterSeconds
-            )
+            return Self.rateLimited(request, by: limiter, "Too many programs \(what) from your address; slow down.")
         }
+    }
+
+    /// 429 with `message` when `limiter` refuses the request's client; `nil` when it allows it.
+    static func rateLimited(_ request: HTTPRequest, by limiter: ClientRateLimiter, _ message: String) -> HTTPResponse? {
+        guard !limiter.allow(request.clientAddress) else { return nil }
+        return .error(status: 429, code: "rate_limited", message: message, retryAfterSeconds: limiter.retryAfterSeconds)
+    }
+
+    /// 415 unless a find's body is JSON (or untyped, as curl's `--data-binary` may send it), and
+    /// 429 past the client's rate of finds.
+    func limitingFinds(_ request: inout HTTPRequest) -> HTTPResponse? {
+        if let type = InputBody.mediaType(of: request), !["application/json", "application/x-www-form-urlencoded"].contains(type) {
+            return .error(status: 415, code: "unsupported_media_type", message: "Send the find as application/json; not \(type).")
+        }
+        return Self.rateLimited(request, by: marbleFinds, "Too many finds from your address; slow down.")
     }
 
     /// 429 for a session whose input rate is exceeded.

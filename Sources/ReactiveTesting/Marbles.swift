@@ -34,6 +34,16 @@ public enum Marbles {
         case afterTheEnd(Int)
         /// A character that is no value here (the `values` test of ``parse(_:values:)``), at this offset.
         case notNotation(Character, Int)
+
+        /// What is wrong, for people: "a group `(` is not closed".
+        public var message: String {
+            switch self {
+            case .misplacedParenthesis(let offset): "a `(` inside a group or a `)` outside one, at character \(offset + 1)"
+            case .unclosedGroup: "a group `(` is not closed"
+            case .afterTheEnd: "nothing may follow `|` or `#`"
+            case .notNotation(let character, _): "`\(character)` is not marble notation: `-`, a letter or digit, `(`, `)`, `|` or `#`"
+            }
+        }
     }
 
     /// Reads a diagram into its events, in order: the one reader of the notation, for tests and
