@@ -8,17 +8,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product playground >/dev/null
 source Benchmarks/lib.sh
-start_playground main --marble-finds-per-second 100000 --program-threads 1
-python3 Benchmarks/load/finds.py --port "$main_port" --requests "${REQUESTS:-200}" | python3 -c '
-import json, sys
-result = json.load(sys.stdin)
-print("| query | candidates | p50 ms | p99 ms | max ms |")
-print("| --- | --- | --- | --- | --- |")
-for name, row in result["queries"].items():
-    print(f"| {name} | {row[\"candidates\"]} | {row[\"p50_ms\"]} | {row[\"p99_ms\"]} | {row[\"max_ms\"]} |")
-print()
-print("| hostile find | status | ms |")
-print("| --- | --- | --- |")
-for name, row in result["hostile"].items():
-    print(f"| {name} | {row[\"status\"]} | {row[\"ms\"]} |")
-'
+start_playground main --marble-finds-per-second 10000 --program-threads 1
+python3 Benchmarks/load/finds.py --port "$main_port" --requests "${REQUESTS:-200}" --table

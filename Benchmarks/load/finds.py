@@ -2,7 +2,7 @@
 kept-alive connection (the goal: p99 under 200 ms for two inputs of 10 values), and the hostile
 queries the test command also sends (huge rows, many values, pathological timings). Prints JSON.
 
-    python3 Benchmarks/load/finds.py --port PORT [--requests 200]
+    python3 Benchmarks/load/finds.py --port PORT [--requests 200] [--table]
 """
 import argparse
 import http.client
@@ -68,6 +68,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--table", action="store_true", help="print Markdown tables instead of JSON")
     args = parser.parse_args()
     connection = http.client.HTTPConnection("127.0.0.1", args.port)
     results = {}
@@ -92,7 +93,15 @@ def main():
         if status not in allowed:
             raise RuntimeError(f"{name}: {status} {data[:200]!r}")
         hostile_results[name] = {"status": status, "ms": round(elapsed, 1)}
-    print(json.dumps({"queries": results, "hostile": hostile_results}))
+    if not args.table:
+        print(json.dumps({"queries": results, "hostile": hostile_results}))
+        return
+    print("| query | candidates | p50 ms | p99 ms | max ms |\n| --- | --- | --- | --- | --- |")
+    for name, row in results.items():
+        print(f"| {name} | {row['candidates']} | {row['p50_ms']} | {row['p99_ms']} | {row['max_ms']} |")
+    print("\n| hostile find | status | ms |\n| --- | --- | --- |")
+    for name, row in hostile_results.items():
+        print(f"| {name} | {row['status']} | {row['ms']} |")
 
 
 if __name__ == "__main__":

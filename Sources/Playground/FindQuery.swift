@@ -59,7 +59,12 @@ struct FindQuery {
 
     /// Reads `body`, or says what is wrong with it.
     static func read(_ body: [UInt8]) -> Result<FindQuery, FindQueryError> {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else { return .failure(.invalidJSON) }
+        let json: JSONValue
+        switch JSONValue.read(body) {
+        case .success(let value): json = value
+        case .failure(.tooDeep): return .failure(.unreadable(.tooDeep))
+        case .failure(.invalid): return .failure(.unreadable(.invalidJSON))
+        }
         guard case .object(let fields) = json else { return .failure(.invalid("The body is a JSON object: {\"inputs\": {…}, \"output\": \"…\"}.")) }
         if let unknown = fields.keys.sorted().first(where: { !["inputs", "output", "values", "frame"].contains($0) }) {
             return .failure(.invalid("`\(unknown)` is not a field of a find; the fields are inputs, output, values and frame."))
@@ -193,14 +198,14 @@ struct FindQuery {
     }
 }
 
-/// Why a find's body cannot be read: 400 with `invalid_json` or `invalid_value`.
+/// Why a find's body cannot be read: 400 `invalid_json` (as an input's body), or `invalid_value`.
 enum FindQueryError: Error {
-    case invalidJSON
+    case unreadable(InputBodyError)
     case invalid(String)
 
     var response: HTTPResponse {
         switch self {
-        case .invalidJSON: InputBodyError.invalidJSON.response
+        case .unreadable(let error): error.response
         case .invalid(let message): .error(status: 400, code: "invalid_value", message: message)
         }
     }

@@ -32,10 +32,11 @@ enum InputBody {
         guard let text = String(validating: request.body, as: UTF8.self) else { return .failure(.invalidUTF8) }
         // An empty body is empty text whatever its type, so an action can be posted with no body.
         guard mediaType(of: request) == "application/json", !request.body.isEmpty else { return .success(.text(text)) }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)) else {
-            return .failure(.invalidJSON)
+        switch JSONValue.read(request.body) {
+        case .success(let value): return .success(.json(value))
+        case .failure(.tooDeep): return .failure(.tooDeep)
+        case .failure(.invalid): return .failure(.invalidJSON)
         }
-        return .success(.json(value))
     }
 }
 
@@ -43,11 +44,18 @@ enum InputBody {
 enum InputBodyError: Error {
     case invalidUTF8
     case invalidJSON
+    case tooDeep
 
     var response: HTTPResponse {
         switch self {
         case .invalidUTF8: .error(status: 400, code: "invalid_utf8", message: "The body is not valid UTF-8.")
         case .invalidJSON: .error(status: 400, code: "invalid_json", message: "The body is not one valid JSON value.")
+        case .tooDeep:
+            .error(
+                status: 400,
+                code: "invalid_json",
+                message: "The body nests arrays and objects more than \(JSONValue.maximumDepth) deep."
+            )
         }
     }
 }
