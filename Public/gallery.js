@@ -136,15 +136,19 @@ function notationEditor(id, labelText, value, onValid) {
  * A drawn stream as an image row: `drawing` as `POST /api/marbles` answers it (`events` at their
  * times, `values` by letter), at `frame` milliseconds a character, `width` pixels wide.
  */
-export function outputLane(name, drawing, frame, width) {
-  const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img", "aria-label": `${name}: ${drawing.marbles}` });
+export function outputLane(name, drawing, frame, width, differs = new Set()) {
+  const said = differs.size ? `; ${differs.size} event${differs.size === 1 ? "" : "s"} not in every row, ringed` : "";
+  const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img", "aria-label": `${name}: ${drawing.marbles}${said}` });
   lane.appendChild(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
   const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
   const atTime = new Map(); // events at one instant side by side, as the notation groups them
-  for (const event of drawing.events) {
+  drawing.events.forEach((event, index) => {
     const before = atTime.get(event.time) ?? 0;
     atTime.set(event.time, before + 1);
     const x = (event.time / frame) * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
+    if (differs.has(index)) {
+      lane.appendChild(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS + 5, class: "gallery-differs", "data-time": event.time }));
+    }
     if (event.kind === "next") {
       const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
       lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
@@ -154,8 +158,20 @@ export function outputLane(name, drawing, frame, width) {
     } else {
       lane.appendChild(svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
     }
-  }
+  });
   return lane;
+}
+
+/**
+ * For rows drawn side by side (a comparison): by row name, the indexes of the events that are not
+ * in every other row — the same kind, value and time.
+ */
+export function differences(drawings) {
+  const key = (event) => `${event.time}|${event.kind}|${JSON.stringify(event.value ?? null)}`;
+  const keys = Object.fromEntries(Object.entries(drawings).map(([name, drawing]) => [name, new Set(drawing.events.map(key))]));
+  return Object.fromEntries(Object.entries(drawings).map(([name, drawing]) => [name, new Set(drawing.events
+    .map((event, index) => (Object.entries(keys).every(([other, set]) => other === name || set.has(key(event))) ? -1 : index))
+    .filter((index) => index >= 0))]));
 }
 
 /** A row of notation (`parseRow`'s answer) as a drawing `outputLane` takes, `values` by letter. */
@@ -184,7 +200,7 @@ export class Gallery {
   /** Downloads the entry's rows as drawn, with its program and values, as an SVG or a PNG. */
   export(format) {
     const legend = [`${this.entry.name} — ${$("gallery-program").textContent.split("\n").filter(Boolean).join("; ")}`,
-      ...[...document.querySelectorAll("#gallery-outputs .gallery-legend")].map((node) => node.textContent).filter(Boolean),
+      ...[...document.querySelectorAll("#gallery-outputs .gallery-differs-legend, #gallery-outputs .gallery-legend")].map((node) => node.textContent).filter(Boolean),
       "^ a subscription began, ! it was disposed (RxJS subscription marbles)."];
     const text = rowsSVG($("gallery-entry"), `${this.entry.name} (Reactive Playground operator gallery)`, legend);
     return downloadPicture(text, `gallery-${this.entry.id}`, format);
@@ -458,6 +474,15 @@ export class Gallery {
   drawOutputs(answer) {
     const container = $("gallery-outputs");
     container.replaceChildren();
+    const names = Object.keys(this.entry.expected).filter((name) => answer.streams[name]);
+    const differs = this.entry.comparison
+      ? differences(Object.fromEntries(names.map((name) => [name, answer.streams[name]]))) : {};
+    if (this.entry.comparison) {
+      const count = Object.values(differs).reduce((total, set) => total + set.size, 0);
+      container.appendChild(html("p", "hint gallery-differs-legend",
+        count ? `Ringed: the ${count} events that are not in every output row (the same value at the same time).`
+          : "Every output row has the same events."));
+    }
     for (const name of Object.keys(this.entry.expected)) {
       const drawing = answer.streams[name];
       if (!drawing) continue;
@@ -466,7 +491,7 @@ export class Gallery {
       const text = html("code", "gallery-output-notation", drawing.marbles);
       text.dataset.stream = name;
       const width = this.frames * FRAME_WIDTH;
-      const lane = outputLane(name, drawing, answer.frame, width);
+      const lane = outputLane(name, drawing, answer.frame, width, differs[name]);
       const legend = html("p", "gallery-legend",
         Object.entries(drawing.values).map(([letter, value]) => `${letter} = ${JSON.stringify(value)}`).join(", "));
       const controls = html("div", "gallery-row-controls");

@@ -182,3 +182,39 @@ def test_every_entry_page_draws_its_expected_output(browser, make_playground):
             wait(browser, lambda: browser.find_element(By.ID, "gallery-entry-title").text == entry["name"]
                  and shown() == [expected["marbles"]])
     check_console(browser)
+
+
+def test_a_comparison_draws_one_input_and_each_output_with_its_differences_ringed(browser, make_playground):
+    """`switchToLatest / flatten / concat` on one stream of streams: one input row, three output
+    rows on one time axis, and the events not in every output ringed — by hand: latest lacks x's 3
+    and has 4, 5 and its end earlier than queued (3 ringed); merged has 3 where latest has none
+    (4); queued is later from 3 on (4). The ringed events are said in each row's label, the entry
+    passes axe, and its SVG download keeps the rings."""
+    from selenium.webdriver.common.by import By
+    from selenium_axe_python import Axe
+    from test_page import check_console, wait
+
+    playground = make_playground()
+    browser.set_window_size(1280, 900)
+    open_entry(browser, playground, "compareFlattening")
+    rows = lambda: [e.get_attribute("data-stream") for e in browser.find_elements(By.CSS_SELECTOR, ".gallery-output-notation")]
+    wait(browser, lambda: rows() == ["latest", "merged", "queued"])
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#gallery-inputs .gallery-lane")) == 1, "the shared input, drawn once"
+    rings = {}
+    for block in browser.find_elements(By.CSS_SELECTOR, "#gallery-outputs .gallery-output"):
+        name = block.find_element(By.CSS_SELECTOR, ".gallery-output-notation").get_attribute("data-stream")
+        rings[name] = [float(ring.get_attribute("data-time")) for ring in block.find_elements(By.CSS_SELECTOR, ".gallery-differs")]
+        label = block.find_element(By.CSS_SELECTOR, ".gallery-lane").get_attribute("aria-label")
+        assert label.endswith(f"{len(rings[name])} events not in every row, ringed"), label
+    assert rings == {"latest": [600, 800, 1100], "merged": [600, 700, 800, 1100], "queued": [700, 900, 1100, 1200]}
+    assert "11 events" in browser.find_element(By.CSS_SELECTOR, ".gallery-differs-legend").text
+    axe = Axe(browser)
+    axe.inject()
+    serious = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+    browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-compare-flattening-1280px.png"))
+    # A comparison with nothing in common but its first values: the catch and retry of one error.
+    browser.execute_script("location.hash = 'gallery/compareCatchRetry'")
+    wait(browser, lambda: rows() == ["caught", "retried"])
+    wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")) == 4)
+    check_console(browser)
