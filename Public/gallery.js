@@ -13,6 +13,10 @@ const ROW_HEIGHT = 44;
 const SUBSCRIPTION_LINE = 20;
 const MAX_SUBSCRIPTION_LINES = 4;
 const RADIUS = 12;
+/** The most variants an entry is compared with at once. */
+const MAX_VARIANTS = 3;
+/** A variant's stream name in the program: `variant1`, `variant2`… */
+const variantName = (index) => `variant${index + 1}`;
 /** How long the gallery waits after a change before it asks the server to draw again. */
 const DRAW_DELAY_MS = 120;
 
@@ -191,6 +195,8 @@ export class Gallery {
     this.entries = entries.groups.flatMap((group) => group.entries.map((entry) => ({ ...entry, group: group.title })));
     this.timer = null;
     this.drawNumber = 0;
+    this.variants = [];
+    $("gallery-compare").addEventListener("click", () => this.addVariant());
     for (const format of ["svg", "png"]) {
       $(`gallery-export-${format}`).addEventListener("click", () => this.export(format)
         .catch(() => { $("gallery-status").textContent = "The PNG could not be made in this browser; the SVG can."; }));
@@ -240,13 +246,15 @@ export class Gallery {
 
   // MARK: One entry
 
-  show(id) {
+  /** Shows entry `id`, with the variants a comparison link carries (expressions). */
+  show(id, variants = []) {
     const entry = this.entries.find((item) => item.id === id);
     if (!entry) {
       this.showList();
       return false;
     }
     this.entry = entry;
+    this.variants = variants.slice(0, MAX_VARIANTS);
     this.rows = entry.inputs.map((row) => ({
       name: row.name, letters: { ...(row.values ?? {}) }, nested: { ...(row.nested ?? {}) }, ...parseRow(row.marbles),
     }));
@@ -266,16 +274,14 @@ export class Gallery {
   }
 
   /**
-   * The program as posted: each `@NAME` a cold marbles(…) source with the row's notation, the
-   * values its letters stand for (`t: true`), and its letters that stand for streams as nested
-   * diagrams (`x: marbles("-1-2|")`).
-   */
-  /**
-   * The entry's program with each input defined as a named stream of its diagram (`a =
-   * marbles("…")`), so that the answer says how the operator subscribed to it and let go.
+   * The program as posted: each input a named stream of its row's notation (`a = marbles("…")`,
+   * with the values its letters stand for and its letters that stand for streams as nested
+   * diagrams), so that the answer says how the operator subscribed to it and let go; then the
+   * entry's lines, then a line per variant the learner compares with (`variant1 = …`).
    */
   program() {
-    let text = this.entry.program;
+    let text = [this.entry.program, ...this.variants.map((expression, index) => `${variantName(index)} = ${expression}`)]
+      .join("\n");
     const inputs = [];
     for (const row of this.rows) {
       const values = Object.entries(row.letters).map(([letter, value]) => `, ${letter}: ${JSON.stringify(value)}`).join("");
@@ -353,6 +359,61 @@ export class Gallery {
       this.drawInput(row, lane);
     }
     $("gallery-program").textContent = this.entry.program.replaceAll("@", "");
+    this.renderVariants();
+  }
+
+  // MARK: Compare with…
+
+  /** The entry's first output line's expression, inputs by name: what a new variant starts from. */
+  get firstExpression() {
+    const line = this.entry.program.split("\n").find((text) => text.includes(" = ")) ?? "";
+    return line.slice(line.indexOf(" = ") + 3).replaceAll("@", "");
+  }
+
+  /** A text field per variant, and the button that adds one (at most MAX_VARIANTS). */
+  renderVariants() {
+    const container = $("gallery-variants");
+    container.replaceChildren();
+    this.variants.forEach((expression, index) => {
+      const row = html("div", "gallery-row-controls gallery-variant");
+      const label = html("label", "gallery-row-name", variantName(index));
+      const field = html("input", "gallery-notation gallery-variant-field");
+      field.id = `gallery-variant-${index}`;
+      field.type = "text";
+      field.spellcheck = false;
+      field.value = expression;
+      label.htmlFor = field.id;
+      field.addEventListener("input", () => {
+        this.variants[index] = field.value;
+        this.variantsChanged();
+      });
+      const remove = html("button", "secondary", "Remove");
+      remove.type = "button";
+      remove.setAttribute("aria-label", `Remove ${variantName(index)}`);
+      remove.addEventListener("click", () => {
+        this.variants.splice(index, 1);
+        this.renderVariants();
+        this.variantsChanged();
+        $("gallery-compare").focus();
+      });
+      row.append(label, field, remove);
+      container.appendChild(row);
+    });
+    $("gallery-compare").disabled = this.variants.length >= MAX_VARIANTS;
+  }
+
+  addVariant() {
+    this.variants.push(this.firstExpression);
+    this.renderVariants();
+    this.variantsChanged();
+    $(`gallery-variant-${this.variants.length - 1}`).focus();
+  }
+
+  /** The address says the variants, so the comparison can be shared; the output is drawn again. */
+  variantsChanged() {
+    const suffix = this.variants.length ? `/compare=${encodeProgram(JSON.stringify(this.variants))}` : "";
+    history.replaceState(null, "", `#gallery/${this.entry.id}${suffix}`);
+    this.scheduleDraw();
   }
 
   frameAt(lane, clientX) {
@@ -474,16 +535,17 @@ export class Gallery {
   drawOutputs(answer) {
     const container = $("gallery-outputs");
     container.replaceChildren();
-    const names = Object.keys(this.entry.expected).filter((name) => answer.streams[name]);
-    const differs = this.entry.comparison
-      ? differences(Object.fromEntries(names.map((name) => [name, answer.streams[name]]))) : {};
-    if (this.entry.comparison) {
+    const shown = [...Object.keys(this.entry.expected), ...this.variants.map((_, index) => variantName(index))];
+    const names = shown.filter((name) => answer.streams[name]);
+    const comparing = this.entry.comparison || this.variants.length > 0;
+    const differs = comparing ? differences(Object.fromEntries(names.map((name) => [name, answer.streams[name]]))) : {};
+    if (comparing) {
       const count = Object.values(differs).reduce((total, set) => total + set.size, 0);
       container.appendChild(html("p", "hint gallery-differs-legend",
         count ? `Ringed: the ${count} events that are not in every output row (the same value at the same time).`
           : "Every output row has the same events."));
     }
-    for (const name of Object.keys(this.entry.expected)) {
+    for (const name of shown) {
       const drawing = answer.streams[name];
       if (!drawing) continue;
       const block = html("div", "gallery-row gallery-output");

@@ -1,11 +1,28 @@
 // The gallery view: the operator gallery's list, one operator's entry (`#gallery/throttle`), or
-// the search by behaviour (`#gallery/find`).
+// the search by behaviour (`#gallery/find`). An entry's address may carry variants to compare it
+// with (`#gallery/throttle/compare=…`).
 // Its entries are loaded the first time it is shown.
 import { APIError } from "../api.js";
 import { Finder } from "../find.js";
+import { decodeProgram } from "../editor.js";
 import { Gallery } from "../gallery.js";
 
 const $ = (id) => document.getElementById(id);
+
+/**
+ * `throttle` or `throttle/compare=…` (a shared comparison: the variants' expressions, as JSON
+ * encoded as a program link is) as the entry's id and its variants; a damaged link, none.
+ */
+function entryAndVariants(id) {
+  const [entry, compare] = id.split("/compare=");
+  if (!compare) return [entry, []];
+  try {
+    const variants = JSON.parse(decodeProgram(compare) ?? "[]");
+    return [entry, Array.isArray(variants) ? variants.filter((item) => typeof item === "string") : []];
+  } catch {
+    return [entry, []];
+  }
+}
 
 export class GalleryView {
   constructor() {
@@ -30,7 +47,7 @@ export class GalleryView {
       $("gallery-index").hidden = true;
       $("gallery-entry").hidden = true;
       $("gallery-find-title").focus();
-    } else if (id && this.gallery.show(id)) $("gallery-entry-title").focus();
+    } else if (id && this.gallery.show(...entryAndVariants(id))) $("gallery-entry-title").focus();
     else this.gallery.showList();
   }
 

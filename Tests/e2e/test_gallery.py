@@ -98,6 +98,26 @@ def open_entry(browser, playground, entry_id):
     return output
 
 
+def output_rows(browser):
+    """The output rows' stream names, in order (None while a redraw replaces them)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    try:
+        return [e.get_attribute("data-stream") for e in browser.find_elements(By.CSS_SELECTOR, ".gallery-output-notation")]
+    except StaleElementReferenceException:
+        return None
+
+
+def differs_legend(browser):
+    """The comparison's legend ("" while a redraw replaces it)."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    try:
+        return browser.find_element(By.CSS_SELECTOR, ".gallery-differs-legend").text
+    except (NoSuchElementException, StaleElementReferenceException):
+        return ""
+
+
 def test_dragging_a_marble_and_ending_with_an_error_redraw_the_output(browser, make_playground):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -136,7 +156,9 @@ def test_a_marble_moved_by_keyboard_alone_and_the_list_found_by_another_librarys
     search = browser.find_element(By.ID, "gallery-search")
     wait(browser, lambda: search.is_displayed())
     search.send_keys("debounce")  # RxSwift's and Combine's name for RAC's throttle
-    wait(browser, lambda: [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#gallery-list a")] == ["throttle"])
+    # The comparison of the two names ReactiveSwift calls debounce and throttle comes up too.
+    wait(browser, lambda: [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#gallery-list a")]
+         == ["throttle", "throttle / rateLimit"])
     browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-list-1280px.png"))
 
     output = open_entry(browser, playground, "delay")
@@ -197,8 +219,7 @@ def test_a_comparison_draws_one_input_and_each_output_with_its_differences_ringe
     playground = make_playground()
     browser.set_window_size(1280, 900)
     open_entry(browser, playground, "compareFlattening")
-    rows = lambda: [e.get_attribute("data-stream") for e in browser.find_elements(By.CSS_SELECTOR, ".gallery-output-notation")]
-    wait(browser, lambda: rows() == ["latest", "merged", "queued"])
+    wait(browser, lambda: output_rows(browser) == ["latest", "merged", "queued"])
     assert len(browser.find_elements(By.CSS_SELECTOR, "#gallery-inputs .gallery-lane")) == 1, "the shared input, drawn once"
     rings = {}
     for block in browser.find_elements(By.CSS_SELECTOR, "#gallery-outputs .gallery-output"):
@@ -207,7 +228,7 @@ def test_a_comparison_draws_one_input_and_each_output_with_its_differences_ringe
         label = block.find_element(By.CSS_SELECTOR, ".gallery-lane").get_attribute("aria-label")
         assert label.endswith(f"{len(rings[name])} events not in every row, ringed"), label
     assert rings == {"latest": [600, 800, 1100], "merged": [600, 700, 800, 1100], "queued": [700, 900, 1100, 1200]}
-    assert "11 events" in browser.find_element(By.CSS_SELECTOR, ".gallery-differs-legend").text
+    assert "11 events" in differs_legend(browser)
     axe = Axe(browser)
     axe.inject()
     serious = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
@@ -215,6 +236,49 @@ def test_a_comparison_draws_one_input_and_each_output_with_its_differences_ringe
     browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-compare-flattening-1280px.png"))
     # A comparison with nothing in common but its first values: the catch and retry of one error.
     browser.execute_script("location.hash = 'gallery/compareCatchRetry'")
-    wait(browser, lambda: rows() == ["caught", "retried"])
+    wait(browser, lambda: output_rows(browser) == ["caught", "retried"])
     wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")) == 4)
+    check_console(browser)
+
+
+def test_compare_with_adds_a_variant_that_is_drawn_ringed_and_linkable(browser, make_playground):
+    """On throttle's entry, by keyboard: "Compare with…" adds a variant that starts as the entry's
+    own expression (nothing ringed); changed to rateLimit, it is drawn under throttle's output with
+    the differences ringed; the address then carries the variant, and opening it again restores
+    the comparison; Remove takes it away."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from test_page import check_console, wait
+
+    playground = make_playground()
+    browser.set_window_size(1280, 900)
+    output = open_entry(browser, playground, "throttle")
+    rows = lambda: output_rows(browser)
+    legend = lambda: differs_legend(browser)
+    browser.find_element(By.ID, "gallery-compare").send_keys(Keys.ENTER)
+    field = browser.switch_to.active_element
+    assert field.get_attribute("id") == "gallery-variant-0" and field.get_attribute("value") == "a.throttle(0.2s)"
+    wait(browser, lambda: rows() == ["out", "variant1"] and legend() == "Every output row has the same events.")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("a.rateLimit(0.2s)")
+
+    def variant():
+        from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+        try:  # each redraw replaces the rows
+            return browser.find_element(By.CSS_SELECTOR, '.gallery-output-notation[data-stream="variant1"]').text
+        except (NoSuchElementException, StaleElementReferenceException):
+            return None
+    wait(browser, lambda: variant() == "-a-b---c-d----|" and legend().startswith("Ringed"))
+    assert output() == "----b-----d---|"
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")) > 0
+    link = browser.execute_script("return location.hash")
+    assert link.startswith("#gallery/throttle/compare=")
+    browser.get("about:blank")
+    browser.get(f"{playground.url}/{link}")
+    wait(browser, lambda: rows() == ["out", "variant1"] and variant() == "-a-b---c-d----|")
+    assert browser.find_element(By.ID, "gallery-variant-0").get_attribute("value") == "a.rateLimit(0.2s)"
+    browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-compare-with-1280px.png"))
+    browser.find_element(By.CSS_SELECTOR, ".gallery-variant button").click()
+    wait(browser, lambda: rows() == ["out"])
+    assert browser.execute_script("return location.hash") == "#gallery/throttle"
     check_console(browser)
