@@ -26,6 +26,8 @@ struct API: Sendable {
     /// Finds (`POST /api/marbles/find`, hundreds of marble runs each) per client
     /// (`--marble-finds-per-second`).
     var marbleFinds = ClientRateLimiter(perSecond: 2, burst: 6)
+    /// The wall-clock time one find may take (``MarblesFind/timeBudget``).
+    var findTimeBudget = MarblesFind.timeBudget
     /// What a program may do and make (`--max-value-bytes`), in sessions and marble runs alike.
     var programLimits = StepBudget.Limits.standard
     /// The largest answer of `POST /api/marbles` (`--marbles-answer-bytes`).

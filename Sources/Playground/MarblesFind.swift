@@ -65,7 +65,7 @@ enum MarblesFind {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeBudget)
         // The clock runs until every row could have ended and the longest duration tried has
-        // passed once more: at most twice the longest diagram, so at most 120 s of virtual time.
+        // passed once more: twice the longest diagram, capped at the 60 s any marble run may go.
         let longest = ([query.outputDiagram] + query.inputs.map(\.diagram)).map(\.count).max() ?? 0
         let until = Double(min((longest + 1) * query.frame * 2, Int(MarblesRun.maximumUntil)))
         var exact: [Found] = []
@@ -154,7 +154,9 @@ extension API {
             {
                 return .error(status: 400, code: "invalid_value", message: "The inputs cannot be run: \(problem.message).")
             }
-            let answer = MarblesFind.find(query, limits: programLimits) { metrics.programReachedLimit($0) }
+            let answer = MarblesFind.find(query, limits: programLimits, timeBudget: findTimeBudget) {
+                metrics.programReachedLimit($0)
+            }
             if let truncation = answer.truncation { metrics.marblesTruncated("find_" + truncation.reason) }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(answer.json.utf8)))
         }
