@@ -138,7 +138,7 @@ public final class PreparedResponse: Sendable {
                     .RESPMEM_MUST_COPY
                 )!
             }
-            for (name, value) in defaultHeaders + headers { MHD_add_response_header(pointer, name, value) }
+            for (name, value) in MicroHTTP.headers(headers, over: defaultHeaders) { MHD_add_response_header(pointer, name, value) }
             let handle = ResponseHandle(pointer: pointer)
             native = handle
             return handle

@@ -275,7 +275,7 @@ extension ServerCore {
         // A 431's head left little of the connection's memory: without the default headers the
         // answer still fits where with them libmicrohttpd would close the connection unanswered.
         let defaultHeaders = response.status == 431 ? [] : configuration.defaultHeaders
-        for (name, value) in defaultHeaders + response.headers {
+        for (name, value) in headers(response.headers, over: defaultHeaders) {
             MHD_add_response_header(mhdResponse, name, value)
         }
         let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)

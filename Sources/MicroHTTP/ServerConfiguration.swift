@@ -58,9 +58,32 @@ public struct ServerConfiguration: Sendable {
 
     /// How long shutdown waits for event streams to send their final chunk.
     public var drainTimeout: Duration = .milliseconds(500)
-    /// Headers added to every response (before the response's own).
+    /// Headers added to every response (before the response's own). A response that sets a header
+    /// of the same name (any case) replaces the default; set to an empty value, it removes it (a
+    /// page that may be framed leaves out the `X-Frame-Options` every other page sends).
     public var defaultHeaders: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff")]
 
     /// Creates the default configuration.
     public init() {}
+}
+
+/// The headers a response is sent with: the defaults its own headers do not replace, then its own,
+/// less those set to an empty value (see ``ServerConfiguration/defaultHeaders``). Sent with every
+/// response: a few comparisons, no allocation beyond the result.
+func headers(
+    _ own: [(name: String, value: String)],
+    over defaults: [(name: String, value: String)]
+) -> [(name: String, value: String)] {
+    guard !own.isEmpty else { return defaults }
+    var result: [(name: String, value: String)] = []
+    result.reserveCapacity(defaults.count + own.count)
+    for header in defaults where !own.contains(where: { sameName($0.name, header.name) }) { result.append(header) }
+    for header in own where !header.value.isEmpty { result.append(header) }
+    return result
+}
+
+/// Whether two header names are equal, ignoring ASCII case.
+private func sameName(_ first: String, _ second: String) -> Bool {
+    first.utf8.count == second.utf8.count
+        && zip(first.utf8, second.utf8).allSatisfy { ($0 | 0x20) == ($1 | 0x20) }
 }

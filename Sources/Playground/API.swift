@@ -32,16 +32,21 @@ struct API: Sendable {
     var programLimits = StepBudget.Limits.standard
     /// The largest answer of `POST /api/marbles` (`--marbles-answer-bytes`).
     var marblesAnswerBytes = MarblesRun.defaultAnswerBytes
+    /// The gallery's entries, for `/oembed` (read from the page's folder at startup).
+    var gallery = GalleryIndex()
 
-    /// Sent with every response: no sniffing, a same-origin-only page, no referrer. Images may also
+    /// What any page may load: this server's own scripts, styles and data alone. Images may also
     /// be `blob:` URLs, which only the page's own scripts make: the diagram drawn into a PNG.
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'self'; "
+
+    /// Sent with every response: no sniffing, a same-origin-only page that no site may frame (the
+    /// embeds replace the last two, ``embedHeaders``), no referrer.
     static let securityHeaders: [(name: String, value: String)] = [
         ("X-Content-Type-Options", "nosniff"),
-        (
-            "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
-                + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-        ),
+        ("Content-Security-Policy", contentSecurityPolicy + "frame-ancestors 'none'"),
+        ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "no-referrer"),
     ]
 
@@ -127,6 +132,9 @@ struct API: Sendable {
         router.add(.post, "/api/marbles/find", preflight: findPreflight) { request in
             .deferred { respond in sessions.onProgramThread { respond(findOperators(request)) } }
         }
+        router.add(.get, "/embed/gallery/{id}") { request in embedPage(request) }
+        router.add(.get, "/embed/program") { request in embedPage(request) }
+        router.add(.get, "/oembed") { request in oEmbed(request) }
         router.setFallback(staticFiles.respond(to:))
         return router
     }

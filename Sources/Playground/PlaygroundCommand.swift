@@ -242,6 +242,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.marbleFinds = ClientRateLimiter(perSecond: Double(marbleFindsPerSecond), burst: Double(3 * marbleFindsPerSecond))
         api.programLimits.valueBytes = maxValueBytes
         api.marblesAnswerBytes = marblesAnswerBytes
+        api.gallery = try GalleryIndex(publicRoot: publicRoot)
         let server = HTTPServer(
             configuration: configuration,
             logger: Logger(label: "microhttp"),

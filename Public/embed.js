@@ -1,0 +1,66 @@
+// The embed page (`/embed/gallery/ID`, `/embed/gallery/ID?compare=…`, `/embed/program?p=…`): one
+// gallery entry or one program, drawn alone for an iframe on another site, with a link back to
+// the full playground. A gallery entry is the gallery's own view, so its rows stay draggable.
+import { drawMarbles } from "./api.js";
+import { html } from "./dom.js";
+import { decodeProgram } from "./editor.js";
+import { FRAME_WIDTH, Gallery, outputLane } from "./gallery.js";
+
+const $ = (id) => document.getElementById(id);
+
+function problem(text) {
+  $("embed-problem").hidden = false;
+  $("embed-problem").textContent = text;
+}
+
+/** The variants of a comparison link (`compare=` base64url of a JSON array of expressions). */
+function variantsOf(encoded) {
+  if (!encoded) return [];
+  try {
+    const variants = JSON.parse(decodeProgram(encoded) ?? "[]");
+    return Array.isArray(variants) ? variants.filter((item) => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+async function showEntry(id, compare) {
+  const response = await fetch("/gallery/entries.json");
+  if (!response.ok) return problem("The gallery could not be loaded.");
+  const gallery = new Gallery(await response.json());
+  if (!gallery.show(id, variantsOf(compare))) return problem(`The gallery has no entry “${id}”.`);
+  $("embed-back").href = `/#gallery/${encodeURIComponent(id)}${compare ? `/compare=${compare}` : ""}`;
+}
+
+async function showProgram(encoded) {
+  const text = encoded ? decodeProgram(encoded) : null;
+  if (text === null) return problem("This program link is damaged: its text could not be read.");
+  $("embed-program").hidden = false;
+  $("embed-program-text").textContent = text;
+  $("embed-back").href = `/#program=${encoded}`;
+  try {
+    const answer = await drawMarbles(text);
+    const frames = Math.max(16, ...Object.values(answer.streams).map((drawing) => drawing.marbles.length + 2));
+    const rows = $("embed-program-rows");
+    for (const name of answer.order) {
+      const drawing = answer.streams[name];
+      const row = html("div", "gallery-row gallery-output");
+      const label = html("p", "gallery-row-controls");
+      label.append(html("span", "gallery-row-name", name), html("code", "gallery-output-notation", drawing.marbles));
+      label.lastChild.dataset.stream = name;
+      const scroll = html("div", "gallery-scroll");
+      scroll.appendChild(outputLane(name, drawing, answer.frame, frames * FRAME_WIDTH));
+      row.append(label, scroll);
+      rows.appendChild(row);
+    }
+    $("embed-program-status").textContent = answer.truncated ? answer.truncation.message : "";
+  } catch (error) {
+    $("embed-program-status").textContent = `Not drawn: ${error.message}`;
+  }
+}
+
+const path = location.pathname;
+const query = new URLSearchParams(location.search);
+if (path.startsWith("/embed/gallery/")) showEntry(decodeURIComponent(path.slice("/embed/gallery/".length)), query.get("compare"));
+else if (path === "/embed/program") showProgram(query.get("p"));
+else problem("This address names nothing to embed.");
