@@ -224,7 +224,7 @@ export class Gallery {
     let shown = 0;
     for (const group of this.groups) {
       const matches = group.entries.filter((entry) => !query || [entry.name, entry.rac, entry.reactiveSwift, entry.rxSwift,
-        entry.combine, entry.id].some((name) => name.toLowerCase().includes(query)));
+        entry.rxjs, entry.combine, entry.id].some((name) => name.toLowerCase().includes(query)));
       if (!matches.length) continue;
       const section = html("section", "gallery-group");
       section.appendChild(html("h3", undefined, group.title));
@@ -233,7 +233,7 @@ export class Gallery {
         const item = html("li");
         const link = html("a", undefined, entry.name);
         link.href = `#gallery/${entry.id}`;
-        const names = html("span", "gallery-names", ` — RAC ${entry.rac}; RxSwift ${entry.rxSwift}; Combine ${entry.combine}`);
+        const names = html("span", "gallery-names", ` — RAC ${entry.rac}; RxSwift ${entry.rxSwift}; RxJS ${entry.rxjs}; Combine ${entry.combine}`);
         item.append(link, names);
         items.appendChild(item);
         shown += 1;
@@ -266,7 +266,7 @@ export class Gallery {
     $("gallery-note").hidden = !entry.note;
     $("gallery-note").textContent = entry.note ?? "";
     $("gallery-entry-names").textContent =
-      `RAC 2.x ${entry.rac} · ReactiveSwift ${entry.reactiveSwift} · RxSwift ${entry.rxSwift} · Combine ${entry.combine}`;
+      `RAC 2.x ${entry.rac} · ReactiveSwift ${entry.reactiveSwift} · RxSwift ${entry.rxSwift} · RxJS ${entry.rxjs} · Combine ${entry.combine}`;
     this.renderInputs();
     $("gallery-outputs").replaceChildren(); // the last entry's output goes at once, not when this one's comes
     this.scheduleDraw(0);

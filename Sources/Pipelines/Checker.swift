@@ -18,12 +18,16 @@ struct Checker {
     /// Every stream and input that any definition uses.
     private var usedAnywhere: Set<String> = []
 
-    init(_ program: Program) {
+    /// The hint of an unknown operator that another library names (``PipelineLanguage/check(_:hints:)``).
+    private let hints: [String: String]
+
+    init(_ program: Program, hints: [String: String] = [:]) {
         self.program = program
+        self.hints = hints
     }
 
-    static func check(_ program: Program) -> [Diagnostic] {
-        var checker = Checker(program)
+    static func check(_ program: Program, hints: [String: String] = [:]) -> [Diagnostic] {
+        var checker = Checker(program, hints: hints)
         checker.run()
         return checker.diagnostics
     }
@@ -99,7 +103,7 @@ struct Checker {
             visit(base, closureParameters: closureParameters, isStreamLevel: isStreamLevel, used: &used)
             // In a chain outside closures, every member is an operator; inside, it may be a field.
             if !inClosure && !Vocabulary.operators.contains(name) {
-                let hint = suggestion(for: name, among: Vocabulary.operators)
+                let hint = hints[name] ?? suggestion(for: name, among: Vocabulary.operators)
                 report(
                     "unknown operator `\(Checker.shortened(name))`",
                     at: memberRange(range, name: name),

@@ -10,14 +10,16 @@ public enum PipelineLanguage {
 
     /// Every problem in `text`: syntax, names, cycles, limits, and unused inputs (warnings).
     /// Sorted by position (at most ``maximumDiagnostics``, then one saying how many more); empty
-    /// when the program is fine.
-    public static func check(_ text: String) -> [Diagnostic] {
-        parse(text).diagnostics
+    /// when the program is fine. `hints` gives, for names other libraries use, the hint an
+    /// unknown operator of that name gets (`debounce` → "`throttle` here: …"), ahead of a
+    /// suggested spelling.
+    public static func check(_ text: String, hints: [String: String] = [:]) -> [Diagnostic] {
+        parse(text, hints: hints).diagnostics
     }
 
-    /// The program in `text` and its problems. The program is usable only when no diagnostic is
-    /// an error.
-    public static func parse(_ text: String) -> (program: Program, diagnostics: [Diagnostic]) {
+    /// The program in `text` and its problems (`hints` as for ``check(_:hints:)``). The program
+    /// is usable only when no diagnostic is an error.
+    public static func parse(_ text: String, hints: [String: String] = [:]) -> (program: Program, diagnostics: [Diagnostic]) {
         guard text.utf8.count <= maximumProgramBytes else {
             let diagnostic = Diagnostic(
                 .error,
@@ -38,7 +40,7 @@ public enum PipelineLanguage {
                 )
             )
         }
-        diagnostics += Checker.check(program)
+        diagnostics += Checker.check(program, hints: hints)
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         if diagnostics.count > maximumDiagnostics {
             let rest = diagnostics.count - maximumDiagnostics

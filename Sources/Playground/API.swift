@@ -123,7 +123,7 @@ struct API: Sendable {
             .json(ExampleList(examples: Example.all))
         }
         router.add(.post, "/api/pipelines/check", preflight: limitingPrograms(programChecks, "checked")) { request in
-            .deferred { respond in sessions.onProgramThread { respond(ProgramCheck.respond(to: request)) } }
+            .deferred { respond in sessions.onProgramThread { respond(ProgramCheck.respond(to: request, hints: gallery.operatorHints)) } }
         }
         router.add(.post, "/api/marbles", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
             .deferred { respond in sessions.onProgramThread { respond(drawMarbles(request)) } }

@@ -56,10 +56,11 @@ enum MarblesRun {
         limits: StepBudget.Limits = .standard,
         steps stepBudget: Int = MarblesRun.stepBudget,
         answerBytes: Int = defaultAnswerBytes,
+        hints: [String: String] = [:],
         onLimit: @escaping @Sendable (String) -> Void = { _ in }
     ) -> Result<Answer, ProgramRefusal> {
         let reports = LimitReports(onLimit)
-        let (program, diagnostics) = PipelineLanguage.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text, hints: hints)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
         let recording = Lock<(events: [Recorded], spans: [String: [Int: SubscriptionSpan]], bytes: Int, isFull: Bool)>(([], [:], 0, false))

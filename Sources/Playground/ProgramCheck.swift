@@ -17,12 +17,13 @@ enum ProgramCheck {
         )
     }
 
-    /// The diagnostics of the program in the body, or 400 if the body is not UTF-8.
-    static func respond(to request: HTTPRequest) -> HTTPResponse {
+    /// The diagnostics of the program in the body (an unknown operator that another library
+    /// names hinted from `hints`), or 400 if the body is not UTF-8.
+    static func respond(to request: HTTPRequest, hints: [String: String] = [:]) -> HTTPResponse {
         guard let program = String(validating: request.body, as: UTF8.self) else {
             return InputBodyError.invalidUTF8.response
         }
-        return .json(CheckResult(diagnostics: PipelineLanguage.check(program)))
+        return .json(CheckResult(diagnostics: PipelineLanguage.check(program, hints: hints)))
     }
 
     private struct CheckResult: Encodable {

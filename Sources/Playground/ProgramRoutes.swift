@@ -11,7 +11,12 @@ extension API {
             return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
         }
         let metrics = self.metrics
-        switch ProgramSession.definition(from: text, limits: programLimits, onLimit: { metrics.programReachedLimit($0) }) {
+        switch ProgramSession.definition(
+            from: text,
+            limits: programLimits,
+            hints: gallery.operatorHints,
+            onLimit: { metrics.programReachedLimit($0) }
+        ) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let (definition, _)):
@@ -47,6 +52,7 @@ extension API {
             until: until ?? nil,
             limits: programLimits,
             answerBytes: marblesAnswerBytes,
+            hints: gallery.operatorHints,
             onLimit: { metrics.programReachedLimit($0) }
         ) {
         case .failure(let refusal):

@@ -9,9 +9,10 @@ enum ProgramSession {
     static func definition(
         from text: String,
         limits: StepBudget.Limits = .standard,
+        hints: [String: String] = [:],
         onLimit: @escaping @Sendable (String) -> Void = { _ in }
     ) -> Result<(definition: SessionDefinition, warnings: [Diagnostic]), ProgramRefusal> {
-        let (program, diagnostics) = PipelineLanguage.parse(text)
+        let (program, diagnostics) = PipelineLanguage.parse(text, hints: hints)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         // What only building finds (an argument out of range, a value where a signal is needed),
         // found without running anything: the session builds it again, for real, on its thread.

@@ -194,3 +194,24 @@ def test_the_editor_opens_with_something_to_run(browser, make_playground, viewpo
     wait(browser, lambda: browser.find_element(By.ID, "program").get_attribute("value") == mine)
     assert first != mine
     check_console(browser)
+
+
+def test_another_librarys_operator_name_is_answered_with_this_projects_spelling(browser, make_playground, viewport):
+    """A learner from RxSwift or RxJS types `debounce` and `switchMap`: each problem says what it
+    is called here and how it differs — from the gallery's table of names, the one its search
+    reads (typing `switchMap` there finds flatMap(.latest))."""
+    playground = make_playground()
+    viewport(1280, 800)
+    open_editor(browser, playground)
+    replace_program(browser, "input query: text\nslow = query.debounce(0.3s)\nlatest = query.switchMap { just($0) }\n")
+    wait(browser, lambda: len(problems(browser)) == 2)
+    debounce, switch_map = problems(browser)
+    assert "`debounce`" in debounce.text and "here it is `throttle`" in debounce.text and "debounce" in debounce.text
+    assert "RxJS calls it `switchMap`: here it is `flatMap(.latest)`" in switch_map.text
+    browser.save_screenshot(str(ARTIFACTS / "editor-other-library-names-1280px.png"))
+    browser.get(f"{playground.url}/#gallery")
+    search = browser.find_element(By.ID, "gallery-search")
+    wait(browser, lambda: search.is_displayed())
+    search.send_keys("switchMap")
+    wait(browser, lambda: [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#gallery-list a")] == ["flatMap(.latest)"])
+    check_console(browser)

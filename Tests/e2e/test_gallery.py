@@ -33,7 +33,7 @@ def test_every_entry_has_a_unique_id_and_the_names_a_search_needs():
     ids = [entry["id"] for entry in ENTRIES]
     assert len(ids) == len(set(ids))
     for entry in ENTRIES:
-        for field in ("name", "rac", "reactiveSwift", "rxSwift", "combine", "explanation", "inputs", "program", "expected"):
+        for field in ("name", "rac", "reactiveSwift", "rxSwift", "rxjs", "combine", "explanation", "inputs", "program", "expected"):
             assert entry.get(field) not in (None, ""), (entry["id"], field)
 
 
