@@ -35,7 +35,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "Floor",
                 "CMalloc",
-                "SwitchToLatestCase",
+                "CountedCases",
             ],
             // package-benchmark's plugin makes a benchmark target's main when its folder is in a
             // folder named Benchmarks: this package's own.
@@ -46,10 +46,10 @@ let package = Package(
         // The floor lives in a module of its own, so the optimizer cannot fuse its closure chain
         // with the benchmark loop into one straight loop.
         .target(name: "Floor"),
-        // Case 4's floor and Reactive contenders, shared by CoreBenchmarks and CountInstructions,
-        // which runs one of them for callgrind (run-instruction-counts.sh).
-        .target(name: "SwitchToLatestCase", dependencies: [.product(name: "Reactive", package: rootIdentity), "Floor"]),
-        .executableTarget(name: "CountInstructions", dependencies: ["SwitchToLatestCase"]),
+        // The floor and Reactive contenders of cases 3, 4, 4b and 5a, shared by CoreBenchmarks and
+        // CountInstructions, which runs one of them for callgrind (run-instruction-counts.sh).
+        .target(name: "CountedCases", dependencies: [.product(name: "Reactive", package: rootIdentity), "Floor"]),
+        .executableTarget(name: "CountInstructions", dependencies: ["CountedCases"]),
         .systemLibrary(name: "CMalloc"),
     ],
     swiftLanguageModes: [.v6]

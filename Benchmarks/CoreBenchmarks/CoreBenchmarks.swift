@@ -1,10 +1,10 @@
 import Benchmark
 import CMalloc
+import CountedCases
 import Floor
 import Foundation
 import OpenCombine
 import Reactive
-import SwitchToLatestCase
 
 // The core benchmarks, run by ordo-one's package-benchmark (Benchmarks/README.md): every case of
 // docs/PERFORMANCE.md, each contender (the floor, Reactive, OpenCombine) a benchmark of its own
@@ -70,43 +70,12 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: 3. combineLatest of two subjects, alternating sends -> map -> sink (OpenCombine has none)
 
-    record("3 combineLatest", "floor") {
-        let total = Box(0)
-        let latestA = Box<Int?>(nil)
-        let latestB = Box<Int?>(nil)
-        let a = FloorSubject()
-        let b = FloorSubject()
-        _ = a.subscribe { value in
-            latestA.value = value
-            if let other = latestB.value { total.value &+= value &+ other }
-        }
-        _ = b.subscribe { value in
-            latestB.value = value
-            if let other = latestA.value { total.value &+= other &+ value }
-        }
-        for value in 0..<(million / 2) {
-            a.send(value)
-            b.send(value)
-        }
-        return total.value
-    }
-    record("3 combineLatest", "Reactive") {
-        let total = Box(0)
-        let a = Reactive.Subject<Int, Never>()
-        let b = Reactive.Subject<Int, Never>()
-        let subscription = Signal<(Int, Int), Never>.combineLatest(a.signal, b.signal).map { $0 &+ $1 }
-            .subscribe(next: { total.value &+= $0 })
-        for value in 0..<(million / 2) {
-            a.sendNext(value)
-            b.sendNext(value)
-        }
-        subscription.dispose()
-        return total.value
-    }
+    // The floor's and Reactive's bodies are in CountedCases, which CountInstructions runs too.
+    record("3 combineLatest", "floor") { combineLatestFloor(pairs: million / 2) }
+    record("3 combineLatest", "Reactive") { combineLatestReactive(pairs: million / 2) }
 
     // MARK: 4. switchToLatest over single-value inner signals
 
-    // The floor's and Reactive's bodies are in SwitchToLatestCase, which CountInstructions runs too.
     record("4 switchToLatest", "floor") { switchToLatestFloor(outerValues: hundredThousand) }
     record("4 switchToLatest", "Reactive") { switchToLatestReactive(outerValues: hundredThousand) }
     record("4 switchToLatest", "OpenCombine") {
@@ -128,16 +97,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: 5a. subscribe + dispose, one at a time
 
-    record("5a subscribe+dispose", "floor") {
-        let subject = FloorSubject()
-        for _ in 0..<hundredThousand { subject.remove(subject.subscribe { _ in }) }
-        return hundredThousand
-    }
-    record("5a subscribe+dispose", "Reactive") {
-        let subject = Reactive.Subject<Int, Never>()
-        for _ in 0..<hundredThousand { subject.signal.subscribe(next: { _ in }).dispose() }
-        return hundredThousand
-    }
+    record("5a subscribe+dispose", "floor") { subscribeDisposeFloor(count: hundredThousand) }
+    record("5a subscribe+dispose", "Reactive") { subscribeDisposeReactive(count: hundredThousand) }
     record("5a subscribe+dispose", "OpenCombine") {
         let subject = PassthroughSubject<Int, Never>()
         for _ in 0..<hundredThousand { subject.sink { _ in }.cancel() }

@@ -1,19 +1,21 @@
+import CountedCases
 import Foundation
-import SwitchToLatestCase
 
-// Runs one contender of core case 4 once, for callgrind to count its instructions
-// (run-instruction-counts.sh): `CountInstructions floor|Reactive|Reactive-subscribed OUTER_VALUES`
-// (the last is case 4b: inner signals the switch must subscribe to). The benchmark
-// binary itself does not run under valgrind (package-benchmark's runtime crashes it).
+// Runs one contender of a core case once, for callgrind to count its instructions
+// (run-instruction-counts.sh): `CountInstructions CONTENDER SIZE`, the contender one of the names
+// below (case 4b: inner signals the switch must subscribe to), SIZE its outer values, pairs or
+// subscriptions. The benchmark binary itself does not run under valgrind (package-benchmark's
+// runtime crashes it).
 
+let contenders: [String: (Int) -> Int] = [
+    "floor": switchToLatestFloor, "Reactive": switchToLatestReactive, "Reactive-subscribed": switchToLatestReactiveSubscribing,
+    "3-floor": combineLatestFloor, "3-Reactive": combineLatestReactive,
+    "5a-floor": subscribeDisposeFloor, "5a-Reactive": subscribeDisposeReactive,
+]
 let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count == 2, let count = Int(arguments.last!), (0...10_000_000).contains(count),
-    let run = [
-        "floor": switchToLatestFloor, "Reactive": switchToLatestReactive,
-        "Reactive-subscribed": switchToLatestReactiveSubscribing,
-    ][arguments.first!]
-else {
-    FileHandle.standardError.write(Data("usage: CountInstructions floor|Reactive|Reactive-subscribed OUTER_VALUES (0 to 10000000)\n".utf8))
+guard arguments.count == 2, let size = Int(arguments.last!), (0...10_000_000).contains(size), let run = contenders[arguments.first!] else {
+    let names = contenders.keys.sorted().joined(separator: "|")
+    FileHandle.standardError.write(Data("usage: CountInstructions \(names) SIZE (0 to 10000000)\n".utf8))
     exit(2)
 }
-print(run(count))
+print(run(size))

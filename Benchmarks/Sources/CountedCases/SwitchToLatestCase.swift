@@ -5,16 +5,11 @@ import Reactive
 // Reactive, in a module of its own so that two programs run the very same code: CoreBenchmarks
 // times it, CountInstructions runs it under callgrind (docs/PERFORMANCE.md, "Case 4 is not met").
 
-/// A mutable box the closures capture (each run is on one thread).
-private final class Box: @unchecked Sendable {
-    var value = 0
-}
-
 /// The floor: each outer value starts an inner source that delivers at once; a newer one
 /// supersedes it. Returns the sum of what passed.
 public func switchToLatestFloor(outerValues: Int) -> Int {
-    let total = Box()
-    let generation = Box()
+    let total = Box(0)
+    let generation = Box(0)
     let outer = FloorSubject()
     _ = outer.subscribe { value in
         generation.value &+= 1
@@ -28,7 +23,7 @@ public func switchToLatestFloor(outerValues: Int) -> Int {
 /// Reactive: a subject of `Signal.just` values through `switchToLatest()`. Returns the sum of what
 /// passed. The switch delivers a `just` signal's value without subscribing to it.
 public func switchToLatestReactive(outerValues: Int) -> Int {
-    let total = Box()
+    let total = Box(0)
     let outer = Reactive.Subject<Signal<Int, Never>, Never>()
     let subscription = outer.signal.switchToLatest().subscribe(next: { total.value &+= $0 })
     for value in 0..<outerValues { outer.sendNext(.just(value)) }
@@ -40,7 +35,7 @@ public func switchToLatestReactive(outerValues: Int) -> Int {
 /// what case 4 costs when the switch has to subscribe to every inner signal (case 4b). Returns the
 /// sum of what passed.
 public func switchToLatestReactiveSubscribing(outerValues: Int) -> Int {
-    let total = Box()
+    let total = Box(0)
     let outer = Reactive.Subject<Signal<Int, Never>, Never>()
     let subscription = outer.signal.switchToLatest().subscribe(next: { total.value &+= $0 })
     for value in 0..<outerValues {
