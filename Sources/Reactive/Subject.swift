@@ -66,9 +66,18 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
         guard let member = member(for: subscriber) else { return nil }
         let isLive = withLock { admit(member, to: &$0) }
-        // `terminal` was written before `isClosed`, under the lock just taken, and never changes.
-        if !isLive, let terminal { member.send(terminal) }
+        if !isLive { sendTerminal(to: member) }
         return nil
+    }
+
+    /// Sends the terminal event to a subscriber that came after it. Apart from ``subscribe(_:)``
+    /// so that the usual subscription never touches `terminal`: unspecialised code copying an
+    /// `Event<Value, Failure>?` looks up its type metadata first, and that lookup, hoisted to the
+    /// start of `subscribe`, was a fifth of a subscribe and dispose.
+    @inline(never)
+    private func sendTerminal(to member: Subscriber<Value, Failure>) {
+        // `terminal` was written before `isClosed`, under the lock the caller took, and never changes.
+        if let terminal { member.send(terminal) }
     }
 
     @inlinable
