@@ -28,7 +28,9 @@ async function showEntry(id, compare) {
   const response = await fetch("/gallery/entries.json");
   if (!response.ok) return problem("The gallery could not be loaded.");
   const gallery = new Gallery(await response.json());
-  if (!gallery.show(id, variantsOf(compare))) return problem(`The gallery has no entry “${id}”.`);
+  // Checked first: the gallery answers an unknown id with its list, which this page has not.
+  if (!gallery.entries.some((entry) => entry.id === id)) return problem(`The gallery has no entry “${id}”.`);
+  gallery.show(id, variantsOf(compare));
   $("embed-back").href = `/#gallery/${encodeURIComponent(id)}${compare ? `/compare=${compare}` : ""}`;
 }
 
@@ -59,8 +61,18 @@ async function showProgram(encoded) {
   }
 }
 
+/** A path segment decoded, or null when its escapes are not UTF-8 (`%E0%A4%A`). */
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 const path = location.pathname;
 const query = new URLSearchParams(location.search);
-if (path.startsWith("/embed/gallery/")) showEntry(decodeURIComponent(path.slice("/embed/gallery/".length)), query.get("compare"));
+const entry = path.startsWith("/embed/gallery/") ? decoded(path.slice("/embed/gallery/".length)) : null;
+if (entry) showEntry(entry, query.get("compare"));
 else if (path === "/embed/program") showProgram(query.get("p"));
 else problem("This address names nothing to embed.");

@@ -140,3 +140,17 @@ def test_another_site_frames_an_embed_and_not_the_page(browser, playground, othe
     others = [entry for entry in log if entry["level"] == "SEVERE" and "frame-ancestors" not in entry["message"]]
     assert not others, others
     browser.save_screenshot(str(ARTIFACTS / "embed-blog-1280px.png"))
+
+
+@pytest.mark.parametrize("path, says", [
+    ("/embed/gallery/noSuchEntry", "The gallery has no entry “noSuchEntry”."),
+    ("/embed/program?p=@@@", "This program link is damaged: its text could not be read."),
+    ("/embed/program", "This program link is damaged: its text could not be read."),
+])
+def test_an_embed_of_nothing_says_so(browser, playground, path, says):
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}{path}")
+    notice = browser.find_element(By.ID, "embed-problem")
+    wait(browser, lambda: notice.is_displayed() and notice.text == says)
+    assert not [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
