@@ -13,6 +13,9 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product playground \
     && install -D "$(swift build -c release --show-bin-path)/playground" /out/playground
+# Reactive's documentation, served under /docs/.
+COPY scripts/build-docs.sh ./scripts/build-docs.sh
+RUN scripts/build-docs.sh /out/docs
 
 FROM debian:bookworm-slim
 RUN apt-get update \
@@ -21,8 +24,9 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /out/playground /app/playground
 COPY Public /app/Public
+COPY --from=build /out/docs /app/docs
 USER 10001:10001
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["/app/playground", "--healthcheck", "--port", "8080"]
-ENTRYPOINT ["/app/playground", "--host", "0.0.0.0", "--port", "8080", "--public", "/app/Public"]
+ENTRYPOINT ["/app/playground", "--host", "0.0.0.0", "--port", "8080", "--public", "/app/Public", "--docs", "/app/docs"]

@@ -1,6 +1,7 @@
 // The program editor: a plain textarea (so every keyboard, screen reader and input method works as
 // usual) over a highlighted copy of its text, with line numbers, problems marked at their line and
 // column, and a list of the problems that moves the caret to each.
+import { docsLink, docsPage } from "./docs-links.js";
 
 const KEYWORDS = new Set(["input", "true", "false", "nil", "null", "in", "text", "number", "bool", "action", "choice"]);
 // One token at a time, in this order; a position that matches none is plain text.
@@ -110,6 +111,7 @@ export class ProgramEditor {
       button.addEventListener("click", () => this.reveal(problem.line, problem.column));
       item.appendChild(button);
       this.problems.appendChild(item);
+      this.linkDocumentation(problem, item);
     }
     const errors = diagnostics.filter((problem) => problem.severity === "error").length;
     const warnings = diagnostics.length - errors;
@@ -118,6 +120,18 @@ export class ProgramEditor {
       : `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}. ` +
         `First, line ${first.line}: ${sentence(first)}`;
     this.summary.dataset.state = errors ? "error" : warnings ? "warning" : "ok";
+  }
+
+  /**
+   * After a problem whose hint names an operator ("did you mean `throttle`?", "here it is
+   * `flatMap(.latest)`"), a link to that operator's documentation page.
+   */
+  async linkDocumentation(problem, item) {
+    const named = [...(problem.hint ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+    const spelling = named.find((name) => !problem.message.includes(`\`${name}\``)) ?? null;
+    const page = spelling && await docsPage(spelling);
+    if (!page || !item.isConnected) return;
+    item.append(" ", docsLink(page, `${page.label} in the documentation`));
   }
 
   /** Puts the caret at `line`, `column` (from 1, in UTF-16 code units, as diagnostics count). */

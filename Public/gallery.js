@@ -2,6 +2,7 @@
 // computed by the real Swift operator on the server (POST /api/marbles). Input marbles are
 // dragged, added, removed and edited as notation; the output is drawn again after each change.
 import { drawMarbles } from "./api.js";
+import { docsLink, docsPage } from "./docs-links.js";
 import { downloadPicture, rowsSVG } from "./diagram-export.js";
 import { html, svg } from "./dom.js";
 import { encodeProgram } from "./editor.js";
@@ -268,6 +269,7 @@ export class Gallery {
     $("gallery-entry-names").textContent =
       `RAC 2.x ${entry.rac} · ReactiveSwift ${entry.reactiveSwift} · RxSwift ${entry.rxSwift} · RxJS ${entry.rxjs} · Combine ${entry.combine}`;
     this.renderInputs();
+    this.linkDocumentation(entry);
     $("gallery-outputs").replaceChildren(); // the last entry's output goes at once, not when this one's comes
     this.scheduleDraw(0);
     return true;
@@ -360,6 +362,19 @@ export class Gallery {
     }
     $("gallery-program").textContent = this.entry.program.replaceAll("@", "");
     this.renderVariants();
+  }
+
+  /** Links each operator the entry names (a comparison names several) to its documentation page. */
+  async linkDocumentation(entry) {
+    const line = $("gallery-docs");
+    if (!line) return;
+    line.replaceChildren();
+    line.hidden = true;
+    const pages = (await Promise.all(entry.name.split(" / ").map((name) => docsPage(name)))).filter(Boolean);
+    if (this.entry !== entry || !pages.length) return;
+    line.append("Reactive's documentation: ");
+    pages.forEach((page, index) => line.append(...(index ? [", "] : []), docsLink(page)));
+    line.hidden = false;
   }
 
   // MARK: Compare with…

@@ -9,5 +9,7 @@ require_swift
 ensure_apt_packages libmicrohttpd-dev pkg-config
 echo "==> building (release)"
 swift build -c release --product playground
+echo "==> building Reactive's documentation, served under /docs/"
+scripts/build-docs.sh
 echo "==> starting: open http://127.0.0.1:8080/ unless you chose another --host/--port (Ctrl-C stops it)"
 exec .build/release/playground --public Public "$@"

@@ -17,14 +17,17 @@ import Locking
 public struct StaticFiles: Sendable {
     /// The root folder's real path (symbolic links resolved).
     public let root: String
-    private let cache = FileCache()
+    private let cache: FileCache
 
-    /// Serves files under `root`. Fails if `root` is not an existing folder.
-    public init(root: String) throws {
+    /// Serves files under `root`, each response with `headers` too (a folder with a policy of its
+    /// own: they replace the server's defaults of their names). Fails if `root` is not an existing
+    /// folder.
+    public init(root: String, headers: [(name: String, value: String)] = []) throws {
         guard let real = realPath(root), isDirectory(real) else {
             throw StaticFilesError.rootNotFound(root)
         }
         self.root = real
+        cache = FileCache(headers: headers)
     }
 
     /// Answers a `GET` or `HEAD` for `request.rawPath`.
@@ -86,6 +89,7 @@ public struct StaticFiles: Sendable {
         case "json": return "application/json"
         case "svg": return "image/svg+xml"
         case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
         case "ico": return "image/x-icon"
         case "txt", "md": return "text/plain; charset=utf-8"
         case "woff2": return "font/woff2"
@@ -151,6 +155,12 @@ private final class FileCache: Sendable {
 
     private let state = Lock(State())
     private static let maxResolvedPaths = 1_024
+    /// Sent with every file, after the file's own headers.
+    let headers: [(name: String, value: String)]
+
+    init(headers: [(name: String, value: String)]) {
+        self.headers = headers
+    }
 
     /// The file a request path resolved to before, if it is still there and unchanged.
     func file(forRawPath rawPath: String) -> CachedFile? {
@@ -171,7 +181,7 @@ private final class FileCache: Sendable {
             return cached
         }
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let file = CachedFile(path: path, version: version, body: Array(data))
+        let file = CachedFile(path: path, version: version, body: Array(data), headers: headers)
         state.withLock { $0.files[path] = file }
         remember(rawPath, path)
         return file
@@ -208,7 +218,7 @@ private struct CachedFile: Sendable {
     let lastModified: String
     let prepared: PreparedResponse
 
-    init(path: String, version: FileVersion, body: [UInt8]) {
+    init(path: String, version: FileVersion, body: [UInt8], headers: [(name: String, value: String)]) {
         self.version = version
         etag =
             "\"\(String(version.size, radix: 16))-\(String(version.modifiedSeconds, radix: 16))-\(String(version.modifiedNanoseconds, radix: 16))\""
@@ -219,7 +229,7 @@ private struct CachedFile: Sendable {
                 ("Cache-Control", "no-cache"),
                 ("ETag", etag),
                 ("Last-Modified", lastModified),
-            ],
+            ] + headers,
             body: body
         )
     }

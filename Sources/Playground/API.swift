@@ -34,6 +34,8 @@ struct API: Sendable {
     var marblesAnswerBytes = MarblesRun.defaultAnswerBytes
     /// The gallery's entries, for `/oembed` (read from the page's folder at startup).
     var gallery = GalleryIndex()
+    /// Reactive's documentation site, served under `/docs/` when it was built (``Documentation``).
+    var documentation: StaticFiles?
 
     /// What any page may load: this server's own scripts, styles and data alone. Images may also
     /// be `blob:` URLs, which only the page's own scripts make: the diagram drawn into a PNG.
@@ -135,7 +137,10 @@ struct API: Sendable {
         router.add(.get, "/embed/gallery/{id}") { request in embedPage(request) }
         router.add(.get, "/embed/program") { request in embedPage(request) }
         router.add(.get, "/oembed") { request in oEmbed(request) }
-        router.setFallback(staticFiles.respond(to:))
+        router.setFallback { [staticFiles, documentation] request in
+            guard request.rawPath == "/docs" || request.rawPath.hasPrefix("/docs/") else { return staticFiles.respond(to: request) }
+            return Documentation.respond(to: request, from: documentation)
+        }
         return router
     }
 }

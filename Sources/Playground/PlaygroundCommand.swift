@@ -23,6 +23,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(name: .customLong("public"), help: "The folder of the page's static files (found automatically when omitted).")
     var publicFolder: String?
 
+    @Option(
+        name: .customLong("docs"),
+        help: "The folder of Reactive's documentation site, served under /docs/ (scripts/build-docs.sh; found automatically when omitted)."
+    )
+    var docsFolder: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -243,6 +249,10 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.programLimits.valueBytes = maxValueBytes
         api.marblesAnswerBytes = marblesAnswerBytes
         api.gallery = try GalleryIndex(publicRoot: publicRoot)
+        api.documentation = try Documentation.locate(explicit: docsFolder, publicRoot: publicRoot)
+        if api.documentation == nil {
+            logger.notice("no documentation site found: /docs/ answers 404 (scripts/build-docs.sh builds it)")
+        }
         let server = HTTPServer(
             configuration: configuration,
             logger: Logger(label: "microhttp"),

@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import MicroHTTP
+import Scenarios
+import Testing
+
+@testable import Playground
+
+/// `/docs/…`: Reactive's documentation site, when it was built.
+@Suite("Documentation site")
+struct DocumentationTests {
+    func router(documentation: StaticFiles?) throws -> Router {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
+        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
+        api.documentation = documentation
+        return api.router()
+    }
+
+    func get(_ path: String, on router: Router) -> HTTPResponse {
+        var request = HTTPRequest(method: .get, rawPath: path)
+        return (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
+    }
+
+    @Test func aBuiltSiteIsServedUnderDocsWithItsOwnPolicy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("documentation/reactive"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("<!doctype html><title>Reactive</title>".utf8).write(to: folder.appendingPathComponent("documentation/reactive/index.html"))
+        try Data("<!doctype html>".utf8).write(to: folder.appendingPathComponent("index.html"))
+        let router = try router(documentation: try StaticFiles(root: folder.path, headers: Documentation.headers))
+
+        let moved = get("/docs", on: router)
+        #expect(moved.status == 302)
+        #expect(moved.headers.contains { $0.name == "Location" && $0.value == "/docs/documentation/reactive/" })
+        #expect(get("/docs/", on: router).status == 302)
+
+        let page = get("/docs/documentation/reactive/", on: router)
+        #expect(page.status == 200)
+        guard case .prepared(let prepared) = page.body else {
+            Issue.record("a static file is a prepared response")
+            return
+        }
+        #expect(String(decoding: prepared.body, as: UTF8.self).contains("<title>Reactive</title>"))
+        let policy = prepared.headers.first { $0.name == "Content-Security-Policy" }?.value ?? ""
+        #expect(policy.contains("script-src 'self';") && policy.contains("style-src 'self' 'unsafe-inline'"))
+        #expect(get("/docs/nothing-here", on: router).status == 404)
+        #expect(get("/docs/../Package.swift", on: router).status == 403, "never outside the site")
+        #expect(get("/", on: router).status == 200, "the page is still the page's")
+    }
+
+    @Test func withoutASiteDocsSaysHowToBuildIt() throws {
+        let response = get("/docs/documentation/reactive/", on: try router(documentation: nil))
+        #expect(response.status == 404)
+        guard case .bytes(let bytes) = response.body else { return }
+        let error = (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "docs_not_built")
+        #expect((error?["message"] as? String)?.contains("scripts/build-docs.sh") == true)
+    }
+}
