@@ -62,6 +62,13 @@ export function defaultWindow(width) {
 }
 
 const isMark = (event) => event.kind === "subscribed" || event.kind === "disposed";
+/**
+ * Events of compared rows (a program's `// compare:` line) are the same when their kind and value
+ * agree and their times are this close: one input reaches every variant in one pass on the
+ * session's thread, and their timers fire within a few milliseconds of each other.
+ */
+const SAME_EVENT_MS = 20;
+const sameEventKey = (event) => `${event.kind}|${JSON.stringify(event.value ?? null)}`;
 
 export class Diagram {
   /**
@@ -70,8 +77,13 @@ export class Diagram {
    * pointed at; `windowMs` the time across (null: chosen from the width); `colours` the session's
    * colours by cause (kept when the diagram is drawn again with other rows).
    */
-  constructor(root, rows, { detail, windowMs = null, colours = new CauseColours(), onViewChange, onExpand, threads = false }) {
+  constructor(root, rows, {
+    detail, windowMs = null, colours = new CauseColours(), onViewChange, onExpand, threads = false, compared = [],
+  }) {
     this.root = root;
+    // For each compared stream, the others of its group: its events not in all of theirs are ringed.
+    this.comparedWith = new Map(compared.flatMap((group) => group.map((name) => [name, group.filter((other) => other !== name)])));
+    this.recheck = null; // the compared rows to look at again, once this frame's events are in
     this.threads = threads; // whether each glyph wears a badge naming its thread
     this.onExpand = onExpand;
     this.detail = detail;
@@ -331,6 +343,43 @@ export class Diagram {
       return;
     }
     this.update(row, event);
+    if (this.comparedWith.has(row.name)) this.recheckCompared(row.name);
+  }
+
+  /**
+   * Whether any of `events` (a glyph's) is missing from another compared row: no event of the
+   * same kind and value within ``SAME_EVENT_MS`` there.
+   */
+  differs(row, events) {
+    const others = (this.comparedWith.get(row.name) ?? []).map((name) => this.byName.get(name)).filter(Boolean);
+    return events.some((event) => !isMark(event) && others.some((other) => !other.events.some((candidate) =>
+      !isMark(candidate) && Math.abs(candidate.t - event.t) <= SAME_EVENT_MS && sameEventKey(candidate) === sameEventKey(event))));
+  }
+
+  /**
+   * Once the frame's events are in, redraws the glyphs of `name`'s group whose ring is now wrong: a
+   * variant's event may find its counterpart only when the other row's arrives.
+   */
+  recheckCompared(name) {
+    this.recheck ??= new Set();
+    this.recheck.add(name);
+    for (const other of this.comparedWith.get(name)) this.recheck.add(other);
+    if (this.recheckScheduled) return;
+    this.recheckScheduled = true;
+    requestAnimationFrame(() => {
+      this.recheckScheduled = false;
+      const names = this.recheck;
+      this.recheck = null;
+      for (const rowName of names ?? []) {
+        const row = this.byName.get(rowName);
+        for (const lane of row?.lanes ?? []) {
+          if (lane.kind !== "main") continue;
+          lane.clusters.forEach((cluster, index) => {
+            if (!cluster.mark && Boolean(cluster.differs) !== this.differs(row, cluster.events)) this.drawCluster(row, lane, index);
+          });
+        }
+      }
+    });
   }
 
   /**
@@ -599,7 +648,12 @@ export class Diagram {
       const node = threadBadge(cluster.events.filter((event) => !isMark(event)), x, y);
       if (node) group.appendChild(node);
     }
-    group.setAttribute("aria-label", this.describeCluster(row, lane, cluster));
+    cluster.differs = lane.kind === "main" && !cluster.mark && this.comparedWith.has(row.name) && this.differs(row, cluster.events);
+    if (cluster.differs) {
+      group.classList.add("differs");
+      group.prepend(svg("circle", { cx: x, cy: y, r: half + 3, class: "differs-ring" }));
+    }
+    group.setAttribute("aria-label", this.describeCluster(row, lane, cluster) + (cluster.differs ? "; not in every compared row" : ""));
     if (cluster.events.some((event) => event.seq === this.current)) group.setAttribute("tabindex", "0");
     const old = cluster.node;
     const hadFocus = old && document.activeElement === old;

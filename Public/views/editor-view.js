@@ -1,6 +1,7 @@
 // The editor view: the learner's program, checked by the server as they type, run as a session of
 // its own. It keeps the last program in local storage, so the editor opens on it next time.
 import { APIError, checkProgram, runProgram } from "../api.js";
+import { addVariant } from "../compare-lines.js";
 import { html } from "../dom.js";
 import { ProgramEditor } from "../editor.js";
 import { explain, notice } from "../notice.js";
@@ -43,6 +44,7 @@ export class EditorView {
       problems: $("problems"), summary: $("problems-summary"),
     }, { onChange: () => this.scheduleCheck(), onRun: () => this.run() });
     $("run").addEventListener("click", () => this.run());
+    $("compare").addEventListener("click", () => this.compare());
     this.renderExamples(scenarios, examples);
   }
 
@@ -80,6 +82,26 @@ export class EditorView {
         else $("problems-summary").textContent = `Not checked: ${explain(error)}`;
       }
     }, CHECK_DELAY_MS);
+  }
+
+  /**
+   * "Compare with…": a copy of the stream where the caret is (else the last), under a new name,
+   * its expression selected for the learner to change; the `// compare:` line it adds makes the
+   * session's diagram ring the events that are not in both.
+   */
+  compare() {
+    const textarea = $("program");
+    const added = addVariant(this.editor.value, textarea.selectionStart);
+    if (added.problem) {
+      $("compare-status").textContent = added.problem;
+      return;
+    }
+    this.editor.value = added.text;
+    textarea.focus();
+    textarea.setSelectionRange(...added.selection);
+    $("compare-status").textContent =
+      `${added.variant} is a copy of ${added.name}, selected: change it, then Run — the events not in both are ringed.`;
+    this.scheduleCheck();
   }
 
   /** Runs the editor's program as a new session, or shows why it cannot run. */

@@ -2,6 +2,7 @@
 // its marble diagram fed live by the session's SSE stream, the source beside it, the virtual
 // clock's controls and the event log. It owns all of this state; nothing outside reads it.
 import { sessionInfo } from "../api.js";
+import { comparisonsIn } from "../compare-lines.js";
 import { Diagram, WINDOW_RANGE } from "../diagram.js";
 import { downloadPNG, downloadSVG } from "../diagram-export.js";
 import { encodeProgram } from "../editor.js";
@@ -138,6 +139,7 @@ export class SessionView {
     const diagram = new Diagram($("diagram"), rows, {
       detail: $("marble-detail"), windowMs: this.windowMs, colours: this.colours, onViewChange: () => this.showView(),
       onExpand: (name) => this.toggleStages(name), threads: $("show-threads").checked,
+      compared: comparisonsIn(this.scenario.program),
     });
     if (previous) diagram.follow = previous.follow;
     this.diagram = diagram;

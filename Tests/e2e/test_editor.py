@@ -215,3 +215,42 @@ def test_another_librarys_operator_name_is_answered_with_this_projects_spelling(
     search.send_keys("switchMap")
     wait(browser, lambda: [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#gallery-list a")] == ["flatMap(.latest)"])
     check_console(browser)
+
+
+def test_compare_with_adds_a_variant_whose_different_events_are_ringed(browser, make_playground, viewport):
+    """By keyboard: with the caret in `valid`'s definition, "Compare with…" adds `valid2`, a copy
+    with its expression selected, and a `// compare: valid, valid2` line; typed over, run, and fed
+    "abcdef" a key at a time, the diagram rings `valid`'s "abc" and "abcd" (valid2 wants more than
+    4 characters) and nothing of "abcde" and "abcdef", which both send."""
+    playground = make_playground()
+    viewport(1280, 900)
+    open_editor(browser, playground)
+    editor = replace_program(browser, "input query: text\nvalid = query.filter { $0.count > 2 }\n")
+    browser.execute_script("arguments[0].setSelectionRange(30, 30)", editor)  # inside line 2
+    browser.find_element(By.ID, "compare").send_keys(Keys.ENTER)
+    text = editor.get_attribute("value")
+    assert text == ("input query: text\nvalid = query.filter { $0.count > 2 }\n"
+                    "valid2 = query.filter { $0.count > 2 }\n\n// compare: valid, valid2"), text
+    assert browser.switch_to.active_element == editor
+    selected = browser.execute_script("return arguments[0].value.slice(arguments[0].selectionStart, arguments[0].selectionEnd)", editor)
+    assert selected == "query.filter { $0.count > 2 }"
+    editor.send_keys("query.filter { $0.count > 4 }")
+    assert "valid2 is a copy of valid" in browser.find_element(By.ID, "compare-status").text
+    wait(browser, lambda: browser.find_element(By.ID, "problems-summary").text == "No problems found.")
+    editor.send_keys(Keys.CONTROL, Keys.ENTER)
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    field = browser.find_element(By.ID, "input-query")
+    field.send_keys("abc")
+    wait(browser, lambda: latest(browser, "valid") == "abc")
+    field.send_keys("def")
+    wait(browser, lambda: latest(browser, "valid2") == "abcdef" and latest(browser, "valid") == "abcdef")
+    ringed = lambda stream: browser.find_elements(By.CSS_SELECTOR, f'.glyph.differs[data-stream="{stream}"]')
+    # Keys typed a few milliseconds apart may share a glyph (a stack): a glyph is ringed when any
+    # of its events is missing from the other row.
+    wait(browser, lambda: ringed("valid") and not ringed("valid2"))
+    labels = " ".join(glyph.get_attribute("aria-label") for glyph in ringed("valid"))
+    assert labels.endswith("not in every compared row") and "input query abc (" in labels and "input query abcd (" in labels, labels
+    unringed = browser.find_elements(By.CSS_SELECTOR, '.glyph:not(.differs)[data-stream="valid2"]')
+    assert unringed, "valid2's events are all in valid too"
+    browser.save_screenshot(str(ARTIFACTS / "editor-compare-1280px.png"))
+    check_console(browser)
