@@ -7,6 +7,7 @@ import { explain, explainSessionError, notice } from "./notice.js";
 import { Router } from "./router.js";
 import { EditorView, lastProgram } from "./views/editor-view.js";
 import { GalleryView } from "./views/gallery-view.js";
+import { LearnView } from "./views/learn-view.js";
 import { ScenarioList } from "./views/scenario-list.js";
 import { SessionView, programScenario } from "./views/session-view.js";
 
@@ -30,7 +31,7 @@ async function start() {
   const tabs = new ScenarioList($("scenario-list"), scenarios);
   const session = new SessionView();
   const editor = new EditorView({ scenarios, examples, onSession: showProgramSession });
-  const router = new Router({ intro, editor, session, gallery: new GalleryView() }, {
+  const router = new Router({ intro, editor, session, gallery: new GalleryView(), learn: new LearnView() }, {
     onError: (error) => notice(explainSessionError(error)),
   });
 
@@ -50,6 +51,10 @@ async function start() {
 
   const scenarioNamed = (id) => scenarios.find((item) => item.id === id);
   router
+    .on((hash) => (hash === "learn" || hash.startsWith("learn/") ? hash.slice("learn/".length) : null), async (id) => {
+      tabs.mark(null);
+      await router.show({ learn: { id } });
+    })
     .on((hash) => (hash === "gallery" || hash.startsWith("gallery/") ? hash.slice("gallery/".length) : null),
       async (id) => {
         tabs.mark(null);

@@ -36,6 +36,8 @@ struct API: Sendable {
     var gallery = GalleryIndex()
     /// Reactive's documentation site, served under `/docs/` when it was built (``Documentation``).
     var documentation: StaticFiles?
+    /// The course's lessons, for `GET /api/lessons` (read from the page's folder at startup).
+    var lessons = LessonIndex()
 
     /// What any page may load: this server's own scripts, styles and data alone. Images may also
     /// be `blob:` URLs, which only the page's own scripts make: the diagram drawn into a PNG.
@@ -123,6 +125,9 @@ struct API: Sendable {
         }
         router.add(.get, "/api/pipelines/examples") { _ in
             .json(ExampleList(examples: Example.all))
+        }
+        router.add(.get, "/api/lessons") { [lessons] _ in
+            .json(LessonList(lessons: lessons.lessons))
         }
         router.add(.post, "/api/pipelines/check", preflight: limitingPrograms(programChecks, "checked")) { request in
             .deferred { respond in sessions.onProgramThread { respond(ProgramCheck.respond(to: request, hints: gallery.operatorHints)) } }

@@ -249,6 +249,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.programLimits.valueBytes = maxValueBytes
         api.marblesAnswerBytes = marblesAnswerBytes
         api.gallery = try GalleryIndex(publicRoot: publicRoot)
+        api.lessons = LessonIndex(publicRoot: publicRoot, logger: logger)
         api.documentation = try Documentation.locate(explicit: docsFolder, publicRoot: publicRoot)
         if api.documentation == nil {
             logger.notice("no documentation site found: /docs/ answers 404 (scripts/build-docs.sh builds it)")

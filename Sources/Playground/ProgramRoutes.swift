@@ -106,3 +106,8 @@ private struct ProgramSessionCreated: Encodable {
 struct ExampleList: Encodable {
     let examples: [Example]
 }
+
+/// `GET /api/lessons`.
+struct LessonList: Encodable {
+    let lessons: [LessonIndex.Entry]
+}

@@ -1,0 +1,119 @@
+// The course's checks, pure: a lesson's program with its inputs, a prediction compared with what
+// the server drew marble by marble, and a challenge's streams compared with the reference's.
+import { parseRow } from "./gallery.js";
+
+/** A lesson's input rows as program lines (`a = marbles("-a-b|")`), then its program. */
+export function lessonProgram(inputs, program) {
+  const lines = inputs.map((row) => {
+    const values = Object.entries(row.values ?? {}).map(([letter, value]) => `, ${letter}: ${JSON.stringify(value)}`).join("");
+    return `${row.name} = marbles(${JSON.stringify(row.marbles)}${values})`;
+  });
+  return [...lines, program].join("\n");
+}
+
+/**
+ * A drawn stream (`POST /api/marbles`) as events: frame, kind and symbol — the value's letter in
+ * that drawing, or with `byValue` its JSON (two runs may letter a new value differently).
+ */
+export function drawnEvents(drawing, frame, { byValue = false } = {}) {
+  const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
+  return drawing.events.map((event) => {
+    const json = JSON.stringify(event.value);
+    const value = byValue ? json : letterOf.get(json) ?? "?";
+    return { frame: Math.floor(event.time / frame + 1e-9), kind: event.kind, symbol: event.kind === "next" ? value : event.kind === "completed" ? "|" : "#" };
+  });
+}
+
+/** A row in marble notation as events, or `{error}`. */
+export function notationEvents(text) {
+  const row = parseRow(text);
+  if (row.error) return row;
+  const events = row.values.map(({ frame, symbol }) => ({ frame, kind: "next", symbol }));
+  if (row.end) events.push({ frame: row.end.frame, kind: row.end.kind === "|" ? "completed" : "error", symbol: row.end.kind });
+  return events.sort((first, second) => first.frame - second.frame);
+}
+
+/**
+ * `predicted` against `actual` (events in time order), marble by marble: each item is `right`,
+ * `time` (the right value in another frame), `value` (another value in the right frame), `extra`
+ * (predicted, not sent) or `missing` (sent, not predicted), with the events it pairs. The pairing
+ * is the cheapest: a wrong time or value costs half an event missing or extra.
+ */
+export function compareEvents(predicted, actual) {
+  const pairCost = (guess, real) => {
+    if (guess.kind !== real.kind) return Infinity;
+    const sameTime = guess.frame === real.frame;
+    const sameValue = guess.symbol === real.symbol;
+    if (sameTime && sameValue) return 0;
+    if (sameValue) return 0.5 + Math.min(Math.abs(guess.frame - real.frame), 20) / 100;
+    if (sameTime) return 0.5;
+    return Infinity;
+  };
+  const rows = predicted.length + 1;
+  const columns = actual.length + 1;
+  const cost = Array.from({ length: rows }, (_, i) => Array.from({ length: columns }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i < rows; i += 1) {
+    for (let j = 1; j < columns; j += 1) {
+      cost[i][j] = Math.min(cost[i - 1][j] + 1, cost[i][j - 1] + 1, cost[i - 1][j - 1] + pairCost(predicted[i - 1], actual[j - 1]));
+    }
+  }
+  const items = [];
+  let i = predicted.length;
+  let j = actual.length;
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0 && cost[i][j] === cost[i - 1][j - 1] + pairCost(predicted[i - 1], actual[j - 1])) {
+      const guess = predicted[i - 1];
+      const real = actual[j - 1];
+      const status = guess.frame === real.frame && guess.symbol === real.symbol ? "right" : guess.symbol === real.symbol ? "time" : "value";
+      items.push({ status, predicted: guess, actual: real });
+      i -= 1;
+      j -= 1;
+    } else if (i > 0 && cost[i][j] === cost[i - 1][j] + 1) {
+      items.push({ status: "extra", predicted: predicted[i - 1] });
+      i -= 1;
+    } else {
+      items.push({ status: "missing", actual: actual[j - 1] });
+      j -= 1;
+    }
+  }
+  return items.reverse();
+}
+
+const WHAT = { next: (event) => event.symbol, completed: () => "the completion", error: () => "the error" };
+
+/** One item of `compareEvents` as a sentence. */
+export function describeItem(item, frame) {
+  const at = (event) => `${event.frame * frame} ms`;
+  switch (item.status) {
+    case "right": return `${WHAT[item.actual.kind](item.actual)} at ${at(item.actual)}: right`;
+    case "time": return `${WHAT[item.actual.kind](item.actual)}: right, but at ${at(item.actual)}, not ${at(item.predicted)}`;
+    case "value": return `at ${at(item.actual)}: ${WHAT[item.actual.kind](item.actual)}, not ${WHAT[item.predicted.kind](item.predicted)}`;
+    case "extra": return `${WHAT[item.predicted.kind](item.predicted)} at ${at(item.predicted)}: not sent`;
+    default: return `${WHAT[item.actual.kind](item.actual)} at ${at(item.actual)}: sent, but not predicted`;
+  }
+}
+
+/**
+ * What differs between the learner's streams and the reference's, run on the challenge's rows
+ * (`POST /api/marbles` answers): one sentence per stream that differs, without showing the rows.
+ */
+export function challengeDifferences(names, learner, reference) {
+  const problems = [];
+  for (const name of names) {
+    const mine = learner.streams[name];
+    const goal = reference.streams[name];
+    if (!mine) {
+      problems.push(`Your program has no stream \`${name}\`.`);
+      continue;
+    }
+    const items = compareEvents(drawnEvents(mine, learner.frame, { byValue: true }), drawnEvents(goal, reference.frame, { byValue: true }));
+    const count = (status) => items.filter((item) => item.status === status).length;
+    const parts = [];
+    if (count("missing")) parts.push(`${count("missing")} event${count("missing") === 1 ? "" : "s"} the goal sends and yours does not`);
+    if (count("extra")) parts.push(`${count("extra")} event${count("extra") === 1 ? "" : "s"} yours sends and the goal does not`);
+    if (count("time")) parts.push(`${count("time")} at another time`);
+    if (count("value")) parts.push(`${count("value")} with another value`);
+    if (parts.length) problems.push(`\`${name}\` differs on the challenge's own rows: ${parts.join("; ")}.`);
+  }
+  return problems;
+}

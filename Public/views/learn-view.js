@@ -1,0 +1,250 @@
+// The course (`#learn`, one lesson at `#learn/ID`): each lesson explains, shows a program and its
+// input rows, asks the learner to predict a stream in marble notation before running it, draws
+// the real output (POST /api/marbles) with the prediction compared marble by marble, then sets a
+// challenge checked against the lesson's reference solution on rows of its own. Lessons are data
+// (Public/lessons/, docs/LESSONS.md); progress is kept in this browser.
+import { APIError, drawMarbles } from "../api.js";
+import { html, svg } from "../dom.js";
+import { FRAME_WIDTH, outputLane, parseRow, rowDrawing } from "../gallery.js";
+import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents } from "../lesson-check.js";
+
+const $ = (id) => document.getElementById(id);
+const PROGRESS_KEY = "playground.lessons";
+const FRAME = 100;
+/** The mark each outcome of a compared marble gets on the check row. */
+const MARKS = { right: "✓", time: "⇄", value: "≠", extra: "✗", missing: "?" };
+
+function loadProgress() {
+  try {
+    return JSON.parse(localStorage.getItem(PROGRESS_KEY) ?? "{}") ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function saveProgress(progress) {
+  try {
+    localStorage.setItem(PROGRESS_KEY, JSON.stringify(progress));
+  } catch {
+    // Storage may be off (private windows): progress lasts as long as the page.
+  }
+}
+
+/** Text with `code` spans as <code>, as text nodes (never markup). */
+function prose(tag, text) {
+  const node = html(tag);
+  text.split(/(`[^`]+`)/).forEach((part) => node.append(part.startsWith("`") ? html("code", undefined, part.slice(1, -1)) : part));
+  return node;
+}
+
+export class LearnView {
+  constructor() {
+    this.section = $("learn");
+    this.lessons = null;
+    this.progress = loadProgress();
+    $("learn-title").tabIndex = -1;
+    $("lesson-title").tabIndex = -1;
+    $("predict-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.check();
+    });
+    $("challenge-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.checkChallenge();
+    });
+    $("lesson-restart").addEventListener("click", () => this.restart());
+    $("prediction").addEventListener("input", () => {
+      const text = $("prediction").value.trim();
+      $("prediction-problem").textContent = text ? parseRow(text).error ?? "" : "";
+    });
+  }
+
+  async mount({ id }) {
+    this.section.hidden = false;
+    const visit = (this.visit = (this.visit ?? 0) + 1); // a later route wins over a lesson still loading
+    if (!this.lessons) {
+      const response = await fetch("/api/lessons");
+      if (!response.ok) throw new APIError(response.status, "lessons_unavailable", "The course could not be loaded.");
+      this.lessons = (await response.json()).lessons;
+    }
+    if (visit !== this.visit) return;
+    if (id && await this.show(id, visit)) $("lesson-title").focus();
+    else if (visit === this.visit) {
+      this.showPath();
+      $("learn-title").focus();
+    }
+  }
+
+  unmount() {
+    this.section.hidden = true;
+  }
+
+  /** The path: every lesson in order, with what the learner has done of it. */
+  showPath() {
+    $("lesson").hidden = true;
+    $("learn-path").hidden = false;
+    const list = $("learn-list");
+    list.replaceChildren();
+    for (const lesson of this.lessons) {
+      const done = this.progress[lesson.id] ?? {};
+      const item = html("li");
+      item.dataset.lesson = lesson.id;
+      const link = html("a", undefined, lesson.title);
+      link.href = `#learn/${lesson.id}`;
+      const state = done.challenge ? "done" : done.predicted ? "predicted, challenge left" : "not started";
+      item.append(link, html("span", `lesson-state lesson-${done.challenge ? "done" : done.predicted ? "started" : "new"}`, ` — ${state}`));
+      list.appendChild(item);
+    }
+    const next = this.lessons.find((lesson) => !this.progress[lesson.id]?.challenge);
+    $("learn-next").hidden = !next;
+    if (next) $("learn-next").href = `#learn/${next.id}`;
+  }
+
+  /** Shows lesson `id`, unless another route came while it loaded (`visit`, from `mount`). */
+  async show(id, visit = this.visit) {
+    const index = this.lessons.findIndex((lesson) => lesson.id === id);
+    if (index < 0) return false;
+    const response = await fetch(this.lessons[index].path);
+    if (!response.ok) throw new APIError(response.status, "lesson_unavailable", "This lesson could not be loaded.");
+    const lesson = await response.json();
+    if (visit !== this.visit) return false;
+    this.lesson = lesson;
+    $("learn-path").hidden = true;
+    $("lesson").hidden = false;
+    $("lesson-title").textContent = `${index + 1}. ${lesson.title}`;
+    $("lesson-rac").textContent = `RAC: ${lesson.rac}`;
+    $("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
+    $("lesson-program").textContent = lessonProgram(lesson.inputs, lesson.program);
+    const rows = $("lesson-inputs");
+    rows.replaceChildren();
+    for (const input of lesson.inputs) rows.appendChild(this.row(input.name, outputLane(input.name, rowDrawing(input.marbles, parseRow(input.marbles), input.values ?? {}, FRAME), FRAME, this.width(lesson)), input.marbles));
+    $("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
+    $("prediction").value = "";
+    $("prediction-problem").textContent = "";
+    $("lesson-result").replaceChildren();
+    $("lesson-after").hidden = true;
+    $("lesson-after").replaceChildren(prose("p", lesson.result));
+    $("challenge-task").replaceChildren(prose("p", lesson.challenge.task));
+    $("challenge-program").value = this.progress[lesson.id]?.program ?? lesson.program;
+    $("challenge-status").textContent = this.progress[lesson.id]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
+    const next = this.lessons[index + 1];
+    $("lesson-next").hidden = !next;
+    if (next) {
+      $("lesson-next").href = `#learn/${next.id}`;
+      $("lesson-next").textContent = `Next: ${next.title}`;
+    }
+    return true;
+  }
+
+  width(lesson) {
+    const longest = Math.max(...lesson.inputs.map((input) => input.marbles.length), ...Object.values(lesson.expected).map((text) => text.length));
+    return Math.max(16, longest + 4) * FRAME_WIDTH;
+  }
+
+  row(name, lane, notation) {
+    const block = html("div", "gallery-row gallery-output");
+    const label = html("p", "gallery-row-controls");
+    label.append(html("span", "gallery-row-name", name), html("code", "gallery-output-notation", notation));
+    const scroll = html("div", "gallery-scroll");
+    scroll.appendChild(lane);
+    block.append(label, scroll);
+    return block;
+  }
+
+  /** Runs the lesson's program and draws the stream against the prediction, marble by marble. */
+  async check() {
+    const lesson = this.lesson;
+    const text = $("prediction").value.trim();
+    const predicted = notationEvents(text);
+    if (predicted.error) {
+      $("prediction-problem").textContent = predicted.error;
+      $("prediction").focus();
+      return;
+    }
+    let answer;
+    try {
+      answer = await drawMarbles(lessonProgram(lesson.inputs, lesson.program));
+    } catch (error) {
+      $("lesson-result").replaceChildren(html("p", "notice", `Not run: ${error.message}`));
+      return;
+    }
+    if (this.lesson !== lesson) return;
+    const drawing = answer.streams[lesson.predict];
+    const items = compareEvents(predicted, drawnEvents(drawing, answer.frame));
+    const right = items.every((item) => item.status === "right");
+    const width = this.width(lesson);
+    const result = $("lesson-result");
+    result.replaceChildren(
+      html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
+        ? `Right: ${lesson.predict} sends ${drawing.marbles}.`
+        : `Not quite: ${lesson.predict} sends ${drawing.marbles}; you predicted ${text || "nothing"}.`),
+      this.row(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width), drawing.marbles),
+      this.row("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), drawing.values, FRAME), FRAME, width), text),
+      this.row("check", this.checkLane(items, width), ""),
+    );
+    const list = html("ul", "lesson-mismatches");
+    list.setAttribute("aria-label", "Marble by marble");
+    for (const item of items) {
+      const entry = html("li", `lesson-${item.status}`, `${MARKS[item.status]} ${describeItem(item, answer.frame)}`);
+      entry.dataset.status = item.status;
+      list.appendChild(entry);
+    }
+    result.appendChild(list);
+    $("lesson-after").hidden = false;
+    this.record({ predicted: true, predictedRight: right || this.progress[lesson.id]?.predictedRight });
+  }
+
+  /** The marks of a comparison, each in the frame of the marble it judges. */
+  checkLane(items, width) {
+    const lane = svg("svg", { class: "gallery-lane lesson-check", width, height: 36, role: "img",
+      "aria-label": `Check: ${items.filter((item) => item.status === "right").length} of ${items.length} right` });
+    const taken = new Map();
+    for (const item of items) {
+      const frame = (item.actual ?? item.predicted).frame;
+      const before = taken.get(frame) ?? 0;
+      taken.set(frame, before + 1);
+      const x = frame * FRAME_WIDTH + FRAME_WIDTH / 2 + before * 14;
+      const mark = svg("text", { x, y: 24, "text-anchor": "middle", class: `lesson-mark lesson-mark-${item.status}`, "data-status": item.status }, MARKS[item.status]);
+      lane.appendChild(mark);
+    }
+    return lane;
+  }
+
+  /** Runs the learner's program and the reference solution on the challenge's rows, and compares. */
+  async checkChallenge() {
+    const lesson = this.lesson;
+    const program = $("challenge-program").value;
+    const status = $("challenge-status");
+    status.textContent = "Checking…";
+    let mine;
+    let goal;
+    try {
+      [mine, goal] = await Promise.all([
+        drawMarbles(lessonProgram(lesson.challenge.inputs, program)),
+        drawMarbles(lessonProgram(lesson.challenge.inputs, lesson.challenge.solution)),
+      ]);
+    } catch (error) {
+      status.textContent = error.code === "pipeline_invalid"
+        ? `Your program cannot run: ${(error.details.diagnostics ?? []).map((item) => `line ${item.line - lesson.challenge.inputs.length}: ${item.message}`).join("; ")}.`
+        : `Not checked: ${error.message}`;
+      return;
+    }
+    if (this.lesson !== lesson) return;
+    const problems = challengeDifferences(Object.keys(lesson.challenge.expected), mine, goal);
+    status.textContent = problems.length ? `Not yet. ${problems.join(" ")}` : "Passed: your program does what the challenge asks, on rows of its own.";
+    status.dataset.passed = problems.length ? "false" : "true";
+    this.record({ program, challenge: !problems.length || Boolean(this.progress[lesson.id]?.challenge) });
+  }
+
+  record(changes) {
+    this.progress[this.lesson.id] = { ...(this.progress[this.lesson.id] ?? {}), ...changes };
+    saveProgress(this.progress);
+  }
+
+  restart() {
+    delete this.progress[this.lesson.id];
+    saveProgress(this.progress);
+    const id = this.lesson.id;
+    this.show(id).then(() => $("prediction").focus());
+  }
+}

@@ -1,0 +1,201 @@
+"""The course (docs/LESSONS.md): every lesson file checked against the real server — its program
+checks clean, its expected answer is exactly what the server draws, its reference solution
+passes its challenge and the unchanged program fails it — and, in Chromium, lessons gone through
+end to end by keyboard: a right prediction, a wrong one with its mismatches drawn, a challenge
+failed then passed, progress kept over a reload, axe clean on every lesson."""
+import copy
+import json
+import re
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import ARTIFACTS, ROOT
+from test_page import check_console, wait
+
+FILES = sorted((ROOT / "Public/lessons").glob("*.json"))
+LESSONS = [json.loads(path.read_text()) for path in FILES]
+FIELDS = ("id", "title", "rac", "explanation", "inputs", "program", "predict", "expected", "result", "challenge")
+
+
+def lesson_program(inputs, program):
+    """The lesson's input rows as `NAME = marbles("…")` lines, then its program (as the page does)."""
+    lines = []
+    for row in inputs:
+        values = "".join(f", {letter}: {json.dumps(value)}" for letter, value in row.get("values", {}).items())
+        lines.append(f'{row["name"]} = marbles({json.dumps(row["marbles"])}{values})')
+    return "\n".join([*lines, program])
+
+
+def drawn(playground, program):
+    status, _, raw = playground.request("POST", "/api/marbles", body=program.encode(), headers={"Content-Type": "text/plain"})
+    answer = json.loads(raw)
+    assert status == 200, f"the program does not run: {answer}"
+    assert not answer["truncated"], "the run was cut short"
+    return answer["streams"]
+
+
+def check_lesson(playground, lesson):
+    """Every rule of docs/LESSONS.md for one lesson; an AssertionError says which is broken."""
+    for field in FIELDS:
+        assert lesson.get(field) not in (None, "", []), f"{lesson.get('id')}: no {field}"
+    for field in ("task", "inputs", "expected", "solution"):
+        assert lesson["challenge"].get(field) not in (None, "", []), f"{lesson['id']}: the challenge has no {field}"
+    assert lesson["predict"] in lesson["expected"], f"{lesson['id']}: the predicted stream has no expected answer"
+    program = lesson_program(lesson["inputs"], lesson["program"])
+    status, diagnostics = playground.json("POST", "/api/pipelines/check", program.encode(), {"Content-Type": "text/plain"})
+    assert status == 200 and diagnostics["diagnostics"] == [], f"{lesson['id']}: the program does not check clean: {diagnostics}"
+    streams = drawn(playground, program)
+    for name, marbles in lesson["expected"].items():
+        assert streams[name]["marbles"] == marbles, f"{lesson['id']}: {name} draws {streams[name]['marbles']}, not {marbles}"
+    challenge = lesson["challenge"]
+    solved = drawn(playground, lesson_program(challenge["inputs"], challenge["solution"]))
+    unchanged = drawn(playground, lesson_program(challenge["inputs"], lesson["program"]))
+    for name, marbles in challenge["expected"].items():
+        assert solved[name]["marbles"] == marbles, f"{lesson['id']}: the solution's {name} draws {solved[name]['marbles']}, not {marbles}"
+    assert any(unchanged.get(name, {}).get("marbles") != marbles for name, marbles in challenge["expected"].items()), \
+        f"{lesson['id']}: the unchanged program already passes the challenge"
+
+
+@pytest.fixture(scope="module")
+def server(request):
+    from conftest import start_server
+    playground = start_server(request, "--marble-runs-per-second", "10000", "--program-checks-per-second", "10000")
+    yield playground
+    playground.stop()
+
+
+def test_the_course_has_its_lessons_in_order_with_names_that_say_them():
+    assert len(FILES) >= 3
+    ids = [lesson["id"] for lesson in LESSONS]
+    assert len(ids) == len(set(ids)), "each id once"
+    for path, lesson in zip(FILES, LESSONS):
+        assert re.fullmatch(r"[0-9]{2,3}-[a-z0-9-]+\.json", path.name), path.name
+        assert path.stem.split("-", 1)[1] == lesson["id"], f"{path.name} holds lesson {lesson['id']}"
+
+
+def test_the_server_lists_the_lessons_in_file_order(server):
+    status, answer = server.json("GET", "/api/lessons")
+    assert status == 200
+    assert [lesson["id"] for lesson in answer["lessons"]] == [lesson["id"] for lesson in LESSONS]
+    assert [lesson["path"] for lesson in answer["lessons"]] == [f"/lessons/{path.name}" for path in FILES]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson["id"] for lesson in LESSONS])
+def test_every_lesson_holds(server, lesson):
+    check_lesson(server, lesson)
+
+
+@pytest.mark.parametrize("breaking", ["expected answer", "solution", "challenge answer", "program"])
+def test_the_check_fails_a_broken_copy_of_a_lesson(server, breaking):
+    """The check is not a formality: a copy of the first lesson broken in one place fails it."""
+    lesson = copy.deepcopy(LESSONS[0])
+    if breaking == "expected answer":
+        lesson["expected"][lesson["predict"]] = "-" + lesson["expected"][lesson["predict"]]
+    elif breaking == "solution":
+        lesson["challenge"]["solution"] = lesson["program"]
+    elif breaking == "challenge answer":
+        name = next(iter(lesson["challenge"]["expected"]))
+        lesson["challenge"]["expected"][name] = "|"
+    else:
+        lesson["program"] = lesson["program"].replace(".", ".thrtle(1s).", 1)
+    with pytest.raises(AssertionError):
+        check_lesson(server, lesson)
+
+
+def axe_clean(browser):
+    from selenium_axe_python import Axe
+    axe = Axe(browser)
+    axe.inject()
+    serious = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
+
+
+def predict(browser, text):
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+    before = browser.find_elements(By.CSS_SELECTOR, ".lesson-verdict")
+    field = browser.find_element(By.ID, "prediction")
+    field.clear()
+    field.send_keys(text, Keys.ENTER)  # the form sends: Enter, as a keyboard user would
+    if before:  # the verdict of the prediction before is replaced
+        WebDriverWait(browser, 10).until(expected_conditions.staleness_of(before[0]))
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".lesson-verdict"))
+    return browser.find_element(By.CSS_SELECTOR, ".lesson-verdict").text
+
+
+def check_challenge(browser, program):
+    field = browser.find_element(By.ID, "challenge-program")
+    field.clear()
+    field.send_keys(program)
+    field.send_keys(Keys.TAB, Keys.ENTER)  # to "Check my program"
+    status = browser.find_element(By.ID, "challenge-status")
+    wait(browser, lambda: status.get_attribute("data-passed") in ("true", "false") and status.text != "Checking…")
+    return status
+
+
+def open_lesson(browser, lesson_id):
+    title = next(lesson["title"] for lesson in LESSONS if lesson["id"] == lesson_id)
+    browser.execute_script("location.hash = arguments[0]", f"learn/{lesson_id}")
+    wait(browser, lambda: browser.find_element(By.ID, "lesson").is_displayed()
+         and browser.find_element(By.ID, "lesson-title").text.endswith(title))
+
+
+def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
+    browser.set_window_size(1280, 900)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{server.url}/#learn")
+    wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#learn-list li")) == len(LESSONS))
+    browser.execute_script("localStorage.removeItem('playground.lessons')")
+    axe_clean(browser)
+    first, second, third = LESSONS[:3]
+
+    # 1: a wrong prediction — each marble's mismatch drawn on the check row and listed — then right.
+    open_lesson(browser, first["id"])
+    assert browser.switch_to.active_element.get_attribute("id") == "lesson-title", "focus moves to the lesson"
+    verdict = predict(browser, "---b-c|")
+    assert verdict.startswith("Not quite")
+    marks = [mark.get_attribute("data-status") for mark in browser.find_elements(By.CSS_SELECTOR, ".lesson-check .lesson-mark")]
+    assert marks == ["time", "time", "time"], marks
+    items = [item.text for item in browser.find_elements(By.CSS_SELECTOR, ".lesson-mismatches li")]
+    assert items[0] == "⇄ b: right, but at 400 ms, not 300 ms", items
+    browser.save_screenshot(str(ARTIFACTS / "lesson-wrong-prediction-1280px.png"))
+    assert predict(browser, first["expected"][first["predict"]]).startswith("Right")
+    assert {mark.get_attribute("data-status") for mark in browser.find_elements(By.CSS_SELECTOR, ".lesson-mark")} == {"right"}
+    # The challenge: failed with the unchanged program, then passed with the solution.
+    status = check_challenge(browser, first["program"])
+    assert status.get_attribute("data-passed") == "false" and "differs on the challenge's own rows" in status.text
+    status = check_challenge(browser, first["challenge"]["solution"])
+    assert status.get_attribute("data-passed") == "true"
+    axe_clean(browser)
+    browser.save_screenshot(str(ARTIFACTS / "lesson-passed-1280px.png"))
+
+    # 2 and 3: right at once, challenges passed.
+    for lesson in (second, third):
+        open_lesson(browser, lesson["id"])
+        assert predict(browser, lesson["expected"][lesson["predict"]]).startswith("Right")
+        assert check_challenge(browser, lesson["challenge"]["solution"]).get_attribute("data-passed") == "true"
+        axe_clean(browser)
+
+    # Progress survives a reload; restarting a lesson forgets it.
+    browser.refresh()
+    browser.execute_script("location.hash = 'learn'")
+    states = lambda: [(item.get_attribute("data-lesson"), item.find_element(By.CSS_SELECTOR, ".lesson-state").text.strip())
+                      for item in browser.find_elements(By.CSS_SELECTOR, "#learn-list li")]
+    try:
+        wait(browser, lambda: states()[:3] == [(lesson["id"], "— done") for lesson in (first, second, third)])
+    except Exception:
+        raise AssertionError(states())
+    open_lesson(browser, second["id"])
+    browser.find_element(By.ID, "lesson-restart").send_keys(Keys.ENTER)
+    wait(browser, lambda: browser.switch_to.active_element.get_attribute("id") == "prediction")
+    browser.execute_script("location.hash = 'learn'")
+    wait(browser, lambda: states()[1] == (second["id"], "— not started"))
+    browser.set_window_size(375, 812)
+    open_lesson(browser, third["id"])
+    width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], "only the rows scroll sideways on a phone"
+    browser.save_screenshot(str(ARTIFACTS / "lesson-375px.png"))
+    check_console(browser)
