@@ -2,11 +2,15 @@
 // the server drew marble by marble, and a challenge's streams compared with the reference's.
 import { parseRow } from "./gallery.js";
 
-/** A lesson's input rows as program lines (`a = marbles("-a-b|")`), then its program. */
+/**
+ * A lesson's input rows as program lines (`a = marbles("-a-b|")`, with the values its letters
+ * stand for and the letters that stand for streams as nested diagrams), then its program.
+ */
 export function lessonProgram(inputs, program) {
   const lines = inputs.map((row) => {
     const values = Object.entries(row.values ?? {}).map(([letter, value]) => `, ${letter}: ${JSON.stringify(value)}`).join("");
-    return `${row.name} = marbles(${JSON.stringify(row.marbles)}${values})`;
+    const nested = Object.entries(row.nested ?? {}).map(([letter, inner]) => `, ${letter}: marbles(${JSON.stringify(inner)})`).join("");
+    return `${row.name} = marbles(${JSON.stringify(row.marbles)}${values}${nested})`;
   });
   return [...lines, program].join("\n");
 }

@@ -24,7 +24,8 @@ def lesson_program(inputs, program):
     lines = []
     for row in inputs:
         values = "".join(f", {letter}: {json.dumps(value)}" for letter, value in row.get("values", {}).items())
-        lines.append(f'{row["name"]} = marbles({json.dumps(row["marbles"])}{values})')
+        nested = "".join(f", {letter}: marbles({json.dumps(inner)})" for letter, inner in row.get("nested", {}).items())
+        lines.append(f'{row["name"]} = marbles({json.dumps(row["marbles"])}{values}{nested})')
     return "\n".join([*lines, program])
 
 
