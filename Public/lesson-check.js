@@ -16,29 +16,40 @@ export function lessonProgram(inputs, program) {
 }
 
 /**
- * A drawn stream (`POST /api/marbles`) as events: frame, kind and symbol — the value's letter in
- * that drawing, or with `byValue` its JSON (two runs may letter a new value differently).
+ * A drawn stream (`POST /api/marbles`) as events: frame, kind, its letter (`symbol`), what a
+ * sentence calls its value (`text`) and what compares (`key`: the letter, or with `byValue` the
+ * value's JSON — two runs may letter a new value differently). Read from the drawing's notation,
+ * as a prediction is: RxJS notation puts an event that follows a group closely after the group,
+ * so both sides must go through it alike.
  */
-export function drawnEvents(drawing, frame, { byValue = false } = {}) {
-  const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
-  return drawing.events.map((event) => {
-    const json = JSON.stringify(event.value);
-    const value = byValue ? json : letterOf.get(json) ?? "?";
-    return { frame: Math.floor(event.time / frame + 1e-9), kind: event.kind, symbol: event.kind === "next" ? value : event.kind === "completed" ? "|" : "#" };
+export function drawnEvents(drawing, { byValue = false } = {}) {
+  const row = parseRow(drawing.marbles);
+  const events = row.values.map(({ frame: at, symbol }) => {
+    const value = drawing.values[symbol];
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    return { frame: at, kind: "next", symbol, text, key: byValue ? JSON.stringify(value) : symbol };
   });
-}
-
-/** A row in marble notation as events, or `{error}`. */
-export function notationEvents(text) {
-  const row = parseRow(text);
-  if (row.error) return row;
-  const events = row.values.map(({ frame, symbol }) => ({ frame, kind: "next", symbol }));
-  if (row.end) events.push({ frame: row.end.frame, kind: row.end.kind === "|" ? "completed" : "error", symbol: row.end.kind });
+  if (row.end) events.push({ frame: row.end.frame, kind: row.end.kind === "|" ? "completed" : "error", symbol: row.end.kind, key: row.end.kind });
   return events.sort((first, second) => first.frame - second.frame);
 }
 
 /**
- * `predicted` against `actual` (events in time order), marble by marble: each item is `right`,
+ * A row in marble notation as events, or `{error}`. With `values` (letter to value), each value's
+ * `key` is its JSON — a letter without a value is itself as text, a digit a number, as in a
+ * diagram — so that a prediction compares with a drawing by value, whatever letters the server
+ * chose for values no input sends.
+ */
+export function notationEvents(text, values) {
+  const row = parseRow(text);
+  if (row.error) return row;
+  const keyOf = (symbol) => JSON.stringify(symbol in (values ?? {}) ? values[symbol] : /^\d$/.test(symbol) ? Number(symbol) : symbol);
+  const events = row.values.map(({ frame, symbol }) => ({ frame, kind: "next", symbol, key: values ? keyOf(symbol) : symbol }));
+  if (row.end) events.push({ frame: row.end.frame, kind: row.end.kind === "|" ? "completed" : "error", symbol: row.end.kind, key: row.end.kind });
+  return events.sort((first, second) => first.frame - second.frame);
+}
+
+/**
+ * `predicted` against `actual` (events in time order, compared by `key`), marble by marble: each item is `right`,
  * `time` (the right value in another frame), `value` (another value in the right frame), `extra`
  * (predicted, not sent) or `missing` (sent, not predicted), with the events it pairs. The pairing
  * is the cheapest: a wrong time or value costs half an event missing or extra.
@@ -47,7 +58,7 @@ export function compareEvents(predicted, actual) {
   const pairCost = (guess, real) => {
     if (guess.kind !== real.kind) return Infinity;
     const sameTime = guess.frame === real.frame;
-    const sameValue = guess.symbol === real.symbol;
+    const sameValue = guess.key === real.key;
     if (sameTime && sameValue) return 0;
     if (sameValue) return 0.5 + Math.min(Math.abs(guess.frame - real.frame), 20) / 100;
     if (sameTime) return 0.5;
@@ -68,7 +79,7 @@ export function compareEvents(predicted, actual) {
     if (i > 0 && j > 0 && cost[i][j] === cost[i - 1][j - 1] + pairCost(predicted[i - 1], actual[j - 1])) {
       const guess = predicted[i - 1];
       const real = actual[j - 1];
-      const status = guess.frame === real.frame && guess.symbol === real.symbol ? "right" : guess.symbol === real.symbol ? "time" : "value";
+      const status = guess.frame === real.frame && guess.key === real.key ? "right" : guess.key === real.key ? "time" : "value";
       items.push({ status, predicted: guess, actual: real });
       i -= 1;
       j -= 1;
@@ -83,7 +94,7 @@ export function compareEvents(predicted, actual) {
   return items.reverse();
 }
 
-const WHAT = { next: (event) => event.symbol, completed: () => "the completion", error: () => "the error" };
+const WHAT = { next: (event) => event.text ?? event.symbol, completed: () => "the completion", error: () => "the error" };
 
 /** One item of `compareEvents` as a sentence. */
 export function describeItem(item, frame) {
@@ -110,7 +121,7 @@ export function challengeDifferences(names, learner, reference) {
       problems.push(`Your program has no stream \`${name}\`.`);
       continue;
     }
-    const items = compareEvents(drawnEvents(mine, learner.frame, { byValue: true }), drawnEvents(goal, reference.frame, { byValue: true }));
+    const items = compareEvents(drawnEvents(mine, { byValue: true }), drawnEvents(goal, { byValue: true }));
     const count = (status) => items.filter((item) => item.status === status).length;
     const parts = [];
     if (count("missing")) parts.push(`${count("missing")} event${count("missing") === 1 ? "" : "s"} the goal sends and yours does not`);

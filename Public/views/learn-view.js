@@ -4,6 +4,7 @@
 // challenge checked against the lesson's reference solution on rows of its own. Lessons are data
 // (Public/lessons/, docs/LESSONS.md); progress is kept in this browser.
 import { APIError, drawMarbles } from "../api.js";
+import { docsLink, docsPage } from "../docs-links.js";
 import { html, svg } from "../dom.js";
 import { FRAME_WIDTH, outputLane, parseRow, rowDrawing } from "../gallery.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents } from "../lesson-check.js";
@@ -115,6 +116,7 @@ export class LearnView {
     $("lesson-rac").textContent = `RAC: ${lesson.rac}`;
     $("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
     $("lesson-program").textContent = lessonProgram(lesson.inputs, lesson.program);
+    this.linkDocumentation(lesson);
     const rows = $("lesson-inputs");
     rows.replaceChildren();
     for (const input of lesson.inputs) rows.appendChild(this.row(input.name, outputLane(input.name, rowDrawing(input.marbles, parseRow(input.marbles), input.values ?? {}, FRAME), FRAME, this.width(lesson)), input.marbles));
@@ -136,6 +138,19 @@ export class LearnView {
     return true;
   }
 
+  /** Links the operators the lesson's program calls (`.skip(`, `.flatMap(`) to their documentation. */
+  async linkDocumentation(lesson) {
+    const line = $("lesson-docs");
+    line.replaceChildren();
+    line.hidden = true;
+    const names = [...new Set([...lesson.program.matchAll(/\.(\w+)\s*[({]/g)].map((match) => match[1]))];
+    const pages = (await Promise.all(names.map((name) => docsPage(name)))).filter(Boolean);
+    if (this.lesson !== lesson || !pages.length) return;
+    line.append("Reactive's documentation: ");
+    pages.forEach((page, index) => line.append(...(index ? [", "] : []), docsLink(page)));
+    line.hidden = false;
+  }
+
   width(lesson) {
     const longest = Math.max(...lesson.inputs.map((input) => input.marbles.length), ...Object.values(lesson.expected).map((text) => text.length));
     return Math.max(16, longest + 4) * FRAME_WIDTH;
@@ -155,7 +170,8 @@ export class LearnView {
   async check() {
     const lesson = this.lesson;
     const text = $("prediction").value.trim();
-    const predicted = notationEvents(text);
+    const values = Object.assign({}, ...lesson.inputs.map((input) => input.values ?? {}));
+    const predicted = notationEvents(text, values);
     if (predicted.error) {
       $("prediction-problem").textContent = predicted.error;
       $("prediction").focus();
@@ -170,7 +186,7 @@ export class LearnView {
     }
     if (this.lesson !== lesson) return;
     const drawing = answer.streams[lesson.predict];
-    const items = compareEvents(predicted, drawnEvents(drawing, answer.frame));
+    const items = compareEvents(predicted, drawnEvents(drawing, { byValue: true }));
     const right = items.every((item) => item.status === "right");
     const width = this.width(lesson);
     const result = $("lesson-result");
@@ -179,7 +195,7 @@ export class LearnView {
         ? `Right: ${lesson.predict} sends ${drawing.marbles}.`
         : `Not quite: ${lesson.predict} sends ${drawing.marbles}; you predicted ${text || "nothing"}.`),
       this.row(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width), drawing.marbles),
-      this.row("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), drawing.values, FRAME), FRAME, width), text),
+      this.row("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
       this.row("check", this.checkLane(items, width), ""),
     );
     const list = html("ul", "lesson-mismatches");
