@@ -70,7 +70,7 @@ export function parseSubscription(text) {
 }
 
 /** Draws one line per subscription of `name` into `node`: `^` where it began, `!` where it ended. */
-function drawSubscriptions(node, name, subscriptions, width) {
+export function drawSubscriptions(node, name, subscriptions, width) {
   node.replaceChildren();
   const shown = subscriptions.slice(0, MAX_SUBSCRIPTION_LINES);
   node.setAttribute("width", width);

@@ -6,7 +6,7 @@
 import { APIError, drawMarbles } from "../api.js";
 import { docsLink, docsPage } from "../docs-links.js";
 import { html, svg } from "../dom.js";
-import { FRAME_WIDTH, outputLane, parseRow, rowDrawing } from "../gallery.js";
+import { FRAME_WIDTH, drawSubscriptions, outputLane, parseRow, parseSubscription, rowDrawing } from "../gallery.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents } from "../lesson-check.js";
 
 const $ = (id) => document.getElementById(id);
@@ -123,6 +123,12 @@ export class LearnView {
     $("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
     $("prediction").value = "";
     $("prediction-problem").textContent = "";
+    $("subscriptions-field").hidden = !lesson.subscriptions;
+    $("subscriptions-prediction").value = "";
+    if (lesson.subscriptions) {
+      $("subscriptions-label").replaceChildren(prose("span",
+        `And how is \`${lesson.subscriptions.stream}\` subscribed to? One line per subscription: \`^\` in the frame it begins, \`!\` in the frame it is disposed of (RxJS subscription marbles).`));
+    }
     $("lesson-result").replaceChildren();
     $("lesson-after").hidden = true;
     $("lesson-after").replaceChildren(prose("p", lesson.result));
@@ -198,6 +204,7 @@ export class LearnView {
       this.row("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
       this.row("check", this.checkLane(items, width), ""),
     );
+    const subscriptionsRight = this.showSubscriptions(lesson, answer, width);
     const list = html("ul", "lesson-mismatches");
     list.setAttribute("aria-label", "Marble by marble");
     for (const item of items) {
@@ -207,7 +214,36 @@ export class LearnView {
     }
     result.appendChild(list);
     $("lesson-after").hidden = false;
-    this.record({ predicted: true, predictedRight: right || this.progress[lesson.id]?.predictedRight });
+    this.record({ predicted: true, predictedRight: (right && subscriptionsRight) || this.progress[lesson.id]?.predictedRight });
+  }
+
+  /**
+   * For a lesson about subscriptions: the predicted subscriptions of its stream against the real
+   * ones (`POST /api/marbles` answers them), each drawn as a line from `^` to `!`. Whether they agree.
+   */
+  showSubscriptions(lesson, answer, width) {
+    if (!lesson.subscriptions) return true;
+    const name = lesson.subscriptions.stream;
+    const real = answer.streams[name]?.subscriptions ?? [];
+    const predicted = $("subscriptions-prediction").value.split("\n").map((line) => line.trim()).filter(Boolean);
+    const same = (first, second) => first.length === second.length && first.every((text, index) => {
+      const [a, b] = [parseSubscription(text), parseSubscription(second[index])];
+      return a.start === b.start && a.end === b.end;
+    });
+    const right = same(predicted, real);
+    const lines = (label, subscriptions) => {
+      const node = svg("svg", { class: "gallery-subscriptions" });
+      drawSubscriptions(node, label, subscriptions, width);
+      return this.row(label, node, subscriptions.join("  "));
+    };
+    $("lesson-result").append(
+      html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
+        ? `Subscriptions of ${name}: right, ${real.join(" ")}.`
+        : `Subscriptions of ${name}: the program made ${real.join(" ") || "none"}; you predicted ${predicted.join(" ") || "none"}.`),
+      lines(`${name}'s subscriptions`, real),
+      lines("your prediction", predicted.filter((text) => /^\s*-*\(?\^/.test(text))),
+    );
+    return right;
   }
 
   /** The marks of a comparison, each in the frame of the marble it judges. */

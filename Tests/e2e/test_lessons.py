@@ -84,6 +84,10 @@ def check_lesson(playground, lesson):
     for name, marbles in lesson["expected"].items():
         assert streams[name]["read"] == notation_events(marbles, values), \
             f"{lesson['id']}: {name} draws {streams[name]['marbles']} ({streams[name]['values']}), not {marbles}"
+    if "subscriptions" in lesson:
+        name = lesson["subscriptions"]["stream"]
+        assert streams[name]["subscriptions"] == lesson["subscriptions"]["expected"], \
+            f"{lesson['id']}: {name} is subscribed {streams[name]['subscriptions']}, not {lesson['subscriptions']['expected']}"
     challenge = lesson["challenge"]
     solved = drawn(playground, lesson_program(challenge["inputs"], challenge["solution"]))
     unchanged = drawn(playground, lesson_program(challenge["inputs"], lesson["program"]))
@@ -124,11 +128,13 @@ def test_every_lesson_holds(server, lesson):
     check_lesson(server, lesson)
 
 
-@pytest.mark.parametrize("breaking", ["expected answer", "solution", "challenge answer", "program"])
+@pytest.mark.parametrize("breaking", ["expected answer", "solution", "challenge answer", "program", "subscriptions"])
 def test_the_check_fails_a_broken_copy_of_a_lesson(server, breaking):
-    """The check is not a formality: a copy of the first lesson broken in one place fails it."""
-    lesson = copy.deepcopy(LESSONS[0])
-    if breaking == "expected answer":
+    """The check is not a formality: a copy of a lesson broken in one place fails it."""
+    lesson = copy.deepcopy(LESSONS[0] if breaking != "subscriptions" else next(item for item in LESSONS if "subscriptions" in item))
+    if breaking == "subscriptions":
+        lesson["subscriptions"]["expected"] = ["^--!"]
+    elif breaking == "expected answer":
         lesson["expected"][lesson["predict"]] = "-" + lesson["expected"][lesson["predict"]]
     elif breaking == "solution":
         lesson["challenge"]["solution"] = lesson["program"]
@@ -149,10 +155,14 @@ def axe_clean(browser):
     assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
 
 
-def predict(browser, text):
+def predict(browser, text, subscriptions=None):
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
     before = browser.find_elements(By.CSS_SELECTOR, ".lesson-verdict")
+    if subscriptions is not None:
+        lines = browser.find_element(By.ID, "subscriptions-prediction")
+        lines.clear()
+        lines.send_keys(subscriptions)
     field = browser.find_element(By.ID, "prediction")
     field.clear()
     field.send_keys(text, Keys.ENTER)  # the form sends: Enter, as a keyboard user would
@@ -231,6 +241,17 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     wait(browser, lambda: browser.switch_to.active_element.get_attribute("id") == "prediction")
     browser.execute_script("location.hash = 'learn'")
     wait(browser, lambda: states()[1] == (second["id"], "— not started"))
+    # A lesson about subscriptions: the learner predicts how `a` is subscribed, and sees it drawn.
+    disposing = next(lesson for lesson in LESSONS if lesson["id"] == "disposing")
+    open_lesson(browser, disposing["id"])
+    predict(browser, disposing["expected"]["first"], "^--!")
+    verdicts = [node.text for node in browser.find_elements(By.CSS_SELECTOR, ".lesson-verdict")]
+    assert verdicts[0].startswith("Right") and verdicts[1] == "Subscriptions of a: the program made ^!; you predicted ^--!.", verdicts
+    predict(browser, disposing["expected"]["first"], "^!")
+    wait(browser, lambda: [node.text for node in browser.find_elements(By.CSS_SELECTOR, ".lesson-verdict")][1:] == ["Subscriptions of a: right, ^!."])
+    assert browser.find_elements(By.CSS_SELECTOR, "#lesson-result .gallery-subscription"), "the subscriptions are drawn"
+    browser.save_screenshot(str(ARTIFACTS / "lesson-subscriptions-1280px.png"))
+
     # Every lesson's page: axe finds nothing serious, and it links its operators to the documentation
     # when the documentation is built.
     for lesson in LESSONS:
