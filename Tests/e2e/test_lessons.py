@@ -209,6 +209,12 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     items = [item.text for item in browser.find_elements(By.CSS_SELECTOR, ".lesson-mismatches li")]
     assert items[0] == "⇄ b: right, but at 400 ms, not 300 ms", items
     browser.save_screenshot(str(ARTIFACTS / "lesson-wrong-prediction-1280px.png"))
+    # The prediction is drawn on a row of its own, and edited there as a gallery row is: b moved
+    # one frame later by keyboard rewrites the notation.
+    marble = browser.find_element(By.CSS_SELECTOR, '#prediction-lane .gallery-marble[data-symbol="b"]')
+    assert marble.get_attribute("data-frame") == "3"
+    marble.send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda: browser.find_element(By.ID, "prediction").get_attribute("value") == "----bc|")
     assert predict(browser, first["expected"][first["predict"]]).startswith("Right")
     assert {mark.get_attribute("data-status") for mark in browser.find_elements(By.CSS_SELECTOR, ".lesson-mark")} == {"right"}
     # The challenge: failed with the unchanged program, then passed with the solution.
