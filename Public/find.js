@@ -1,11 +1,12 @@
-// Find by behaviour (`#gallery/find`): the learner types one or two input rows and the output
-// they want, in RxJS marble notation; the server runs every drawable operator of the catalogue on
+// Find by behaviour (`#gallery/find`): the learner types or draws one or two input rows and the
+// output they want, in RxJS marble notation; the server runs every drawable operator of the catalogue on
 // them (POST /api/marbles/find) and the answers are drawn under the output wanted — exact ones
 // first, else the nearest, each with its program and a link to run it in the editor.
 import { findOperators } from "./api.js";
 import { html } from "./dom.js";
 import { encodeProgram } from "./editor.js";
 import { FRAME_WIDTH, outputLane, parseRow, rowDrawing } from "./gallery.js";
+import { editableRow } from "./row-drawing.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,7 +22,11 @@ export class Finder {
       event.preventDefault();
       this.find();
     });
-    for (const [id] of ROWS) $(id).addEventListener("input", () => this.check(id));
+    for (const [id] of ROWS) {
+      $(id).addEventListener("input", () => this.check(id));
+      // Each row drawn too, and editable there as a gallery row is.
+      editableRow({ name: id, field: $(id), lane: $(`${id}-lane`), letters: () => [..."abcdefghijklmnopqrstuvwxyz"] });
+    }
   }
 
   /** Says what is wrong with a row as the learner types; true when it reads. */

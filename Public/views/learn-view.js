@@ -6,8 +6,9 @@
 import { APIError, drawMarbles } from "../api.js";
 import { docsLink, docsPage } from "../docs-links.js";
 import { html, svg } from "../dom.js";
-import { FRAME_WIDTH, Gallery, drawSubscriptions, outputLane, parseRow, parseSubscription, rowDrawing } from "../gallery.js";
+import { FRAME_WIDTH, drawSubscriptions, outputLane, parseRow, parseSubscription, rowDrawing } from "../gallery.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents } from "../lesson-check.js";
+import { editableRow } from "../row-drawing.js";
 
 const $ = (id) => document.getElementById(id);
 const PROGRESS_KEY = "playground.lessons";
@@ -56,48 +57,16 @@ export class LearnView {
     $("lesson-restart").addEventListener("click", () => this.restart());
     $("prediction").addEventListener("input", () => {
       const text = $("prediction").value.trim();
-      const parsed = text ? parseRow(text) : { values: [], end: null };
-      $("prediction-problem").textContent = parsed.error ?? "";
-      if (parsed.error || !this.drawn) return;
-      Object.assign(this.drawn.row, { values: parsed.values, end: parsed.end });
-      $("prediction-end").value = parsed.end?.kind ?? "";
-      this.drawn.drawInput(this.drawn.row, $("prediction-lane"));
+      $("prediction-problem").textContent = text ? parseRow(text).error ?? "" : "";
     });
-    $("prediction-end").addEventListener("change", () => {
-      const { row } = this.drawn;
-      const last = Math.max(0, ...row.values.map((value) => value.frame));
-      row.end = $("prediction-end").value ? { frame: row.end?.frame ?? last + 2, kind: $("prediction-end").value } : null;
-      this.drawn.changed(row, $("prediction-lane"));
+    // The prediction drawn on a row of its own; a new marble takes the first of the inputs'
+    // letters the row does not use yet.
+    this.drawn = editableRow({
+      name: "prediction", field: $("prediction"), lane: $("prediction-lane"), endChoice: $("prediction-end"),
+      letters: () => [...new Set((this.lesson?.inputs ?? []).flatMap((input) => parseRow(input.marbles).values?.map((value) => value.symbol) ?? []))],
+      minFrames: () => (this.lesson ? this.width(this.lesson) / FRAME_WIDTH : 16),
+      onChange: () => { $("prediction-problem").textContent = ""; },
     });
-    $("prediction-lane").addEventListener("click", (event) => {
-      const lane = $("prediction-lane");
-      if (!this.drawn || event.target.closest(".gallery-marble")) return;
-      const frame = this.drawn.frameAt(lane, event.clientX);
-      if (this.drawn.occupied(this.drawn.row, frame)) return;
-      this.drawn.row.values.push({ frame, symbol: this.drawn.nextSymbol(this.drawn.row) });
-      this.drawn.changed(this.drawn.row, lane);
-    });
-  }
-
-  /**
-   * The prediction drawn on a row as the gallery's input rows are — click to add, drag or arrow
-   * keys to move, Delete, E — and kept in step with its notation: the gallery's own row editing,
-   * borrowed (its methods need only `rows` and a redraw, here none: nothing is run until asked).
-   * A new marble takes the first of the inputs' letters the row does not use yet.
-   */
-  drawPrediction(lesson) {
-    const letters = [...new Set(lesson.inputs.flatMap((input) => parseRow(input.marbles).values?.map((value) => value.symbol) ?? []))];
-    const row = { name: lesson.predict, letters: {}, nested: {}, values: [], end: null, field: $("prediction"), endChoice: $("prediction-end") };
-    const width = this.width(lesson) / FRAME_WIDTH;
-    this.drawn = Object.assign(Object.create(Gallery.prototype), {
-      row,
-      rows: [row],
-      scheduleDraw: () => { $("prediction-problem").textContent = ""; },
-      nextSymbol: (target) => letters.find((letter) => !target.values.some((value) => value.symbol === letter)) ?? letters[0] ?? "a",
-    });
-    Object.defineProperty(this.drawn, "frames", { get: () => Math.max(width, ...row.values.map((value) => value.frame + 4)) });
-    $("prediction-end").value = "";
-    this.drawn.drawInput(row, $("prediction-lane"));
   }
 
   async mount({ id }) {
@@ -163,7 +132,7 @@ export class LearnView {
     $("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
     $("prediction").value = "";
     $("prediction-problem").textContent = "";
-    this.drawPrediction(lesson);
+    this.drawn.read();
     $("subscriptions-field").hidden = !lesson.subscriptions;
     $("subscriptions-prediction").value = "";
     if (lesson.subscriptions) {

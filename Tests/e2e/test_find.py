@@ -128,6 +128,14 @@ def test_the_page_finds_operators_by_keyboard_and_says_when_none_fits(browser, m
     open_link = browser.find_element(By.CSS_SELECTOR, ".find-answer a[href^='#program=']")
     assert open_link.get_attribute("aria-label").startswith("Open a.")
 
+    # The rows are drawn too, and edited there as gallery rows are: the completion moved a frame
+    # later by keyboard rewrites the notation.
+    fill(browser, "find-a", "-1-2-3-4-|")
+    glyphs = browser.find_elements(By.CSS_SELECTOR, "#find-a-lane .gallery-marble")
+    assert [glyph.get_attribute("data-symbol") or glyph.get_attribute("data-end") for glyph in glyphs] == ["1", "2", "3", "4", "|"]
+    glyphs[-1].send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda: browser.find_element(By.ID, "find-a").get_attribute("value") == "-1-2-3-4--|")
+
     fill(browser, "find-a", "-1-2-3-4-|")
     fill(browser, "find-values", "")
     fill(browser, "find-output", "-----7--|")
