@@ -321,11 +321,7 @@ export class Gallery {
         endChoice.appendChild(option);
       }
       endChoice.value = row.end?.kind ?? "";
-      endChoice.addEventListener("change", () => {
-        const last = Math.max(0, ...row.values.map((value) => value.frame));
-        row.end = endChoice.value ? { frame: row.end?.frame ?? last + 2, kind: endChoice.value } : null;
-        this.changed(row, lane);
-      });
+      endChoice.addEventListener("change", () => this.endChosen(row, lane));
       const lane = svg("svg", { class: "gallery-lane", height: ROW_HEIGHT, role: "group", "aria-label": `Row ${row.name}: click to add a marble` });
       row.field = field;
       row.endChoice = endChoice;
@@ -351,13 +347,7 @@ export class Gallery {
         block.appendChild(inner);
       }
       container.appendChild(block);
-      lane.addEventListener("click", (event) => {
-        if (event.target.closest(".gallery-marble")) return;
-        const frame = this.frameAt(lane, event.clientX);
-        if (this.occupied(row, frame)) return;
-        row.values.push({ frame, symbol: this.nextSymbol(row) });
-        this.changed(row, lane);
-      });
+      lane.addEventListener("click", (event) => this.addMarble(row, lane, event));
       this.drawInput(row, lane);
     }
     $("gallery-program").textContent = this.entry.program.replaceAll("@", "");
@@ -429,6 +419,22 @@ export class Gallery {
     const suffix = this.variants.length ? `/compare=${encodeProgram(JSON.stringify(this.variants))}` : "";
     history.replaceState(null, "", `#gallery/${this.entry.id}${suffix}`);
     this.scheduleDraw();
+  }
+
+  /** A click on a row's lane, not on a marble: a marble in that frame, with the row's next letter. */
+  addMarble(row, lane, event) {
+    if (event.target.closest(".gallery-marble")) return;
+    const frame = this.frameAt(lane, event.clientX);
+    if (this.occupied(row, frame)) return;
+    row.values.push({ frame, symbol: this.nextSymbol(row) });
+    this.changed(row, lane);
+  }
+
+  /** The row's end as its end choice now says: completes, fails, or never ends. */
+  endChosen(row, lane) {
+    const last = Math.max(0, ...row.values.map((value) => value.frame));
+    row.end = row.endChoice.value ? { frame: row.end?.frame ?? last + 2, kind: row.endChoice.value } : null;
+    this.changed(row, lane);
   }
 
   frameAt(lane, clientX) {

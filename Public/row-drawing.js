@@ -35,18 +35,8 @@ export function editableRow({ name, field, lane, endChoice = { value: "" }, lett
     get: () => Math.max(minFrames(), ...row.values.map((value) => value.frame + 4), (row.end?.frame ?? 0) + 4),
   });
   field.addEventListener("input", () => editor.read());
-  endChoice.addEventListener?.("change", () => {
-    const last = Math.max(0, ...row.values.map((value) => value.frame));
-    row.end = endChoice.value ? { frame: row.end?.frame ?? last + 2, kind: endChoice.value } : null;
-    editor.changed(row, lane);
-  });
-  lane.addEventListener("click", (event) => {
-    if (event.target.closest(".gallery-marble")) return;
-    const frame = editor.frameAt(lane, event.clientX);
-    if (editor.occupied(row, frame)) return;
-    row.values.push({ frame, symbol: editor.nextSymbol(row) });
-    editor.changed(row, lane);
-  });
+  endChoice.addEventListener?.("change", () => editor.endChosen(row, lane));
+  lane.addEventListener("click", (event) => editor.addMarble(row, lane, event));
   editor.read();
   return editor;
 }
