@@ -46,6 +46,12 @@ export const runProgram = (program, clock = "real") =>
 /** A marble program run on the server's virtual clock, each named stream drawn (POST /api/marbles). */
 export const drawMarbles = (program) => call("POST", "/api/marbles", program, { plain: true });
 /**
+ * A built-in scenario run on a virtual clock with its inputs as marble rows (POST
+ * /api/scenarios/{id}/marbles): `query` is `{inputs: {name: notation}, values, frame}`; the answer
+ * is drawn as `drawMarbles`'s is.
+ */
+export const drawScenarioMarbles = (id, query) => call("POST", `/api/scenarios/${encodeURIComponent(id)}/marbles`, query);
+/**
  * The operators that turn `inputs` (name → marble notation) into `output` (POST /api/marbles/find):
  * `{exact, near, tried, candidates, truncated}`, each answer with its program and drawn output.
  */

@@ -78,6 +78,10 @@ struct API: Sendable {
         router.add(.post, "/api/scenarios/{id}/sessions", preflight: requireScenario) { request in
             createSession(request)
         }
+        let scenarioMarblesPreflight: Router.Preflight = { limitingScenarioMarbles(&$0) }
+        router.add(.post, "/api/scenarios/{id}/marbles", preflight: scenarioMarblesPreflight) { request in
+            .deferred { respond in sessions.onProgramThread { respond(drawScenarioMarbles(request)) } }
+        }
         router.add(.get, "/api/scenarios/{id}/events", preflight: requireScenario) { request in
             curlShortcut(request)
         }

@@ -139,7 +139,7 @@ struct FindQuery {
         return name.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
     }
 
-    private static func readFrame(_ json: JSONValue?) throws(FindQueryError) -> Int {
+    static func readFrame(_ json: JSONValue?) throws(FindQueryError) -> Int {
         switch json {
         case nil: return defaultFrame
         case .int(let frame)? where frames.contains(frame): return frame
@@ -147,7 +147,7 @@ struct FindQuery {
         }
     }
 
-    private static func readValues(_ json: JSONValue?) throws(FindQueryError) -> [Character: Value] {
+    static func readValues(_ json: JSONValue?) throws(FindQueryError) -> [Character: Value] {
         guard let json else { return [:] }
         guard case .object(let fields) = json, fields.count <= maximumValues else {
             throw .invalid("`values` is an object from letters to values, at most \(maximumValues): {\"a\": 1}.")
@@ -177,7 +177,7 @@ struct FindQuery {
         return values
     }
 
-    private static func readDiagram(_ diagram: String, of what: String, frame: Int) throws(FindQueryError) -> [Marbles.Entry] {
+    static func readDiagram(_ diagram: String, of what: String, frame: Int) throws(FindQueryError) -> [Marbles.Entry] {
         guard diagram.count <= maximumDiagramLength else {
             throw .invalid("The diagram of \(what) has more than \(maximumDiagramLength) characters.")
         }

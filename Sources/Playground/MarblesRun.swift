@@ -26,6 +26,9 @@ enum MarblesRun {
         let kind: String
         let valueJSON: String?
         let time: Duration
+        /// The name of the scheduler whose work delivered it (`background`, the schedulers
+        /// scenario's `queue` and `run-loop`), or `session`: the run's own clock.
+        let thread: String
     }
 
     /// When one subscription to a named stream began and ended (`nil`: still live at the end).
@@ -63,7 +66,7 @@ enum MarblesRun {
         let (program, diagnostics) = PipelineLanguage.parse(text, hints: hints)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
-        let recording = Lock<(events: [Recorded], spans: [String: [Int: SubscriptionSpan]], bytes: Int, isFull: Bool)>(([], [:], 0, false))
+        let recording = MarblesRecording(answerBytes: answerBytes)
         let named = Set(program.summaries.filter { $0.stageOf == nil }.map(\.name))
         let interpreter: Interpreter
         do throws(Interpreter.Diagnostics) {
@@ -81,102 +84,64 @@ enum MarblesRun {
                 guard named.contains(stream) || isSource else { return }
                 if isSource, case .event = report { return }
                 let now = clock.now
-                let (kind, valueJSON): (String, String?)
                 switch report {
-                case .subscribed, .disposed:
+                case .subscribed:
                     // Subscriptions are drawn apart, as RxJS's subscription marbles.
-                    guard let id else { return }
-                    recording.withLock { recording in
-                        guard !recording.isFull else { return }
-                        if case .disposed = report {
-                            recording.spans[stream]?[id]?.disposed = now
-                            return
-                        }
-                        guard recording.bytes + 32 <= answerBytes else {
-                            recording.isFull = true
-                            return
-                        }
-                        recording.bytes += 32
-                        recording.spans[stream, default: [:]][id] = SubscriptionSpan(subscribed: now, disposed: nil)
-                    }
-                    return
-                case .event(.next(let value)): (kind, valueJSON) = ("next", EventJSON.json(value.json))
+                    if let id { recording.subscribed(stream, id: id, at: now) }
+                case .disposed:
+                    if let id { recording.disposed(stream, id: id, at: now) }
+                case .event(.next(let value)):
+                    recording.event(stream, kind: "next", valueJSON: EventJSON.json(value.json), at: now)
                 case .event(.error(let failure)):
-                    (kind, valueJSON) = ("error", EventJSON.json(.object(["code": .string(failure.code), "message": .string(failure.message)])))
-                case .event(.completed): (kind, valueJSON) = ("completed", nil)
-                }
-                recording.withLock { recording in
-                    guard !recording.isFull else { return }
-                    let bytes = (valueJSON?.utf8.count ?? 0) + 64
-                    guard recording.bytes + bytes <= answerBytes else {
-                        recording.isFull = true
-                        return
-                    }
-                    recording.bytes += bytes
-                    recording.events.append(Recorded(stream: stream, kind: kind, valueJSON: valueJSON, time: now))
+                    let json = EventJSON.json(.object(["code": .string(failure.code), "message": .string(failure.message)]))
+                    recording.event(stream, kind: "error", valueJSON: json, at: now)
+                case .event(.completed):
+                    recording.event(stream, kind: "completed", valueJSON: nil, at: now)
                 }
             }
         } catch {
             return .failure(ProgramRefusal(diagnostics: error.all))
         }
-        let limit = Duration.microseconds(Int64(((until ?? maximumUntil) * 1_000).rounded()))
-        var steps = 0
-        var truncation: Truncation?
-        var reached: Duration?
-        // Due work runs in time order; the run ends when none is left, at the limit, at the budget,
-        // or once the answer is full.
-        while let due = clock.nextDueTime {
-            if recording.withLock({ $0.isFull }) {
-                truncation = .size
-                break
-            }
-            if due > limit {
-                reached = limit
-                truncation = .until
-                break
-            }
-            if steps >= stepBudget {
-                truncation = .steps
-                break
-            }
-            _ = clock.step()
-            steps += 1
-        }
+        let (steps, truncation, reached) = runClock(clock, until: until, steps: stepBudget, recording: recording) {}
         interpreter.stop()
-        if truncation == nil, recording.withLock({ $0.isFull }) { truncation = .size }
         let frames = interpreter.marbleSources.map { Double($0.frame / .microseconds(1)) / 1_000 }
         let frame = frames.min() ?? defaultFrame
-        let (events, spans) = recording.withLock { recording in
-            defer { (recording.events, recording.spans) = ([], [:]) }
-            return (recording.events, recording.spans)
-        }
-        let letters = Letters(sources: interpreter.marbleSources)
-        let streams = program.summaries.filter { $0.stageOf == nil }.map { summary in
-            var own = letters  // each stream draws its other values with letters of its own
-            let subscriptions = (spans[summary.name] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
-            let prefix = summary.name + "·"
-            let sources = spans.filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }.map { source in
-                (name: source.key, subscriptions: source.value.sorted { $0.key < $1.key }.map(\.value))
-            }
-            return Drawing(
-                name: summary.name,
-                events: events.filter { $0.stream == summary.name },
-                subscriptions: subscriptions,
-                sources: sources,
-                frame: frame,
-                letters: &own
-            )
-        }
-        let until = Double((reached ?? clock.now) / .microseconds(1)) / 1_000
+        let names = program.summaries.filter { $0.stageOf == nil }.map(\.name)
+        let streams = recording.drawings(of: names, frame: frame, letters: Letters(sources: interpreter.marbleSources))
         return .success(
             Answer(
                 frame: frame,
-                until: until,
+                until: Double((reached ?? clock.now) / .microseconds(1)) / 1_000,
                 truncation: truncation.map { ($0, $0.message(answerBytes: answerBytes, steps: stepBudget)) },
                 streams: streams,
                 steps: steps
             )
         )
+    }
+
+    /// Runs `clock`'s due work in time order, calling `settle` after each piece, until none is
+    /// left, the next is past `until` virtual milliseconds, `stepBudget` pieces have run, or the
+    /// recording is full. The pieces run, why it stopped short (`nil`: nothing was left), and the
+    /// time it stopped at when that was `until`.
+    static func runClock(
+        _ clock: TestScheduler,
+        until: Double?,
+        steps stepBudget: Int,
+        recording: MarblesRecording,
+        settle: () -> Void
+    ) -> (steps: Int, truncation: Truncation?, reached: Duration?) {
+        let limit = Duration.microseconds(Int64(((until ?? maximumUntil) * 1_000).rounded()))
+        var steps = 0
+        settle()
+        while let due = clock.nextDueTime {
+            if recording.isFull { return (steps, .size, nil) }
+            if due > limit { return (steps, .until, limit) }
+            if steps >= stepBudget { return (steps, .steps, nil) }
+            _ = clock.step()
+            settle()
+            steps += 1
+        }
+        return (steps, recording.isFull ? .size : nil, nil)
     }
 
     /// The answer: the frame the diagrams are drawn at, how far the clock went, whether the run
@@ -253,13 +218,13 @@ enum MarblesRun {
             events = recorded
         }
 
-        /// `{"events":[{"kind","time","value"}…],"marbles","values":{letter: value},"subscriptions":[…],
+        /// `{"events":[{"kind","time","value","thread"}…],"marbles","values":{letter: value},"subscriptions":[…],
         /// "sources":{name: […]}}`.
         var json: String {
             let events = self.events.map { event in
                 let time = number(Double(event.time / .microseconds(1)) / 1_000)
                 let value = event.valueJSON.map { #","value":"# + $0 } ?? ""
-                return #"{"kind":"\#(event.kind)","time":\#(time)\#(value)}"#
+                return #"{"kind":"\#(event.kind)","time":\#(time)\#(value),"thread":"# + quoted(event.thread) + "}"
             }
             let values = self.values.map { quoted(String($0.letter)) + ":" + $0.json }
             return #"{"events":["# + events.joined(separator: ",") + #"],"marbles":"# + quoted(marbles) + #","values":{"#
@@ -276,12 +241,15 @@ enum MarblesRun {
         private var free: [Character]
 
         init(sources: [MarbleSource]) {
+            self.init(letters: sources.flatMap { $0.letters.map { (letter: $0.0, json: $0.1.json) } })
+        }
+
+        /// Letters for the values `letters` gives them (the first letter of a value wins).
+        init(letters: [(letter: Character, json: JSONValue)]) {
             var used = Set<Character>()
-            for source in sources {
-                for (letter, value) in source.letters {
-                    used.insert(letter)
-                    if byValue[EventJSON.json(value.json)] == nil { byValue[EventJSON.json(value.json)] = letter }
-                }
+            for (letter, value) in letters {
+                used.insert(letter)
+                if byValue[EventJSON.json(value)] == nil { byValue[EventJSON.json(value)] = letter }
             }
             free = Marbles.valueSymbols.filter { !used.contains($0) }
         }

@@ -85,6 +85,11 @@ public protocol Scenario: AnyObject, Sendable {
 
     /// Stops the pipeline: every subscription is disposed and no more events are sent.
     func stop()
+
+    /// Waits until the work this scenario handed to threads other than its scheduler's has run,
+    /// so that a run on a virtual clock sees it at the instant it was handed over. Most scenarios
+    /// hand none over: the default returns at once.
+    func settle()
 }
 
 extension Scenario {
@@ -93,6 +98,9 @@ extension Scenario {
     public func apply(_ event: InputEvent, to name: String) {
         Self.inputs.first { $0.description.name == name }?.receiver(self).send(event)
     }
+
+    /// Nothing to wait for: the scenario's work all runs on its scheduler.
+    public func settle() {}
 }
 
 /// An error with a code and a message: carried as a value by an `errors` stream

@@ -171,6 +171,21 @@ public final class Schedulers: Scenario {
 
     /// Disposes the whole pipeline.
     public func stop() { stages.stop() }
+
+    /// The longest ``settle()`` waits for one of the shared threads (other sessions' work may be
+    /// queued there too, but never much of it).
+    static let settleTimeout = DispatchTimeInterval.seconds(1)
+
+    /// Waits until what was handed to the queue and to the run-loop thread before now has run:
+    /// each is serial, so a piece of work scheduled behind it runs after it. The bare thread's work
+    /// never runs, which is the lesson; nothing waits for it.
+    public func settle() {
+        for scheduler in [Self.queueScheduler as any Scheduler, Self.runLoop] {
+            let done = DispatchSemaphore(value: 0)
+            _ = scheduler.schedule { done.signal() }
+            _ = done.wait(timeout: .now() + Self.settleTimeout)
+        }
+    }
 }
 
 /// Says which thread the caller runs on, in the scenario's terms.

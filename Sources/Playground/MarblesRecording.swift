@@ -1,0 +1,87 @@
+import Locking
+import Reactive
+
+/// What a run on a virtual clock records of its named streams, for ``MarblesRun`` and
+/// ``ScenarioMarbles`` alike: each event as text (a value's tree takes many times its text's
+/// bytes) and each subscription's span, bounded in bytes of values (`--marbles-answer-bytes`).
+/// Called from whichever thread delivered the event.
+final class MarblesRecording: Sendable {
+    private struct State {
+        var events: [MarblesRun.Recorded] = []
+        var spans: [String: [Int: MarblesRun.SubscriptionSpan]] = [:]
+        var bytes = 0
+        var isFull = false
+    }
+
+    private let state = Lock(State())
+    private let answerBytes: Int
+
+    init(answerBytes: Int) {
+        self.answerBytes = answerBytes
+    }
+
+    /// Whether the answer has reached its bytes: the run stops.
+    var isFull: Bool { state.withLock { $0.isFull } }
+
+    /// Subscription `id` to `stream` began at `now`.
+    func subscribed(_ stream: String, id: Int, at now: Duration) {
+        state.withLock { state in
+            guard !state.isFull else { return }
+            guard state.bytes + 32 <= answerBytes else {
+                state.isFull = true
+                return
+            }
+            state.bytes += 32
+            state.spans[stream, default: [:]][id] = MarblesRun.SubscriptionSpan(subscribed: now, disposed: nil)
+        }
+    }
+
+    /// Subscription `id` to `stream` ended at `now`.
+    func disposed(_ stream: String, id: Int, at now: Duration) {
+        state.withLock { state in
+            guard !state.isFull else { return }
+            state.spans[stream]?[id]?.disposed = now
+        }
+    }
+
+    /// An event of `stream`: its kind and its value's JSON (a `next`'s value, an `error`'s
+    /// `{code, message}`), with the name of the thread that delivers it (read here, on it).
+    func event(_ stream: String, kind: String, valueJSON: String?, at now: Duration) {
+        state.withLock { state in
+            guard !state.isFull else { return }
+            let bytes = (valueJSON?.utf8.count ?? 0) + 64
+            guard state.bytes + bytes <= answerBytes else {
+                state.isFull = true
+                return
+            }
+            state.bytes += bytes
+            let thread = NamedScheduler.currentName ?? "session"
+            state.events.append(MarblesRun.Recorded(stream: stream, kind: kind, valueJSON: valueJSON, time: now, thread: thread))
+        }
+    }
+
+    /// The streams named `names`, in that order, drawn at `frame` milliseconds a character with
+    /// `letters` (each stream lettering its other values on its own). Empties the recording.
+    func drawings(of names: [String], frame: Double, letters: MarblesRun.Letters) -> [MarblesRun.Drawing] {
+        let (events, spans) = state.withLock { state in
+            defer { (state.events, state.spans) = ([], [:]) }
+            return (state.events, state.spans)
+        }
+        return names.map { name in
+            var own = letters
+            let subscriptions = (spans[name] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            let prefix = name + "·"
+            let sources = spans.filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }.map { source in
+                (name: source.key, subscriptions: source.value.sorted { $0.key < $1.key }.map(\.value))
+            }
+            return MarblesRun.Drawing(
+                name: name,
+                events: events.filter { $0.stream == name },
+                subscriptions: subscriptions,
+                sources: sources,
+                frame: frame,
+                letters: &own
+            )
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import MicroHTTP
+import Pipelines
+import Reactive
+import ReactiveTesting
+import Scenarios
+
+/// `POST /api/scenarios/{id}/marbles`: a built-in scenario run on a virtual clock of its own — no
+/// session — with its inputs given as marble diagrams, its named streams answered as
+/// `POST /api/marbles` answers a program's (docs/API.md). The course's lessons about a scenario
+/// (two-way binding, schedulers) are checked through it.
+enum ScenarioMarbles {
+    /// The body, read and checked: each input's diagram, resolved to the events it sends and when.
+    struct Query {
+        /// One event sent into an input, `time` virtual milliseconds after the run began.
+        struct Scheduled {
+            let input: String
+            let time: Int
+            let event: InputEvent
+        }
+
+        let events: [Scheduled]
+        /// Each letter of the rows with the value it sends, as the drawings keep them.
+        let letters: [(letter: Character, json: JSONValue)]
+        let frame: Int
+
+        /// Reads `body` for `scenario`: `{"inputs": {"fieldA": "-a-|"}, "values": {"a": "Grace"},
+        /// "frame": 100}` (each field optional: `{}` runs the scenario with no input), each value checked against its input's
+        /// kind as `POST /api/sessions/{sid}/inputs/{name}` checks it.
+        static func read(_ body: [UInt8], for scenario: ScenarioDescription) -> Result<Query, FindQueryError> {
+            let json: JSONValue
+            switch JSONValue.read(body) {
+            case .success(let value): json = value
+            case .failure(.tooDeep): return .failure(.unreadable(.tooDeep))
+            case .failure(.invalid): return .failure(.unreadable(.invalidJSON))
+            }
+            guard case .object(let fields) = json else {
+                return .failure(.invalid("The body is a JSON object: {\"inputs\": {\"NAME\": \"-a-b|\"}, \"values\": {…}}."))
+            }
+            if let unknown = fields.keys.sorted().first(where: { !["inputs", "values", "frame"].contains($0) }) {
+                return .failure(.invalid("`\(unknown.prefix(40))` is not a field here; the fields are inputs, values and frame."))
+            }
+            do throws(FindQueryError) {
+                let frame = try FindQuery.readFrame(fields["frame"])
+                let values = try FindQuery.readValues(fields["values"])
+                let names = scenario.inputs.map(\.name)
+                guard case .object(let rows) = fields["inputs"] ?? .object([:]), rows.count <= names.count else {
+                    throw .invalid("`inputs` is an object of diagrams by input name, at most one for each of: \(names.joined(separator: ", ")).")
+                }
+                var events: [Scheduled] = []
+                var letters: [(letter: Character, json: JSONValue)] = []
+                for name in rows.keys.sorted() {
+                    guard names.contains(name) else {
+                        throw .invalid("`\(name.prefix(40))` is not an input of \(scenario.id); its inputs are \(names.joined(separator: ", ")).")
+                    }
+                    guard case .string(let diagram) = rows[name]! else { throw .invalid("Input `\(name)` is a diagram, as text: \"-a-b|\".") }
+                    for entry in try FindQuery.readDiagram(diagram, of: "input `\(name)`", frame: frame) {
+                        let event: InputEvent
+                        switch entry.symbol {
+                        case "|": event = .completed
+                        case "#": event = .error(ErrorInfo(code: "failure", message: "The row `\(name)` failed."))
+                        default:
+                            let digit = entry.symbol.wholeNumberValue.map { Value.number(Double($0)) }
+                            let value = values[entry.symbol] ?? digit ?? .string(String(entry.symbol))
+                            switch scenario.value(for: name, from: .json(value.json)) {
+                            case .success(let input): event = .next(input)
+                            case .failure(.invalidValue(let message)), .failure(.unknownInput(let message)):
+                                throw .invalid("`\(entry.symbol)` in input `\(name)`: \(message)")
+                            }
+                            letters.append((entry.symbol, value.json))
+                        }
+                        // At most 200 characters of at most 10,000 ms (readDiagram): no overflow.
+                        events.append(Scheduled(input: name, time: entry.frame * frame, event: event))
+                    }
+                }
+                return .success(Query(events: events, letters: letters, frame: frame))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Runs `scenario` on a virtual clock with the inputs of `query` until no work is left or
+    /// `until` virtual milliseconds, and draws every stream of its catalogue entry in order.
+    static func run(
+        _ scenario: any Scenario.Type,
+        _ query: Query,
+        until: Double?,
+        steps stepBudget: Int = MarblesRun.stepBudget,
+        answerBytes: Int = MarblesRun.defaultAnswerBytes
+    ) -> MarblesRun.Answer {
+        let clock = TestScheduler()
+        let recording = MarblesRecording(answerBytes: answerBytes)
+        let description = scenario.description
+        let named = Set(description.streams.map(\.name))
+        let running = scenario.init(scheduler: clock, settings: ScenarioSettings()) { stream, report in
+            let owner = stream.firstIndex(of: "·").map { String(stream[..<$0]) }
+            guard named.contains(stream) || owner.map(named.contains) == true else { return }
+            let now = clock.now
+            switch report {
+            case .subscribed(let id): recording.subscribed(stream, id: id, at: now)
+            case .disposed(let id): recording.disposed(stream, id: id, at: now)
+            case .event(let event, _) where owner != nil: _ = event  // a source: its subscriptions alone
+            case .event(.next(let value), _): recording.event(stream, kind: "next", valueJSON: EventJSON.json(value), at: now)
+            case .event(.error(let code, let message), _):
+                let json = EventJSON.json(.object(["code": .string(code), "message": .string(message)]))
+                recording.event(stream, kind: "error", valueJSON: json, at: now)
+            case .event(.completed, _): recording.event(stream, kind: "completed", valueJSON: nil, at: now)
+            }
+        }
+        for scheduled in query.events {
+            _ = clock.schedule(after: .milliseconds(scheduled.time)) { running.apply(scheduled.event, to: scheduled.input) }
+        }
+        let (steps, truncation, reached) = MarblesRun.runClock(clock, until: until, steps: stepBudget, recording: recording) {
+            running.settle()
+        }
+        running.stop()
+        let frame = Double(query.frame)
+        return MarblesRun.Answer(
+            frame: frame,
+            until: Double((reached ?? clock.now) / .microseconds(1)) / 1_000,
+            truncation: truncation.map { ($0, $0.message(answerBytes: answerBytes, steps: stepBudget)) },
+            streams: recording.drawings(of: description.streams.map(\.name), frame: frame, letters: MarblesRun.Letters(letters: query.letters)),
+            steps: steps
+        )
+    }
+}
+
+extension API {
+    /// 404 for an unknown scenario, 415 unless the body is JSON (or untyped, as curl's
+    /// `--data-binary` may send it), 429 past the client's rate of marble runs (it shares
+    /// `--marble-runs-per-second` with `POST /api/marbles`).
+    func limitingScenarioMarbles(_ request: inout HTTPRequest) -> HTTPResponse? {
+        if let refusal = requireScenario(&request) { return refusal }
+        if let type = InputBody.mediaType(of: request), !["application/json", "application/x-www-form-urlencoded"].contains(type) {
+            return .error(status: 415, code: "unsupported_media_type", message: "Send the inputs as application/json; not \(type).")
+        }
+        return Self.rateLimited(request, by: marbleRuns, "Too many marble runs from your address; slow down.")
+    }
+
+    /// `POST /api/scenarios/{id}/marbles?until=MS`: the scenario run on a virtual clock with the
+    /// body's input rows, its streams drawn (``ScenarioMarbles``).
+    func drawScenarioMarbles(_ request: HTTPRequest) -> HTTPResponse {
+        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
+        let until = request.query["until"].map(OutsideNumbers.until)
+        if case .some(nil) = until {
+            return .error(status: 400, code: "invalid_value", message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil)).")
+        }
+        switch ScenarioMarbles.Query.read(request.body, for: scenario.description) {
+        case .failure(let error):
+            return error.response
+        case .success(let query):
+            let answer = ScenarioMarbles.run(scenario, query, until: until ?? nil, answerBytes: marblesAnswerBytes)
+            if let truncation = answer.truncation { metrics.marblesTruncated("scenario_" + truncation.reason.rawValue) }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(answer.json.utf8)))
+        }
+    }
+}
