@@ -3,7 +3,10 @@
 // pages exist; without it (a server whose documentation is not built) there are no links.
 
 const SIGNAL = "/documentation/reactive/signal/";
+const TYPE = /^\/documentation\/reactive\/([a-z]+)$/;
 let loading = null;
+/** The documentation's types (`channel`, `queuescheduler`), by lower-cased name: their paths. */
+const types = new Map();
 
 /**
  * A member's name as Swift writes a reference to it, from its title in the index:
@@ -39,6 +42,8 @@ function load() {
       if (!index) return null;
       const byName = new Map();
       const visit = (node) => {
+        const type = TYPE.exec(node.path ?? "");
+        if (type && node.type !== "groupMarker") types.set(type[1], { path: node.path, title: node.title });
         if (node.path?.startsWith(SIGNAL) && node.type !== "groupMarker") {
           const segment = node.path.slice(SIGNAL.length);
           const name = segment.split("(")[0];
@@ -68,6 +73,13 @@ export async function docsPage(spelling) {
   const exact = labels && candidates.find((candidate) => candidate.segment === `${name.toLowerCase()}(${labels.toLowerCase()})`);
   const chosen = exact ?? candidates.find((candidate) => candidate.type === "method") ?? candidates[0];
   return { href: `/docs${chosen.path}/`, label: chosen.label ?? `Signal.${chosen.segment}` };
+}
+
+/** The documentation page of one of Reactive's types by its name (`Channel`, `QueueScheduler`), or null. */
+export async function docsTypePage(name) {
+  await load();
+  const type = types.get(name.toLowerCase());
+  return type ? { href: `/docs${type.path}/`, label: type.title ?? name } : null;
 }
 
 /** A link to `page` (from `docsPage`) that opens beside the playground. */

@@ -2,6 +2,47 @@
 // the server drew marble by marble, and a challenge's streams compared with the reference's.
 import { parseRow } from "./gallery.js";
 
+/** A value as JSON with its objects' keys in order: two values that are equal read the same. */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * `drawing` (a stream as POST /api/marbles draws it) written with the lesson's letters: a value
+ * that `values` names takes that letter, so that the drawn row reads as the legend and the
+ * prediction do. A letter the drawing already gives another value is left alone.
+ */
+export function relabel(drawing, values) {
+  const byValue = new Map(Object.entries(values ?? {}).map(([letter, value]) => [canonical(value), letter]));
+  const renamed = new Map();
+  for (const [symbol, value] of Object.entries(drawing.values)) {
+    const letter = byValue.get(canonical(value));
+    if (letter && letter !== symbol) renamed.set(symbol, letter);
+  }
+  for (const [symbol, letter] of [...renamed]) if (letter in drawing.values && !renamed.has(letter)) renamed.delete(symbol);
+  if (!renamed.size) return drawing;
+  return {
+    ...drawing,
+    marbles: [...drawing.marbles].map((character) => renamed.get(character) ?? character).join(""),
+    values: Object.fromEntries(Object.entries(drawing.values).map(([symbol, value]) => [renamed.get(symbol) ?? symbol, value])),
+  };
+}
+
+/**
+ * A lesson's rows as the body of POST /api/scenarios/{id}/marbles: each row's notation by name,
+ * and the values of every row's letters (the lessons give each letter one value).
+ */
+export function scenarioQuery(inputs) {
+  return {
+    inputs: Object.fromEntries(inputs.map((row) => [row.name, row.marbles])),
+    values: Object.assign({}, ...inputs.map((row) => row.values ?? {})),
+  };
+}
+
 /**
  * A lesson's input rows as program lines (`a = marbles("-a-b|")`, with the values its letters
  * stand for and the letters that stand for streams as nested diagrams), then its program.
@@ -27,7 +68,7 @@ export function drawnEvents(drawing, { byValue = false } = {}) {
   const events = row.values.map(({ frame: at, symbol }) => {
     const value = drawing.values[symbol];
     const text = typeof value === "string" ? value : JSON.stringify(value);
-    return { frame: at, kind: "next", symbol, text, key: byValue ? JSON.stringify(value) : symbol };
+    return { frame: at, kind: "next", symbol, text, key: byValue ? canonical(value) : symbol };
   });
   if (row.end) events.push({ frame: row.end.frame, kind: row.end.kind === "|" ? "completed" : "error", symbol: row.end.kind, key: row.end.kind });
   return events.sort((first, second) => first.frame - second.frame);
@@ -42,7 +83,7 @@ export function drawnEvents(drawing, { byValue = false } = {}) {
 export function notationEvents(text, values) {
   const row = parseRow(text);
   if (row.error) return row;
-  const keyOf = (symbol) => JSON.stringify(symbol in (values ?? {}) ? values[symbol] : /^\d$/.test(symbol) ? Number(symbol) : symbol);
+  const keyOf = (symbol) => canonical(symbol in (values ?? {}) ? values[symbol] : /^\d$/.test(symbol) ? Number(symbol) : symbol);
   const events = row.values.map(({ frame, symbol }) => ({ frame, kind: "next", symbol, key: values ? keyOf(symbol) : symbol }));
   if (row.end) events.push({ frame: row.end.frame, kind: row.end.kind === "|" ? "completed" : "error", symbol: row.end.kind, key: row.end.kind });
   return events.sort((first, second) => first.frame - second.frame);
@@ -128,6 +169,15 @@ export function challengeDifferences(names, learner, reference) {
     if (count("extra")) parts.push(`${count("extra")} event${count("extra") === 1 ? "" : "s"} yours sends and the goal does not`);
     if (count("time")) parts.push(`${count("time")} at another time`);
     if (count("value")) parts.push(`${count("value")} with another value`);
+    if (!parts.length) {
+      // The same events: were they delivered on the same threads (`deliverOn`, `subscribeOn`)?
+      const threads = (drawing) => drawing.events.map((event) => event.thread ?? "session");
+      const [ours, theirs] = [threads(mine), threads(goal)];
+      const moved = ours.flatMap((thread, index) => (thread === theirs[index] ? [] : [[thread, theirs[index]]]));
+      if (ours.length === theirs.length && moved.length) {
+        parts.push(`${moved.length} event${moved.length === 1 ? "" : "s"} delivered on another thread (yours on \`${moved[0][0]}\`, the goal's on \`${moved[0][1]}\`)`);
+      }
+    }
     if (parts.length) problems.push(`\`${name}\` differs on the challenge's own rows: ${parts.join("; ")}.`);
   }
   return problems;

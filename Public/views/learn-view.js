@@ -1,13 +1,14 @@
-// The course (`#learn`, one lesson at `#learn/ID`): each lesson explains, shows a program and its
-// input rows, asks the learner to predict a stream in marble notation before running it, draws
-// the real output (POST /api/marbles) with the prediction compared marble by marble, then sets a
-// challenge checked against the lesson's reference solution on rows of its own. Lessons are data
-// (Public/lessons/, docs/LESSONS.md); progress is kept in this browser.
-import { APIError, drawMarbles } from "../api.js";
-import { docsLink, docsPage } from "../docs-links.js";
+// The course (`#learn`, one lesson at `#learn/ID`): each lesson explains, shows a program (or a
+// built-in scenario) and its input rows, asks the learner to predict a stream in marble notation
+// before running it, draws the real output (POST /api/marbles, or POST /api/scenarios/{id}/marbles)
+// with the prediction compared marble by marble, then sets a challenge checked against the lesson's
+// reference solution on rows of its own. Lessons are data (Public/lessons/, docs/LESSONS.md);
+// progress is kept in this browser.
+import { APIError, drawMarbles, drawScenarioMarbles } from "../api.js";
+import { docsLink, docsPage, docsTypePage } from "../docs-links.js";
 import { html, svg } from "../dom.js";
 import { FRAME_WIDTH, drawSubscriptions, outputLane, parseRow, parseSubscription, rowDrawing } from "../gallery.js";
-import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents } from "../lesson-check.js";
+import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery } from "../lesson-check.js";
 import { editableRow } from "../row-drawing.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,6 +31,16 @@ function saveProgress(progress) {
   } catch {
     // Storage may be off (private windows): progress lasts as long as the page.
   }
+}
+
+/** Every letter a lesson's rows and predictions may use, with its value: the rows', then the lesson's own. */
+function lessonValues(lesson) {
+  return Object.assign({}, ...lesson.inputs.map((input) => input.values ?? {}), lesson.values ?? {});
+}
+
+/** What a lesson runs: its scenario on its rows, or its program after its rows. */
+function runLesson(lesson) {
+  return lesson.scenario ? drawScenarioMarbles(lesson.scenario, scenarioQuery(lesson.inputs)) : drawMarbles(lessonProgram(lesson.inputs, lesson.program));
 }
 
 /** Text with `code` spans as <code>, as text nodes (never markup). */
@@ -63,7 +74,10 @@ export class LearnView {
     // letters the row does not use yet.
     this.drawn = editableRow({
       name: "prediction", field: $("prediction"), lane: $("prediction-lane"), endChoice: $("prediction-end"),
-      letters: () => [...new Set((this.lesson?.inputs ?? []).flatMap((input) => parseRow(input.marbles).values?.map((value) => value.symbol) ?? []))],
+      letters: () => [...new Set([
+        ...(this.lesson?.inputs ?? []).flatMap((input) => parseRow(input.marbles).values?.map((value) => value.symbol) ?? []),
+        ...Object.keys(this.lesson?.values ?? {}),
+      ])],
       minFrames: () => (this.lesson ? this.width(this.lesson) / FRAME_WIDTH : 16),
       onChange: () => { $("prediction-problem").textContent = ""; },
     });
@@ -124,7 +138,12 @@ export class LearnView {
     $("lesson-title").textContent = `${index + 1}. ${lesson.title}`;
     $("lesson-rac").textContent = `RAC: ${lesson.rac}`;
     $("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
-    $("lesson-program").textContent = lessonProgram(lesson.inputs, lesson.program);
+    $("lesson-program").textContent = lesson.scenario ? lesson.code : lessonProgram(lesson.inputs, lesson.program);
+    $("lesson-scenario").hidden = !lesson.scenario;
+    if (lesson.scenario) {
+      $("lesson-scenario-link").href = `#${lesson.scenario}`;
+      $("lesson-scenario-link").textContent = `the ${lesson.scenario} scenario`;
+    }
     this.linkDocumentation(lesson);
     const rows = $("lesson-inputs");
     rows.replaceChildren();
@@ -132,6 +151,11 @@ export class LearnView {
     $("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
     $("prediction").value = "";
     $("prediction-problem").textContent = "";
+    const legend = Object.entries(lesson.values ?? {});
+    $("prediction-legend").hidden = !legend.length;
+    $("prediction-legend").textContent = legend.length
+      ? `Letters for what it may send: ${legend.map(([letter, value]) => `${letter} = ${JSON.stringify(value)}`).join("; ")}.`
+      : "";
     this.drawn.read();
     $("subscriptions-field").hidden = !lesson.subscriptions;
     $("subscriptions-prediction").value = "";
@@ -143,7 +167,8 @@ export class LearnView {
     $("lesson-after").hidden = true;
     $("lesson-after").replaceChildren(prose("p", lesson.result));
     $("challenge-task").replaceChildren(prose("p", lesson.challenge.task));
-    $("challenge-program").value = this.progress[lesson.id]?.program ?? lesson.program;
+    $("challenge-program").value = this.progress[lesson.id]?.program ?? lesson.challenge.program ?? lesson.program;
+    $("challenge-rows").replaceChildren(prose("span", `Your program reads the rows ${lesson.challenge.inputs.map((row) => `\`${row.name}\``).join(", ")}; the check runs it on rows of its own.`));
     $("challenge-status").textContent = this.progress[lesson.id]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
     const next = this.lessons[index + 1];
     $("lesson-next").hidden = !next;
@@ -154,13 +179,16 @@ export class LearnView {
     return true;
   }
 
-  /** Links the operators the lesson's program calls (`.skip(`, `.flatMap(`) to their documentation. */
+  /**
+   * Links the lesson's `docs` (types such as `Channel`, operators such as `deliver(on:)`), or else
+   * the operators its program calls (`.skip(`, `.flatMap(`), to their documentation.
+   */
   async linkDocumentation(lesson) {
     const line = $("lesson-docs");
     line.replaceChildren();
     line.hidden = true;
-    const names = [...new Set([...lesson.program.matchAll(/\.(\w+)\s*[({]/g)].map((match) => match[1]))];
-    const pages = (await Promise.all(names.map((name) => docsPage(name)))).filter(Boolean);
+    const names = lesson.docs ?? [...new Set([...lesson.program.matchAll(/\.(\w+)\s*[({]/g)].map((match) => match[1]))];
+    const pages = (await Promise.all(names.map((name) => (/^[A-Z]/.test(name) ? docsTypePage(name) : docsPage(name))))).filter(Boolean);
     if (this.lesson !== lesson || !pages.length) return;
     line.append("Reactive's documentation: ");
     pages.forEach((page, index) => line.append(...(index ? [", "] : []), docsLink(page)));
@@ -186,7 +214,7 @@ export class LearnView {
   async check() {
     const lesson = this.lesson;
     const text = $("prediction").value.trim();
-    const values = Object.assign({}, ...lesson.inputs.map((input) => input.values ?? {}));
+    const values = lessonValues(lesson);
     const predicted = notationEvents(text, values);
     if (predicted.error) {
       $("prediction-problem").textContent = predicted.error;
@@ -195,13 +223,13 @@ export class LearnView {
     }
     let answer;
     try {
-      answer = await drawMarbles(lessonProgram(lesson.inputs, lesson.program));
+      answer = await runLesson(lesson);
     } catch (error) {
       $("lesson-result").replaceChildren(html("p", "notice", `Not run: ${error.message}`));
       return;
     }
     if (this.lesson !== lesson) return;
-    const drawing = answer.streams[lesson.predict];
+    const drawing = relabel(answer.streams[lesson.predict], values);
     const items = compareEvents(predicted, drawnEvents(drawing, { byValue: true }));
     const right = items.every((item) => item.status === "right");
     const width = this.width(lesson);

@@ -16,7 +16,7 @@ from test_page import check_console, wait
 
 FILES = sorted((ROOT / "Public/lessons").glob("*.json"))
 LESSONS = [json.loads(path.read_text()) for path in FILES]
-FIELDS = ("id", "title", "rac", "explanation", "inputs", "program", "predict", "expected", "result", "challenge")
+FIELDS = ("id", "title", "rac", "explanation", "inputs", "predict", "expected", "result", "challenge")
 
 
 def lesson_program(inputs, program):
@@ -60,8 +60,14 @@ def lesson_values(rows):
     return {letter: value for row in rows for letter, value in row.get("values", {}).items()}
 
 
-def drawn(playground, program):
-    status, _, raw = playground.request("POST", "/api/marbles", body=program.encode(), headers={"Content-Type": "text/plain"})
+def drawn(playground, program, scenario=None, rows=None):
+    """The streams of `program` run by POST /api/marbles, or of the built-in `scenario` run on `rows`
+    by POST /api/scenarios/{id}/marbles (as the page runs them)."""
+    if scenario:
+        body = json.dumps({"inputs": {row["name"]: row["marbles"] for row in rows}, "values": lesson_values(rows)}).encode()
+        status, _, raw = playground.request("POST", f"/api/scenarios/{scenario}/marbles", body=body, headers={"Content-Type": "application/json"})
+    else:
+        status, _, raw = playground.request("POST", "/api/marbles", body=program.encode(), headers={"Content-Type": "text/plain"})
     answer = json.loads(raw)
     assert status == 200, f"the program does not run: {answer}"
     assert not answer["truncated"], "the run was cut short"
@@ -70,17 +76,25 @@ def drawn(playground, program):
 
 def check_lesson(playground, lesson):
     """Every rule of docs/LESSONS.md for one lesson; an AssertionError says which is broken."""
-    for field in FIELDS:
+    scenario = lesson.get("scenario")
+    for field in (*FIELDS, *(("code",) if scenario else ("program",))):
         assert lesson.get(field) not in (None, "", []), f"{lesson.get('id')}: no {field}"
-    for field in ("task", "inputs", "expected", "solution"):
+    for field in ("task", "inputs", "expected", "solution", *(("program",) if scenario else ())):
         assert lesson["challenge"].get(field) not in (None, "", []), f"{lesson['id']}: the challenge has no {field}"
     assert lesson["predict"] in lesson["expected"], f"{lesson['id']}: the predicted stream has no expected answer"
-    program = lesson_program(lesson["inputs"], lesson["program"])
-    status, diagnostics = playground.json("POST", "/api/pipelines/check", program.encode(), {"Content-Type": "text/plain"})
-    assert status == 200 and diagnostics["diagnostics"] == [], f"{lesson['id']}: the program does not check clean: {diagnostics}"
+    # The lesson's own letters name what its streams send; none may say another value than a row's.
+    rows = lesson_values([*lesson["inputs"], *lesson["challenge"]["inputs"]])
+    for letter, value in lesson.get("values", {}).items():
+        assert re.fullmatch(r"[A-Za-z]", letter) and rows.get(letter, value) == value, f"{lesson['id']}: the letter {letter} says two things"
+    challenge = lesson["challenge"]
+    starting = challenge.get("program", lesson.get("program"))
+    checked = [lesson_program(challenge["inputs"], starting)] + ([] if scenario else [lesson_program(lesson["inputs"], lesson["program"])])
+    for program in checked:
+        status, diagnostics = playground.json("POST", "/api/pipelines/check", program.encode(), {"Content-Type": "text/plain"})
+        assert status == 200 and diagnostics["diagnostics"] == [], f"{lesson['id']}: the program does not check clean: {diagnostics}"
     # Expected answers are written as a learner writes them, and compared by value and frame.
-    streams = drawn(playground, program)
-    values = lesson_values(lesson["inputs"])
+    streams = drawn(playground, None if scenario else checked[-1], scenario, lesson["inputs"])
+    values = {**lesson_values(lesson["inputs"]), **lesson.get("values", {})}
     for name, marbles in lesson["expected"].items():
         assert streams[name]["read"] == notation_events(marbles, values), \
             f"{lesson['id']}: {name} draws {streams[name]['marbles']} ({streams[name]['values']}), not {marbles}"
@@ -88,15 +102,16 @@ def check_lesson(playground, lesson):
         name = lesson["subscriptions"]["stream"]
         assert streams[name]["subscriptions"] == lesson["subscriptions"]["expected"], \
             f"{lesson['id']}: {name} is subscribed {streams[name]['subscriptions']}, not {lesson['subscriptions']['expected']}"
-    challenge = lesson["challenge"]
     solved = drawn(playground, lesson_program(challenge["inputs"], challenge["solution"]))
-    unchanged = drawn(playground, lesson_program(challenge["inputs"], lesson["program"]))
-    values = lesson_values(challenge["inputs"])
+    unchanged = drawn(playground, lesson_program(challenge["inputs"], starting))
+    values = {**lesson_values(challenge["inputs"]), **lesson.get("values", {})}
     for name, marbles in challenge["expected"].items():
         assert solved[name]["read"] == notation_events(marbles, values), \
             f"{lesson['id']}: the solution's {name} draws {solved[name]['marbles']} ({solved[name]['values']}), not {marbles}"
-    assert any(unchanged.get(name, {}).get("read") != notation_events(marbles, values) for name, marbles in challenge["expected"].items()), \
-        f"{lesson['id']}: the unchanged program already passes the challenge"
+    # As the page compares them: by value and frame, then by the thread each event came on.
+    threads = lambda stream: [event["thread"] for event in stream["events"]]
+    assert any(name not in unchanged or unchanged[name]["read"] != solved[name]["read"] or threads(unchanged[name]) != threads(solved[name])
+               for name in challenge["expected"]), f"{lesson['id']}: the unchanged program already passes the challenge"
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +158,21 @@ def test_the_check_fails_a_broken_copy_of_a_lesson(server, breaking):
         lesson["challenge"]["expected"][name] = "|"
     else:
         lesson["program"] = lesson["program"].replace(".", ".thrtle(1s).", 1)
+    with pytest.raises(AssertionError):
+        check_lesson(server, lesson)
+
+
+@pytest.mark.parametrize("breaking", ["expected answer", "a letter", "challenge's program"])
+def test_the_check_fails_a_broken_copy_of_a_scenario_lesson(server, breaking):
+    """A lesson on a built-in scenario is held to its rules too."""
+    lesson = copy.deepcopy(next(item for item in LESSONS if item.get("scenario")))
+    if breaking == "expected answer":
+        lesson["expected"][lesson["predict"]] = "-" + lesson["expected"][lesson["predict"]]
+    elif breaking == "a letter":
+        letter = next(iter(lesson["values"]))
+        lesson["values"][letter] = "something else"
+    else:
+        lesson["challenge"]["program"] = lesson["challenge"]["solution"]
     with pytest.raises(AssertionError):
         check_lesson(server, lesson)
 
@@ -258,6 +288,24 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     assert browser.find_elements(By.CSS_SELECTOR, "#lesson-result .gallery-subscription"), "the subscriptions are drawn"
     browser.save_screenshot(str(ARTIFACTS / "lesson-subscriptions-1280px.png"))
 
+    # A lesson on a built-in scenario runs it on its rows (POST /api/scenarios/{id}/marbles) and
+    # lists the letters for what it sends; a challenge whose programs differ only in the threads
+    # their events come on is told so.
+    binding = next(lesson for lesson in LESSONS if lesson["id"] == "two-way-binding")
+    open_lesson(browser, binding["id"])
+    assert 'A = "Ada"' in browser.find_element(By.ID, "prediction-legend").text
+    assert browser.find_element(By.ID, "lesson-scenario-link").get_attribute("href").endswith("#binding")
+    assert predict(browser, "(eA)-a--ab--|").startswith("Not quite")
+    assert predict(browser, binding["expected"]["fieldA"]) == "Right: fieldA sends (eA)-a--b--|.", "drawn with the lesson's letters"
+    browser.save_screenshot(str(ARTIFACTS / "lesson-scenario-1280px.png"))
+    schedulers = next(lesson for lesson in LESSONS if lesson["id"] == "schedulers")
+    open_lesson(browser, schedulers["id"])
+    assert predict(browser, "-----s-----|").startswith("Not quite")
+    status = check_challenge(browser, schedulers["challenge"]["program"])
+    assert status.get_attribute("data-passed") == "false", status.text
+    assert "2 events delivered on another thread (yours on `background`, the goal's on `session`)" in status.text, status.text
+    assert check_challenge(browser, schedulers["challenge"]["solution"]).get_attribute("data-passed") == "true"
+
     # Every lesson's page: axe finds nothing serious, and it links its operators to the documentation
     # when the documentation is built.
     for lesson in LESSONS:
@@ -266,6 +314,11 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     if (ROOT / ".build/docs-site/index.html").exists():
         open_lesson(browser, first["id"])
         wait(browser, lambda: [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#lesson-docs a")] == ["Signal.skip(_:)"])
+        # A lesson may name its documentation: types (a channel's) and operators alike.
+        open_lesson(browser, binding["id"])
+        wait(browser, lambda: [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#lesson-docs a")] == ["Channel", "ChannelTerminal", "MutableProperty"])
+        open_lesson(browser, schedulers["id"])
+        wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#lesson-docs a")) == 5)
     browser.set_window_size(375, 812)
     open_lesson(browser, third["id"])
     width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
