@@ -161,7 +161,7 @@ export class LearnView {
     $("subscriptions-prediction").value = "";
     if (lesson.subscriptions) {
       $("subscriptions-label").replaceChildren(prose("span",
-        `And how is \`${lesson.subscriptions.stream}\` subscribed to? One line per subscription: \`^\` in the frame it begins, \`!\` in the frame it is disposed of (RxJS subscription marbles).`));
+        `And how ${lesson.subscriptions.stream.includes("·") ? "are the signals" : "is"} \`${lesson.subscriptions.stream}\` subscribed to? One line per subscription: \`^\` in the frame it begins, \`!\` in the frame it is disposed of (RxJS subscription marbles).`));
     }
     $("lesson-result").replaceChildren();
     $("lesson-after").hidden = true;
@@ -262,7 +262,10 @@ export class LearnView {
   showSubscriptions(lesson, answer, width) {
     if (!lesson.subscriptions) return true;
     const name = lesson.subscriptions.stream;
-    const real = answer.streams[name]?.subscriptions ?? [];
+    // A source inside a stream (`out·marbles`: the inner signals of its flattening) is answered
+    // with the stream's sources.
+    const owner = name.split("·")[0];
+    const real = (owner === name ? answer.streams[name]?.subscriptions : answer.streams[owner]?.sources?.[name]) ?? [];
     const predicted = $("subscriptions-prediction").value.split("\n").map((line) => line.trim()).filter(Boolean);
     const same = (first, second) => first.length === second.length && first.every((text, index) => {
       const [a, b] = [parseSubscription(text), parseSubscription(second[index])];

@@ -100,8 +100,10 @@ def check_lesson(playground, lesson):
             f"{lesson['id']}: {name} draws {streams[name]['marbles']} ({streams[name]['values']}), not {marbles}"
     if "subscriptions" in lesson:
         name = lesson["subscriptions"]["stream"]
-        assert streams[name]["subscriptions"] == lesson["subscriptions"]["expected"], \
-            f"{lesson['id']}: {name} is subscribed {streams[name]['subscriptions']}, not {lesson['subscriptions']['expected']}"
+        owner = name.split("·")[0]  # a source inside a stream (`out·marbles`) is among its sources
+        made = streams[name]["subscriptions"] if owner == name else streams[owner]["sources"].get(name)
+        assert made == lesson["subscriptions"]["expected"], \
+            f"{lesson['id']}: {name} is subscribed {made}, not {lesson['subscriptions']['expected']}"
     solved = drawn(playground, lesson_program(challenge["inputs"], challenge["solution"]))
     unchanged = drawn(playground, lesson_program(challenge["inputs"], starting))
     values = {**lesson_values(challenge["inputs"]), **lesson.get("values", {})}
@@ -287,6 +289,12 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     wait(browser, lambda: [node.text for node in browser.find_elements(By.CSS_SELECTOR, ".lesson-verdict")][1:] == ["Subscriptions of a: right, ^!."])
     assert browser.find_elements(By.CSS_SELECTOR, "#lesson-result .gallery-subscription"), "the subscriptions are drawn"
     browser.save_screenshot(str(ARTIFACTS / "lesson-subscriptions-1280px.png"))
+    # The subscriptions of the inner signals a stream makes (`out·marbles`), one line each.
+    serial = next(lesson for lesson in LESSONS if lesson["id"] == "compound-and-serial-disposables")
+    open_lesson(browser, serial["id"])
+    predict(browser, serial["expected"]["out"], "-^---!\n-----^!")
+    wait(browser, lambda: [node.text for node in browser.find_elements(By.CSS_SELECTOR, ".lesson-verdict")][1:]
+         == ["Subscriptions of out·marbles: right, -^---! -----^!."])
 
     # A lesson on a built-in scenario runs it on its rows (POST /api/scenarios/{id}/marbles) and
     # lists the letters for what it sends; a challenge whose programs differ only in the threads
