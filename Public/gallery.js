@@ -453,7 +453,7 @@ export class Gallery {
     return [..."abcdefghijklmnopqrstuvwxyz"].find((letter) => !used.has(letter)) ?? "z";
   }
 
-  /** After an edit: the row redrawn, its notation updated, the output asked for. */
+  /** After an edit: the row redrawn (focus on `focus`, a marble or a frame), its notation updated, the output asked for. */
   changed(row, lane, focusFrame) {
     row.field.value = renderRow(row);
     row.endChoice.value = row.end?.kind ?? "";
@@ -466,8 +466,11 @@ export class Gallery {
     lane.setAttribute("width", width);
     lane.replaceChildren(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
     const items = [...row.values, ...(row.end ? [row.end] : [])];
+    const atFrame = new Map(); // a group's marbles side by side, as the output rows draw them
     for (const item of items) {
-      const x = item.frame * FRAME_WIDTH + FRAME_WIDTH / 2;
+      const before = atFrame.get(item.frame) ?? 0;
+      atFrame.set(item.frame, before + 1);
+      const x = item.frame * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
       const group = svg("g", { class: "gallery-marble", tabindex: "0", role: "button", "data-frame": item.frame });
       if (item.symbol !== undefined) {
         group.dataset.symbol = item.symbol;
@@ -485,11 +488,14 @@ export class Gallery {
       }
       this.attachMarble(group, row, item, lane);
       lane.appendChild(group);
-      if (focus !== undefined && item.frame === focus) group.focus();
+      if (focus === item || (typeof focus === "number" && item.frame === focus)) group.focus();
     }
   }
 
-  /** Drag along the row, arrows to move a frame, Delete to remove (a value), E to switch the end. */
+  /**
+   * Drag along the row, arrows to move a frame, Delete to remove (a value), E to switch the end;
+   * a letter or digit typed on a value gives it that symbol (a prediction's value chosen by keyboard).
+   */
   attachMarble(group, row, item, lane) {
     const move = (frame) => {
       const limit = item.symbol !== undefined && row.end ? row.end.frame - 1 : this.frames + 20;
@@ -518,14 +524,18 @@ export class Gallery {
     group.addEventListener("keydown", (event) => {
       if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
         event.preventDefault();
-        if (move(item.frame + (event.key === "ArrowLeft" ? -1 : 1))) this.changed(row, lane, item.frame);
+        if (move(item.frame + (event.key === "ArrowLeft" ? -1 : 1))) this.changed(row, lane, item);
       } else if ((event.key === "Delete" || event.key === "Backspace") && item.symbol !== undefined) {
         event.preventDefault();
         row.values = row.values.filter((value) => value !== item);
         this.changed(row, lane);
       } else if (event.key.toLowerCase() === "e" && item.symbol === undefined) {
         item.kind = item.kind === "|" ? "#" : "|";
-        this.changed(row, lane, item.frame);
+        this.changed(row, lane, item);
+      } else if (/^[A-Za-z0-9]$/.test(event.key) && item.symbol !== undefined && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        item.symbol = event.key;
+        this.changed(row, lane, item);
       }
     });
   }

@@ -1,7 +1,7 @@
 // A row of marbles drawn and edited as the gallery's input rows are — click to add a marble, drag
-// or arrow keys to move it, Delete to remove it, E to turn a completion into an error — and kept
-// in step with a field of its notation, for the forms that ask for a row (a lesson's prediction,
-// the find's rows). It borrows the gallery's own row editing, which needs only `rows`, a frame
+// or arrow keys to move it, Delete to remove it, a letter key to change its value, E to turn a
+// completion into an error — and kept in step with a field of its notation, for the forms that
+// ask for a row (a lesson's prediction, the find's rows). It borrows the gallery's own row editing, which needs only `rows`, a frame
 // count and a redraw, rather than being a second one.
 import { Gallery, parseRow } from "./gallery.js";
 

@@ -304,6 +304,13 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     assert 'A = "Ada"' in browser.find_element(By.ID, "prediction-legend").text
     assert browser.find_element(By.ID, "lesson-scenario-link").get_attribute("href").endswith("#binding")
     assert predict(browser, "(eA)-a--ab--|").startswith("Not quite")
+    # A group's marbles are drawn side by side on the prediction's row, and a letter typed on a
+    # marble gives it that letter (a value chosen by keyboard).
+    xs = [float(node.get_attribute("cx")) for node in browser.find_elements(By.CSS_SELECTOR, "#prediction-lane .gallery-marble[data-frame='0'] circle")]
+    assert len(xs) == 2 and xs[0] < xs[1], xs
+    browser.find_element(By.CSS_SELECTOR, '#prediction-lane .gallery-marble[data-frame="8"]').send_keys("b")
+    wait(browser, lambda: browser.find_element(By.ID, "prediction").get_attribute("value") == "(eA)-a--bb--|")
+    assert browser.switch_to.active_element.get_attribute("data-symbol") == "b", "focus stays on the marble"
     assert predict(browser, binding["expected"]["fieldA"]) == "Right: fieldA sends (eA)-a--b--|.", "drawn with the lesson's letters"
     browser.save_screenshot(str(ARTIFACTS / "lesson-scenario-1280px.png"))
     schedulers = next(lesson for lesson in LESSONS if lesson["id"] == "schedulers")
