@@ -151,11 +151,14 @@ export class LearnView {
     $("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
     $("prediction").value = "";
     $("prediction-problem").textContent = "";
+    // The lesson's letters, one a line: a value as JSON (an object's fields in order), in code.
     const legend = Object.entries(lesson.values ?? {});
+    const list = html("ul", "lesson-legend");
+    for (const [letter, value] of legend) {
+      list.appendChild(html("li")).append(html("code", undefined, letter), " = ", html("code", undefined, JSON.stringify(value, null, 1).replace(/\n\s*/g, " ")));
+    }
     $("prediction-legend").hidden = !legend.length;
-    $("prediction-legend").textContent = legend.length
-      ? `Letters for what it may send: ${legend.map(([letter, value]) => `${letter} = ${JSON.stringify(value)}`).join("; ")}.`
-      : "";
+    $("prediction-legend").replaceChildren(...(legend.length ? ["Letters for what it may send:", list] : []));
     this.drawn.read();
     $("subscriptions-field").hidden = !lesson.subscriptions;
     $("subscriptions-prediction").value = "";
