@@ -1,6 +1,7 @@
 """POST /api/marbles latency and throughput: one client posting a marble program over one kept-alive
 connection, one request at a time (latency), then N clients at once (answers per second, bounded
-by the server's program threads). Prints JSON."""
+by the server's program threads). Prints JSON. A `.json` file is a scenario run instead: its
+`path` (POST /api/scenarios/{id}/marbles) and its `body`."""
 import argparse
 import http.client
 import json
@@ -10,9 +11,10 @@ import threading
 import time
 
 
-def post(connection, body):
+def post(connection, request):
+    path, body, content_type = request
     start = time.perf_counter()
-    connection.request("POST", "/api/marbles", body=body, headers={"Content-Type": "text/plain"})
+    connection.request("POST", path, body=body, headers={"Content-Type": content_type})
     response = connection.getresponse()
     data = response.read()
     if response.status != 200:
@@ -33,7 +35,12 @@ def main():
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=5)
     args = parser.parse_args()
-    body = open(args.program, encoding="utf-8").read().encode()
+    text = open(args.program, encoding="utf-8").read()
+    if args.program.endswith(".json"):
+        scenario = json.loads(text)
+        body = (scenario["path"], json.dumps(scenario["body"]).encode(), "application/json")
+    else:
+        body = ("/api/marbles", text.encode(), "text/plain")
     connection = http.client.HTTPConnection("127.0.0.1", args.port)
     for _ in range(20):
         post(connection, body)  # warm-up
