@@ -7,6 +7,10 @@ let package = Package(
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
         .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
+        // The pipeline language and the scenarios' simulated services: what a test written by the
+        // page's "Copy as a test" imports.
+        .library(name: "Pipelines", targets: ["Pipelines"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
         .executable(name: "playground", targets: ["Playground"]),
         .executable(name: "microhttp-echo", targets: ["MicroHTTPEcho"]),
     ],
@@ -57,7 +61,7 @@ let package = Package(
         // The demo pipelines, built only from Reactive. Knows nothing of HTTP.
         .target(
             name: "Scenarios",
-            dependencies: ["Locking", "Reactive"],
+            dependencies: ["Locking", "Reactive", "Pipelines"],
             exclude: ["SearchData/README.md", "SearchData/LICENSE-LGPL-2.1"],
             // Each scenario's own file, embedded as text so the page can show the pipeline's source.
             // The .txt names are symlinks to the compiled files: one file, compiled and shown.

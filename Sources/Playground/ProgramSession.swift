@@ -39,32 +39,9 @@ enum ProgramSession {
         return .success((definition, diagnostics))
     }
 
-    /// The scenarios' simulated services as the program's sources `search(query)`,
-    /// `signIn(user, password)` and `subscribe(email)`.
+    /// The scenarios' simulated services as the program's sources (``Services/programServices``).
     static func services(_ services: Services) -> [String: Service] {
-        @Sendable func text(_ value: Pipelines.Value, _ service: String) throws(PipelineFailure) -> String {
-            guard case .string(let text) = value else {
-                throw PipelineFailure(code: "invalid_argument", message: "`\(service)` takes text")
-            }
-            return text
-        }
-        @Sendable func converted(_ signal: Signal<JSONValue, ErrorInfo>) -> Signal<Pipelines.Value, PipelineFailure> {
-            signal.map(Pipelines.Value.init).mapError { PipelineFailure(code: $0.code, message: $0.message) }
-        }
-        return [
-            "search": Service(arity: 1, usage: "search(query)") { arguments throws(PipelineFailure) in
-                converted(services.search(try text(arguments[0], "search")))
-            },
-            "signIn": Service(arity: 2, usage: "signIn(user, password)") { arguments throws(PipelineFailure) in
-                converted(services.signIn(username: try text(arguments[0], "signIn"), password: try text(arguments[1], "signIn")))
-            },
-            "subscribe": Service(arity: 1, usage: "subscribe(email)") { arguments throws(PipelineFailure) in
-                converted(services.subscribe(email: try text(arguments[0], "subscribe")))
-            },
-            "request": Service(arity: 0, usage: "request()") { _ throws(PipelineFailure) in
-                converted(services.request())
-            },
-        ]
+        services.programServices
     }
 
     private static func describe(_ input: Pipelines.InputDefinition) -> InputDescription {
@@ -156,32 +133,4 @@ private struct ProgramInstance: SessionInstance {
 
     func haltForMemory() { interpreter?.haltForMemory() }
 
-}
-
-extension Pipelines.Value {
-    /// The playground's JSON as a program's value.
-    init(_ json: JSONValue) {
-        switch json {
-        case .null: self = .null
-        case .bool(let flag): self = .bool(flag)
-        case .int(let number): self = .number(Double(number))
-        case .double(let number): self = .number(number)
-        case .string(let text): self = .string(text)
-        case .array(let values): self = .array(values.map(Self.init))
-        case .object(let fields): self = .object(fields.mapValues(Self.init))
-        }
-    }
-
-    /// The value as the playground's JSON: whole numbers as integers.
-    var json: JSONValue {
-        switch self {
-        case .null: .null
-        case .bool(let flag): .bool(flag)
-        case .number(let number):
-            number.rounded() == number && abs(number) < 9_007_199_254_740_992 ? .int(Int(number)) : .double(number)
-        case .string(let text): .string(text)
-        case .array(let values): .array(values.map(\.json))
-        case .object(let fields): .object(fields.mapValues(\.json))
-        }
-    }
 }
