@@ -12,7 +12,7 @@ export class APIError extends Error {
 }
 
 /** Calls the API; `body` is sent as JSON, or as it is when `plain` is true (a program). */
-async function call(method, path, body, { plain = false } = {}) {
+async function call(method, path, body, { plain = false, answerText = false } = {}) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = plain ? "text/plain; charset=utf-8" : "application/json";
@@ -25,6 +25,7 @@ async function call(method, path, body, { plain = false } = {}) {
     throw new APIError(0, "offline", "The server cannot be reached. Is it running?");
   }
   const text = await response.text();
+  if (answerText && response.ok) return text;
   const json = text ? JSON.parse(text) : null;
   if (!response.ok) {
     const error = json?.error ?? { code: "http_" + response.status, message: response.statusText };
@@ -51,6 +52,18 @@ export const drawMarbles = (program) => call("POST", "/api/marbles", program, { 
  * is drawn as `drawMarbles`'s is.
  */
 export const drawScenarioMarbles = (id, query) => call("POST", `/api/scenarios/${encodeURIComponent(id)}/marbles`, query);
+/**
+ * `program` (as for `drawMarbles`) written as a Swift Testing test of its run (POST
+ * /api/marbles/test): the test's source. `name` is its function's name, `title` its first comment
+ * line, `streams` the streams it states (all named ones by default).
+ */
+export const writeMarbleTest = (program, { name, title, streams } = {}) => {
+  const query = new URLSearchParams();
+  if (name) query.set("name", name);
+  if (title) query.set("title", title);
+  if (streams?.length) query.set("streams", streams.join(","));
+  return call("POST", `/api/marbles/test?${query}`, program, { plain: true, answerText: true });
+};
 /**
  * The operators that turn `inputs` (name → marble notation) into `output` (POST /api/marbles/find):
  * `{exact, near, tried, candidates, truncated}`, each answer with its program and drawn output.

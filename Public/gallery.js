@@ -2,6 +2,7 @@
 // computed by the real Swift operator on the server (POST /api/marbles). Input marbles are
 // dragged, added, removed and edited as notation; the output is drawn again after each change.
 import { drawMarbles } from "./api.js";
+import { copyAsTest } from "./copy-test.js";
 import { docsLink, docsPage } from "./docs-links.js";
 import { downloadPicture, rowsSVG } from "./diagram-export.js";
 import { html, svg } from "./dom.js";
@@ -198,6 +199,11 @@ export class Gallery {
     this.drawNumber = 0;
     this.variants = [];
     $("gallery-compare").addEventListener("click", () => this.addVariant());
+    $("gallery-copy-test").addEventListener("click", () => copyAsTest(this.program(), {
+      name: this.entry.id,
+      title: `The gallery's ${this.entry.name}`,
+      streams: [...Object.keys(this.entry.expected), ...this.variants.map((_, index) => variantName(index))],
+    }, { status: $("gallery-test-status"), output: $("gallery-test") }));
     for (const format of ["svg", "png"]) {
       $(`gallery-export-${format}`).addEventListener("click", () => this.export(format)
         .catch(() => { $("gallery-status").textContent = "The PNG could not be made in this browser; the SVG can."; }));
@@ -261,6 +267,8 @@ export class Gallery {
     }));
     $("gallery-index").hidden = true;
     $("gallery-entry").hidden = false;
+    $("gallery-test").hidden = true; // a test written for the entry shown before
+    $("gallery-test-status").textContent = "";
     $("gallery-entry-title").textContent = entry.name;
     $("gallery-group").textContent = entry.group;
     $("gallery-explanation").textContent = entry.explanation;

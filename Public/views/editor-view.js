@@ -2,6 +2,7 @@
 // its own. It keeps the last program in local storage, so the editor opens on it next time.
 import { APIError, checkProgram, runProgram } from "../api.js";
 import { addVariant } from "../compare-lines.js";
+import { copyAsTest } from "../copy-test.js";
 import { html } from "../dom.js";
 import { ProgramEditor } from "../editor.js";
 import { explain, notice } from "../notice.js";
@@ -45,6 +46,8 @@ export class EditorView {
     }, { onChange: () => this.scheduleCheck(), onRun: () => this.run() });
     $("run").addEventListener("click", () => this.run());
     $("compare").addEventListener("click", () => this.compare());
+    $("copy-test").addEventListener("click", () => copyAsTest(this.editor.value, { name: "program", title: "A program from the editor" },
+      { status: $("copy-test-status"), output: $("copy-test-source") }));
     this.renderExamples(scenarios, examples);
   }
 

@@ -139,6 +139,9 @@ struct API: Sendable {
         router.add(.post, "/api/marbles", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
             .deferred { respond in sessions.onProgramThread { respond(drawMarbles(request)) } }
         }
+        router.add(.post, "/api/marbles/test", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
+            .deferred { respond in sessions.onProgramThread { respond(writeMarbleTest(request)) } }
+        }
         let findPreflight: Router.Preflight = { limitingFinds(&$0) }
         router.add(.post, "/api/marbles/find", preflight: findPreflight) { request in
             .deferred { respond in sessions.onProgramThread { respond(findOperators(request)) } }
