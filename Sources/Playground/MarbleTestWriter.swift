@@ -15,12 +15,15 @@ enum MarbleTestWriter {
     enum Refusal: Error {
         case program(ProgramRefusal)
         case truncated(String)
+        case unknownStream(String)
 
         var response: HTTPResponse {
             switch self {
             case .program(let refusal): API.programInvalid(refusal)
             case .truncated(let message):
                 .error(status: 400, code: "not_testable", message: "The run was cut short: \(message) A test states a whole run.")
+            case .unknownStream(let name):
+                .error(status: 400, code: "invalid_value", message: "The program has no stream `\(name)` to state.")
             }
         }
     }
@@ -45,6 +48,9 @@ enum MarbleTestWriter {
         let program = PipelineLanguage.parse(text).program
         let rows = Set(program.streams.filter { isMarbles($0.expression) }.map(\.name))
         let usesServices = ["search(", "signIn(", "subscribe(", "request("].contains { text.contains($0) }
+        if let missing = wanted?.first(where: { name in !answer.streams.contains { $0.name == name } }) {
+            return .failure(.unknownStream(missing))
+        }
         let stated = answer.streams.filter { wanted?.contains($0.name) ?? !rows.contains($0.name) }
         var lines: [String] = []
         for drawing in stated {

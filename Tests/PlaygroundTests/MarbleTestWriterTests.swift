@@ -51,6 +51,14 @@ struct MarbleTestWriterTests {
         #expect(source.contains(#"error: PipelineFailure(code: "failure", message: "boom")"#))
     }
 
+    @Test func aStreamTheProgramDoesNotHaveIsRefused() {
+        guard case .failure(.unknownStream("other")) = MarbleTestWriter.write("out = just(1)\n", name: "x", title: nil, streams: ["out", "other"])
+        else {
+            Issue.record("not refused")
+            return
+        }
+    }
+
     @Test func aProgramThatDoesNotRunIsRefused() {
         guard case .failure(.program) = MarbleTestWriter.write("out = nothing(1)\n", name: "x", title: nil, streams: nil) else {
             Issue.record("not refused")
