@@ -199,7 +199,8 @@ export class Gallery {
     this.drawNumber = 0;
     this.variants = [];
     $("gallery-compare").addEventListener("click", () => this.addVariant());
-    $("gallery-copy-test").addEventListener("click", () => copyAsTest(this.program(), {
+    // The embed page (Public/embed.html) shows the diagram alone: no "Copy as a test" there.
+    $("gallery-copy-test")?.addEventListener("click", () => copyAsTest(this.program(), {
       name: this.entry.id,
       title: `The gallery's ${this.entry.name}`,
       streams: [...Object.keys(this.entry.expected), ...this.variants.map((_, index) => variantName(index))],
@@ -267,8 +268,10 @@ export class Gallery {
     }));
     $("gallery-index").hidden = true;
     $("gallery-entry").hidden = false;
-    $("gallery-test").hidden = true; // a test written for the entry shown before
-    $("gallery-test-status").textContent = "";
+    if ($("gallery-test")) { // a test written for the entry shown before
+      $("gallery-test").hidden = true;
+      $("gallery-test-status").textContent = "";
+    }
     $("gallery-entry-title").textContent = entry.name;
     $("gallery-group").textContent = entry.group;
     $("gallery-explanation").textContent = entry.explanation;
@@ -462,10 +465,10 @@ export class Gallery {
   }
 
   /** After an edit: the row redrawn (focus on `focus`, a marble or a frame), its notation updated, the output asked for. */
-  changed(row, lane, focusFrame) {
+  changed(row, lane, focus) {
     row.field.value = renderRow(row);
     row.endChoice.value = row.end?.kind ?? "";
-    this.drawInput(row, lane, focusFrame);
+    this.drawInput(row, lane, focus);
     this.scheduleDraw();
   }
 

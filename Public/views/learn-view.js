@@ -190,7 +190,7 @@ export class LearnView {
     const line = $("lesson-docs");
     line.replaceChildren();
     line.hidden = true;
-    const names = lesson.docs ?? [...new Set([...lesson.program.matchAll(/\.(\w+)\s*[({]/g)].map((match) => match[1]))];
+    const names = lesson.docs ?? [...new Set([...(lesson.program ?? lesson.code ?? "").matchAll(/\.(\w+)\s*[({]/g)].map((match) => match[1]))];
     const pages = (await Promise.all(names.map((name) => (/^[A-Z]/.test(name) ? docsTypePage(name) : docsPage(name))))).filter(Boolean);
     if (this.lesson !== lesson || !pages.length) return;
     line.append("Reactive's documentation: ");
