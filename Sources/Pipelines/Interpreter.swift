@@ -54,12 +54,15 @@ public final class Interpreter: Sendable {
     /// name `background` (a virtual clock's hop: same thread, another name). Throws the diagnostics of what cannot be built (a wrong
     /// argument, a closure where a signal is needed…). A program that runs out of its
     /// ``StepBudget`` is halted: each stream not ended yet ends with `budget_exceeded`.
+    /// An input declared by the program and given in `inputs` reads that signal (a test's cold
+    /// marbles) instead of a subject fed by ``send(_:to:)``.
     public init(
         program: Program,
         scheduler: any Scheduler,
         background: (any Scheduler)? = nil,
         services: [String: Service] = [:],
         limits: StepBudget.Limits = .standard,
+        inputs external: [String: Signal<Value, PipelineFailure>] = [:],
         reporter: @escaping Reporter
     ) throws(Diagnostics) {
         let subscriptions = CompoundDisposable()
@@ -89,7 +92,8 @@ public final class Interpreter: Sendable {
             services: services,
             budget: budget,
             subscriptions: subscriptions,
-            probe: probe
+            probe: probe,
+            external: external
         )
         builder.buildAll()
         guard builder.errors.isEmpty else {
@@ -184,6 +188,8 @@ struct Builder {
     let probe: StreamProbe
     let start: Duration
     private(set) var inputs: [String: Subject<Value, PipelineFailure>] = [:]
+    /// The declared inputs that read a given signal instead of a subject.
+    let external: [String: Signal<Value, PipelineFailure>]
     private var shared: [String: Signal<Value, PipelineFailure>] = [:]
     /// The other signals of each command definition, by its name.
     var commands: [String: CommandSignals] = [:]
@@ -209,7 +215,8 @@ struct Builder {
         budget: StepBudget,
         subscriptions: CompoundDisposable,
         probe: StreamProbe,
-        subscribes: Bool = true
+        subscribes: Bool = true,
+        external: [String: Signal<Value, PipelineFailure>] = [:]
     ) {
         self.program = program
         self.scheduler = scheduler
@@ -220,7 +227,8 @@ struct Builder {
         self.subscribes = subscribes
         self.probe = probe
         start = scheduler.now
-        for input in program.inputs { inputs[input.name] = Subject() }
+        self.external = external.filter { name, _ in program.inputs.contains { $0.name == name } }
+        for input in program.inputs where self.external[input.name] == nil { inputs[input.name] = Subject() }
     }
 
     mutating func buildAll() {
@@ -251,6 +259,7 @@ struct Builder {
     /// subject, a stream's cold signal (reported per subscription), or a command line's shared one.
     mutating func streamSignal(_ name: String) throws(BuildError) -> Signal<Value, PipelineFailure>? {
         if let input = inputs[name] { return input.signal }
+        if let signal = external[name] { return signal }
         if let signal = shared[name] { return signal }
         guard let definition = program.streams.first(where: { $0.name == name }) else { return nil }
         let outerOwner = sourceOwner
@@ -317,7 +326,7 @@ struct Builder {
             }
             return spending(try source(name, Arguments(name: name, list: [], range: range), parameters: parameters), by: name, at: range)
         case .call(.name(let name, _), let arguments, let range):
-            guard inputs[name] == nil, !program.streams.contains(where: { $0.name == name }) else {
+            guard inputs[name] == nil, external[name] == nil, !program.streams.contains(where: { $0.name == name }) else {
                 throw BuildError(message: "`\(name)` is a stream; it cannot be called", range: range)
             }
             return spending(try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters), by: name, at: range)

@@ -45,22 +45,27 @@ public struct ProgramMarbles: Sendable {
         spans[name] ?? []
     }
 
-    /// Runs `program` (sources `marbles(…)`, usually) until no scheduled work is left or `until`
-    /// virtual milliseconds, with `services` made for the run's clock (none by default).
+    /// Runs `program` on `clock` until no scheduled work is left or `until` virtual milliseconds,
+    /// with `services` made for the run's clock (none by default). Each input the program declares
+    /// and `inputs` gives reads that signal (a cold ``ReactiveTesting/Marbles/Cold`` on the same
+    /// clock, whose own `subscriptions` say how the program subscribed to it). Events are counted
+    /// in frames of `frame`, by default the smallest of the program's `marbles(…)` sources, or 100 ms.
     public static func run(
         _ program: String,
+        inputs: [String: Signal<Value, PipelineFailure>] = [:],
+        frame: Duration? = nil,
+        on clock: TestScheduler = TestScheduler(),
         until: Double = 60_000,
         services: @Sendable (any Scheduler) -> [String: Service] = { _ in [:] }
     ) throws(Refusal) -> ProgramMarbles {
         let (parsed, diagnostics) = PipelineLanguage.parse(program)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { throw Refusal(diagnostics: diagnostics) }
-        let clock = TestScheduler()
         let log = Lock<(events: [String: [(Duration, Event<Value, PipelineFailure>)]], spans: [String: [Int: (Duration, Duration?)]])>(
             ([:], [:])
         )
         let interpreter: Interpreter
         do throws(Interpreter.Diagnostics) {
-            interpreter = try Interpreter(program: parsed, scheduler: clock, services: services(clock)) { stream, id, report in
+            interpreter = try Interpreter(program: parsed, scheduler: clock, services: services(clock), inputs: inputs) { stream, id, report in
                 let now = clock.now
                 log.withLock { log in
                     switch report {
@@ -73,13 +78,12 @@ public struct ProgramMarbles: Sendable {
         } catch {
             throw Refusal(diagnostics: error.all)
         }
-        let limit = Duration.microseconds(Int64((until * 1_000).rounded()))
+        let limit = clock.now + Duration.microseconds(Int64((until * 1_000).rounded()))
         while let due = clock.nextDueTime, due <= limit {
             _ = clock.step()
         }
         interpreter.stop()
-        let frames = interpreter.marbleSources.map { $0.frame }
-        let frame = frames.min() ?? .milliseconds(100)
+        let frame = frame ?? interpreter.marbleSources.map(\.frame).min() ?? .milliseconds(100)
         let number = { (time: Duration) in Int(time / frame) }
         let (events, spans) = log.withLock { ($0.events, $0.spans) }
         return ProgramMarbles(

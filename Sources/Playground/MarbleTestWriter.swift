@@ -51,35 +51,149 @@ enum MarbleTestWriter {
         if let missing = wanted?.first(where: { name in !answer.streams.contains { $0.name == name } }) {
             return .failure(.unknownStream(missing))
         }
+        // A named row becomes an input the test gives as ReactiveTesting's cold marbles; the others
+        // (a `marbles(…)` inside an expression, a row at another frame) stay in the program.
+        let frame = answer.frame
+        let coldRows = program.streams.compactMap { coldRow($0, frame: frame) }
+        var programLines = text.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for row in coldRows { programLines[row.line - 1] = "input \(row.name): \(row.kind)" }
         let stated = answer.streams.filter { wanted?.contains($0.name) ?? !rows.contains($0.name) }
         var lines: [String] = []
         for drawing in stated {
-            lines.append("    #expect(run.events(\(swiftString(drawing.name))) == \(expectation(of: drawing, frame: answer.frame)))")
+            lines.append("    #expect(run.events(\(swiftString(drawing.name))) == \(expectation(of: drawing, frame: frame)))")
         }
-        // The input rows' subscriptions: a row named by a stream, or a `marbles(…)` written inside
-        // a stated stream (the gallery's rows: `out·marbles`).
+        // The input rows' subscriptions: a cold input's own, a row the program still names, or a
+        // `marbles(…)` written inside a stated stream (`out·marbles`).
         var subscribed = answer.streams.filter { rows.contains($0.name) }.map { ($0.name, $0.subscriptions) }
         for drawing in stated {
             subscribed += drawing.sources.filter { $0.name.hasSuffix("·marbles") }.map { ($0.name, $0.subscriptions) }
         }
         for (stream, subscriptions) in subscribed {
             let diagrams = subscriptions.map(swiftString).joined(separator: ", ")
-            lines.append("    #expect(run.subscriptions(\(swiftString(stream))) == [\(diagrams)])")
+            let cold = coldRows.contains { $0.name == stream }
+            lines.append("    #expect(\(cold ? "\(stream).subscriptions" : "run.subscriptions(\(swiftString(stream)))") == [\(diagrams)])")
         }
-        var arguments = ["\n        " + rawString(text.trimmingCharacters(in: .newlines), indent: "        ")]
+        var arguments = ["\n        " + rawString(programLines.joined(separator: "\n"), indent: "        ")]
+        if !coldRows.isEmpty {
+            arguments.append("\n        inputs: [" + coldRows.map { "\(swiftString($0.name)): \($0.name).signal" }.joined(separator: ", ") + "]")
+            arguments.append("\n        frame: .milliseconds(\(number(frame)))")
+            arguments.append("\n        on: scheduler")
+        }
         if answer.truncation != nil { arguments.append("\n        until: \(number(answer.until))") }
         if usesServices { arguments.append("\n        services: { Services(scheduler: $0, settings: ScenarioSettings()).programServices }") }
-        let imports = ["Pipelines", "ReactiveTesting", "Testing"] + (usesServices ? ["Scenarios"] : [])
+        let imports = ["Pipelines", "ReactiveTesting", "Testing"] + (usesServices ? ["Scenarios"] : []) + (coldRows.isEmpty ? [] : ["Reactive"])
         let about = title.map { "/// \($0), stated as a test" } ?? "/// A marble program, stated as a test"
+        var body = ""
+        if !coldRows.isEmpty {
+            body += "    let scheduler = TestScheduler()\n"
+            for row in coldRows {
+                body += "    let \(row.name) = try Marbles.cold(\n        \(swiftString(row.diagram)),\n"
+                body += "        values: \(row.values),\n        error: \(row.failure),\n"
+                body += "        frame: .milliseconds(\(number(frame))),\n        on: scheduler\n    )\n"
+            }
+        }
         return .success(
             imports.sorted().map { "import \($0)" }.joined(separator: "\n") + "\n\n"
-                + about + ": the program run on a virtual clock (a frame is \(number(answer.frame)) ms), each stream\n"
-                + "/// compared with its marble diagram, each input row's subscriptions with subscription marbles.\n"
-                + "/// Written by Reactive Playground's \"Copy as a test\".\n"
+                + about + ": the program run on a virtual clock (a frame is \(number(frame)) ms), "
+                + (coldRows.isEmpty ? "its rows\n/// the program's cold `marbles(…)`, " : "its input rows\n/// given as cold marbles, ")
+                + "each stream compared with its marble diagram, each row's subscriptions\n"
+                + "/// with subscription marbles. Written by Reactive Playground's \"Copy as a test\".\n"
                 + "@Test func \(keywords.contains(name) ? "`\(name)`" : name)() throws {\n"
+                + body
                 + "    let run = try ProgramMarbles.run(" + arguments.joined(separator: ",") + "\n    )\n"
                 + lines.joined(separator: "\n") + "\n}\n"
         )
+    }
+
+    /// A named row the test gives as ReactiveTesting's cold marbles: `NAME = marbles("…", k: v)`
+    /// alone on its line, its letters' values constants (a nested diagram is its text), at the
+    /// drawing's frame.
+    struct ColdRow {
+        let name: String
+        let line: Int
+        let kind: String
+        let diagram: String
+        /// The letters' values, as a Swift literal of `[Character: Value]`.
+        let values: String
+        /// What its `#` fails with, as the program's `marbles(…)` fails, as a Swift literal.
+        let failure: String
+    }
+
+    static func coldRow(_ definition: StreamDefinition, frame: Double) -> ColdRow? {
+        guard case .call(.name("marbles", _), let arguments, let range) = definition.expression, range.line == definition.range.line,
+            let first = arguments.first, first.label == nil, case .string(let diagram, _) = first.value,
+            let entries = try? Marbles.parse(diagram, values: { $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else { return nil }
+        var given: [Character: Value] = [:]
+        var rowFrame = 100.0
+        for argument in arguments.dropFirst() {
+            guard let label = argument.label else { return nil }
+            if label == "frame" {
+                guard case .duration(let milliseconds, _) = argument.value else { return nil }
+                rowFrame = milliseconds
+            } else {
+                guard label.count == 1, let letter = label.first, let value = constant(argument.value) else { return nil }
+                given[letter] = value
+            }
+        }
+        // At the drawing's frame (its subscriptions are drawn in frames of it): else the row stays
+        // in the program.
+        guard rowFrame == frame else { return nil }
+        var values: [(Character, Value)] = []
+        var failure = "ProgramMarbles.noFailure"
+        for entry in entries {
+            switch entry.symbol {
+            case "|": break
+            case "#":
+                failure = "PipelineFailure(code: \"failure\", message: \(swiftString("the diagram's `#` in frame \(entry.frame)")))"
+            default:
+                guard !values.contains(where: { $0.0 == entry.symbol }) else { continue }
+                let digit = entry.symbol.wholeNumberValue.map { Value.number(Double($0)) }
+                values.append((entry.symbol, given[entry.symbol] ?? digit ?? .string(String(entry.symbol))))
+            }
+        }
+        let kind: String
+        if !values.isEmpty, values.allSatisfy({ if case .number = $0.1 { true } else { false } }) {
+            kind = "number"
+        } else if !values.isEmpty, values.allSatisfy({ if case .bool = $0.1 { true } else { false } }) {
+            kind = "bool"
+        } else {
+            kind = "text"
+        }
+        let table = values.isEmpty ? "[:]" : "[" + values.map { "\(swiftString(String($0.0))): \(literal($0.1))" }.joined(separator: ", ") + "]"
+        return ColdRow(
+            name: definition.name,
+            line: definition.range.line,
+            kind: kind,
+            diagram: diagram,
+            values: table + " as [Character: Value]",
+            failure: failure
+        )
+    }
+
+    /// A constant expression's value: a literal, or a nested diagram `marbles("…")` as its text.
+    static func constant(_ expression: Pipelines.Expression) -> Value? {
+        switch expression {
+        case .number(let number, _): return .number(number)
+        case .string(let text, _): return .string(text)
+        case .bool(let flag, _): return .bool(flag)
+        case .null: return .null
+        case .unary("-", .number(let number, _), _): return .number(-number)
+        case .array(let items, _):
+            let values = items.compactMap(constant)
+            return values.count == items.count ? .array(values) : nil
+        case .dictionary(let entries, _):
+            var fields: [String: Value] = [:]
+            for entry in entries {
+                guard let value = constant(entry.value) else { return nil }
+                fields[entry.key] = value
+            }
+            return .object(fields)
+        case .call(.name("marbles", _), let arguments, _):
+            guard arguments.count == 1, arguments[0].label == nil, case .string(let text, _) = arguments[0].value else { return nil }
+            return .string(text)
+        default: return nil
+        }
     }
 
     /// Swift's keywords, which a test's name is written around in backticks (a gallery entry `catch`).

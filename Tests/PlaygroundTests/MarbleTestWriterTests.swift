@@ -17,7 +17,7 @@ struct MarbleTestWriterTests {
 
     @Test func aStreamIsStatedAsItsDiagramWithTheValuesOfItsLetters() {
         let source = write("a = marbles(\"-1-2-3-|\")\nout = a.map { $0 * 10 }\n")
-        #expect(source.contains("import Pipelines\nimport ReactiveTesting\nimport Testing\n"))
+        #expect(source.contains("import Pipelines\nimport Reactive\nimport ReactiveTesting\nimport Testing\n"))
         #expect(source.contains("/// A title, stated as a test"))
         #expect(source.contains("@Test func marbles() throws {"))
         #expect(
@@ -25,14 +25,33 @@ struct MarbleTestWriterTests {
                 #"#expect(run.events("out") == (try Marbles.events("-a-b-c-|", values: ["a": 10, "b": 20, "c": 30] as [Character: Value], error: ProgramMarbles.noFailure)))"#
             )
         )
-        #expect(source.contains(#"#expect(run.subscriptions("a") == ["^------!"])"#))
-        #expect(!source.contains(#"run.events("a")"#), "an input row is stated by its subscriptions")
+        // The row is an input given as ReactiveTesting's cold marbles, stated by its subscriptions.
+        let input = "    let a = try Marbles.cold(\n        \"-1-2-3-|\",\n        values: [\"1\": 1, \"2\": 2, \"3\": 3] as [Character: Value],"
+        #expect(source.contains(input))
+        #expect(source.contains("        input a: number\n        out = a.map { $0 * 10 }\n"))
+        #expect(source.contains("        inputs: [\"a\": a.signal],"))
+        #expect(source.contains(#"#expect(a.subscriptions == ["^------!"])"#))
+        #expect(!source.contains(#"run.events("a")"#))
     }
 
     /// The program goes in a raw string with enough `#`s: its own `"#` and `\(` stay text.
     @Test func theProgramIsQuotedSoThatNothingInItEndsTheLiteral() {
         let source = write("out = just(\"say \\\"#hi\\\"\").map { v in \"\\(v)!\" }\n")
         #expect(source.contains("##\"\"\"\n        out = just(\"say \\\"#hi\\\"\").map { v in \"\\(v)!\" }\n        \"\"\"##"))
+    }
+
+    /// A row the test cannot give as cold marbles (a value that is not a constant, another frame)
+    /// stays in the program; its subscriptions are the run's.
+    @Test func aRowThatIsNotConstantStaysInTheProgram() {
+        let source = write("a = marbles(\"-x|\", x: 1 + 1)\nout = a.map { $0 * 10 }\n")
+        #expect(source.contains("        a = marbles(\"-x|\", x: 1 + 1)\n"))
+        #expect(source.contains(#"#expect(run.subscriptions("a") == ["^-!"])"#))
+        #expect(!source.contains("Marbles.cold"))
+    }
+
+    @Test func aFailingRowFailsAsTheProgramsMarblesWould() {
+        let source = write("a = marbles(\"-x-#\")\nout = a.catch { error in just(error.message) }\n")
+        #expect(source.contains(#"error: PipelineFailure(code: "failure", message: "the diagram's `#` in frame 3"),"#))
     }
 
     @Test func aKeywordNameIsWrittenInBackticks() {
