@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import MicroHTTP
-import Scenarios
 import Testing
 
 @testable import Playground
@@ -10,17 +8,11 @@ import Testing
 @Suite("Documentation site")
 struct DocumentationTests {
     func router(documentation: StaticFiles?) throws -> Router {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
-        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
-        api.documentation = documentation
-        return api.router()
+        try TestRouter.make { $0.documentation = documentation }
     }
 
     func get(_ path: String, on router: Router) -> HTTPResponse {
-        var request = HTTPRequest(method: .get, rawPath: path)
-        return (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
+        TestRouter.respond(router, to: HTTPRequest(method: .get, rawPath: path))
     }
 
     @Test func aBuiltSiteIsServedUnderDocsWithItsOwnPolicy() throws {

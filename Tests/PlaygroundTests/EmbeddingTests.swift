@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import MicroHTTP
-import Scenarios
 import Testing
 
 @testable import Playground
@@ -13,18 +11,13 @@ struct EmbeddingTests {
     let gallery: GalleryIndex
 
     init() throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
-        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
-        gallery = try GalleryIndex(publicRoot: APITests.publicFolder)
-        api.gallery = gallery
-        router = api.router()
+        let gallery = try GalleryIndex(publicRoot: APITests.publicFolder)
+        self.gallery = gallery
+        router = try TestRouter.make { $0.gallery = gallery }
     }
 
     func get(_ path: String, query: [String: String] = [:], host: String? = "play.example:8080") -> HTTPResponse {
-        var request = HTTPRequest(method: .get, rawPath: path, query: query, headers: host.map { ["Host": $0] } ?? [:])
-        return (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
+        TestRouter.respond(router, to: HTTPRequest(method: .get, rawPath: path, query: query, headers: host.map { ["Host": $0] } ?? [:]))
     }
 
     func target(_ url: String, host: String? = "play.example:8080") -> EmbedTarget? {

@@ -1,8 +1,6 @@
 import Foundation
-import Logging
 import MicroHTTP
 import Pipelines
-import Scenarios
 import Testing
 
 @testable import Playground
@@ -17,28 +15,24 @@ struct MarblesFindTests {
     }
 
     init(burst: Double) throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
-        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
         // No refill to speak of, and no wall-clock cut: a find under ThreadSanitizer, among the
         // other suites, may take seconds, and what these tests read must not depend on it.
-        api.marbleFinds = ClientRateLimiter(perSecond: 0.001, burst: burst)
-        api.findTimeBudget = .seconds(3_600)
-        router = api.router()
+        router = try TestRouter.make { api in
+            api.marbleFinds = ClientRateLimiter(perSecond: 0.001, burst: burst)
+            api.findTimeBudget = .seconds(3_600)
+        }
     }
 
     func post(_ body: Any, contentType: String? = "application/json") -> (status: Int, json: [String: Any]) {
         let bytes = (body as? String).map { Array($0.utf8) } ?? Array((try? JSONSerialization.data(withJSONObject: body)) ?? Data())
-        var request = HTTPRequest(
+        let request = HTTPRequest(
             method: .post,
             rawPath: "/api/marbles/find",
             headers: contentType.map { ["Content-Type": $0] } ?? [:],
             body: bytes
         )
-        let response = (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
-        guard case .bytes(let answer) = response.body else { return (response.status, [:]) }
-        return (response.status, (try? JSONSerialization.jsonObject(with: Data(answer))) as? [String: Any] ?? [:])
+        let response = TestRouter.respond(router, to: request)
+        return (response.status, TestRouter.json(response))
     }
 
     func expressions(_ answer: [String: Any], _ list: String) -> [String] {

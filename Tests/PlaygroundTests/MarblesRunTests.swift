@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import MicroHTTP
-import Scenarios
 import Testing
 
 @testable import Playground
@@ -10,26 +8,18 @@ import Testing
 @Suite("Marble programs")
 struct MarblesRunTests {
     let router: Router
-    let store: SessionStore
 
     init() throws {
         try self.init(burst: 1_000)
     }
 
     init(burst: Double) throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
-        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
-        api.marbleRuns = ClientRateLimiter(perSecond: 0.001, burst: burst)  // no refill within a test
-        router = api.router()
+        router = try TestRouter.make { $0.marbleRuns = ClientRateLimiter(perSecond: 0.001, burst: burst) }  // no refill within a test
     }
 
     func post(_ body: String, query: [String: String] = [:]) -> (status: Int, json: [String: Any]) {
-        var request = HTTPRequest(method: .post, rawPath: "/api/marbles", query: query, body: Array(body.utf8))
-        let response = (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
-        guard case .bytes(let bytes) = response.body else { return (response.status, [:]) }
-        return (response.status, (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:])
+        let response = TestRouter.respond(router, to: HTTPRequest(method: .post, rawPath: "/api/marbles", query: query, body: Array(body.utf8)))
+        return (response.status, TestRouter.json(response))
     }
 
     func stream(_ answer: [String: Any], _ name: String) -> [String: Any] {

@@ -1,7 +1,4 @@
-import Foundation
-import Logging
 import MicroHTTP
-import Scenarios
 import Testing
 
 @testable import Playground
@@ -17,12 +14,7 @@ struct ScenarioMarblesTests {
     }
 
     init(burst: Double) throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
-        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
-        api.marbleRuns = ClientRateLimiter(perSecond: 0.001, burst: burst)  // no refill within a test
-        router = api.router()
+        router = try TestRouter.make { $0.marbleRuns = ClientRateLimiter(perSecond: 0.001, burst: burst) }  // no refill within a test
     }
 
     func post(
@@ -31,16 +23,15 @@ struct ScenarioMarblesTests {
         query: [String: String] = [:],
         contentType: String = "application/json"
     ) -> (status: Int, json: [String: Any]) {
-        var request = HTTPRequest(
+        let request = HTTPRequest(
             method: .post,
             rawPath: "/api/scenarios/\(scenario)/marbles",
             query: query,
             headers: ["Content-Type": contentType],
             body: Array(body.utf8)
         )
-        let response = (router.preflight(resolving: &request) ?? router.respond(to: request)).resolved()
-        guard case .bytes(let bytes) = response.body else { return (response.status, [:]) }
-        return (response.status, (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:])
+        let response = TestRouter.respond(router, to: request)
+        return (response.status, TestRouter.json(response))
     }
 
     func stream(_ answer: [String: Any], _ name: String) -> [String: Any] {
