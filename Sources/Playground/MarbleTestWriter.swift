@@ -267,11 +267,6 @@ enum MarbleTestWriter {
         }
     }
 
-    /// A number as Swift writes it: whole numbers without a fraction.
-    static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 9_007_199_254_740_992 ? String(Int64(value)) : "\(value)"
-    }
-
     /// `text` as a Swift string literal.
     static func swiftString(_ text: String) -> String {
         var escaped = "\""

@@ -265,8 +265,8 @@ enum MarblesRun {
     }
 }
 
-/// A number as JSON: whole numbers without a fraction.
-private func number(_ value: Double) -> String {
+/// A number as JSON (and as a Swift literal, for "Copy as a test"): whole numbers without a fraction.
+func number(_ value: Double) -> String {
     value.rounded() == value && abs(value) < 9_007_199_254_740_992 ? String(Int64(value)) : "\(value)"
 }
 
