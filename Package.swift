@@ -27,10 +27,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // The one lock type (a pthread mutex with its state), the one token bucket, and which piece
+        // The one lock type (a futex word with its state), the one token bucket, and which piece
         // of work a thread is doing: shared by Reactive and MicroHTTP, which must not depend on
         // each other.
-        .target(name: "Locking"),
+        .target(name: "Locking", dependencies: ["CFutex"]),
+        // The futex system call and a spin hint, which Swift cannot call: the contended path of
+        // Locking's mutex.
+        .target(name: "CFutex"),
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(
             name: "Reactive",

@@ -19,25 +19,24 @@ import Darwin
 /// deadlock (as two `@synchronized` subscribers do in RAC): a subscriber must not wait for
 /// another thread that is sending into the same subject.
 public final class ReentrantLock: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let word: UnsafeMutablePointer<MutexWord.Word>
     /// The thread holding the lock (its `pthread_self()`), or 0. Only the holder writes its own
     /// identity here, so a thread that reads its own identity — even relaxed — holds the lock.
     @usableFromInline let owner = Atomic<UInt>(0)
 
     /// Creates an unlocked lock.
     ///
-    /// Re-entry is recognised here, in front of an ordinary mutex, rather than with a
-    /// `PTHREAD_MUTEX_RECURSIVE` one: glibc's recursive path cost 72 instructions a lock and
-    /// unlock (callgrind), a subject's whole send path 78 more than before it; the ordinary mutex is
-    /// error-checking in debug builds, as ``Lock``'s is.
+    /// Re-entry is recognised here, in front of an ordinary mutex (``MutexWord``), rather than with
+    /// a `PTHREAD_MUTEX_RECURSIVE` one: glibc's recursive path cost 72 instructions a lock and
+    /// unlock (callgrind), a subject's whole send path 78 more than before it.
     public init() {
-        mutex = .allocate(capacity: 1)
-        PthreadMutex.initialize(mutex)
+        word = .allocate(capacity: 1)
+        MutexWord.initialize(word)
     }
 
     deinit {
-        PthreadMutex.destroy(mutex)
-        mutex.deallocate()
+        word.deinitialize(count: 1)
+        word.deallocate()
     }
 
     /// The calling thread's identity, never 0.
@@ -56,11 +55,11 @@ public final class ReentrantLock: @unchecked Sendable {
         let me = Self.currentThread
         // Taken again by its holder: nothing to count, as the outermost call releases it.
         if owner.load(ordering: .relaxed) == me { return try body() }
-        PthreadMutex.lock(mutex)
+        MutexWord.lock(word)
         owner.store(me, ordering: .relaxed)
         defer {
             owner.store(0, ordering: .relaxed)
-            PthreadMutex.unlock(mutex)
+            MutexWord.unlock(word)
         }
         return try body()
     }

@@ -4,7 +4,7 @@ import Locking
 /// One open Server-Sent-Events response. The application pushes frames into it from any thread;
 /// libmicrohttpd pulls them out on its polling thread.
 ///
-/// Its state is behind a pthread mutex (``PthreadLocked``): the polling thread, the application's
+/// Its state is behind a `Lock`: the polling thread, the application's
 /// threads and the connection watch all take it.
 ///
 /// When the queue is empty the connection is *suspended* inside the content reader (a reader that

@@ -1,11 +1,5 @@
 import Locking
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The subscriptions of a hot signal, in subscription order.
 ///
 /// Insertion and removal are O(1) amortized: removal leaves a tombstone, found through the
@@ -72,30 +66,30 @@ struct SubscriberBag: Sendable {
 /// released (``detachAll()``): after that nothing can be sent, so nothing is lost.
 @usableFromInline
 class SubscriberList: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let word: UnsafeMutablePointer<MutexWord.Word>
     /// Held while events are delivered (never while the list is changed): senders on several
     /// threads take turns, so each member receives one event at a time, in one order for all
     /// members (RAC's `@synchronized` in `RACSubscriber` and `RACReplaySubject`). Re-entrant: a
     /// member that sends back into its subject is served at once.
     @usableFromInline let delivery = ReentrantLock()
-    /// Guarded by `mutex`.
+    /// Guarded by `word`.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var bag = SubscriberBag()
 
     @usableFromInline init() {
-        mutex = .allocate(capacity: 1)
-        PthreadMutex.initialize(mutex)
+        word = .allocate(capacity: 1)
+        MutexWord.initialize(word)
     }
 
     deinit {
-        PthreadMutex.destroy(mutex)
-        mutex.deallocate()
+        word.deinitialize(count: 1)
+        word.deallocate()
     }
 
     /// Runs `body` with the members, under the lock (which must not be held while calling out).
     @inlinable
     final func withLock<Result>(_ body: (inout SubscriberBag) -> Result) -> Result {
-        PthreadMutex.lock(mutex)
-        defer { PthreadMutex.unlock(mutex) }
+        MutexWord.lock(word)
+        defer { MutexWord.unlock(word) }
         return body(&bag)
     }
 

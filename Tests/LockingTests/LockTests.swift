@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import Locking
+import Synchronization
 import Testing
 
 @Suite("Lock: the one lock type")
@@ -57,5 +59,55 @@ struct ReentrantLockTests {
             }
         }
         #expect(mostAtOnce.withLock { $0 } == 1)
+    }
+}
+
+@Suite("MutexWord: the futex word under every lock")
+struct MutexWordTests {
+    /// Threads that find the lock held past their spinning mark the word and sleep on it; the
+    /// release wakes one, and each one that wakes takes the lock with the mark set again, so none
+    /// is left asleep.
+    @Test func threadsAsleepOnTheWordAreAllWokenInTurn() {
+        let shared = SharedWord()
+        let word = shared.pointer
+        defer { shared.free() }
+        let waiters = 3
+        let done = Lock(0)
+        let group = DispatchGroup()
+        MutexWord.lock(word)
+        for _ in 0..<waiters {
+            DispatchQueue.global().async(group: group) {
+                MutexWord.lock(shared.pointer)
+                done.withLock { $0 += 1 }
+                MutexWord.unlock(shared.pointer)
+            }
+        }
+        // A waiter sets the lowest bit just before it sleeps: wait for that, not for a time.
+        while word.pointee.load(ordering: .acquiring) & 1 == 0 { sched_yield() }
+        #expect(done.withLock { $0 } == 0, "nobody passes a held lock")
+        MutexWord.unlock(word)
+        group.wait()
+        #expect(done.withLock { $0 } == waiters)
+        #expect(word.pointee.load(ordering: .acquiring) == 0, "free once everyone has been through")
+    }
+
+    #if DEBUG
+    @Test func releasingALockThisThreadDoesNotHoldStopsTheProgramInDebugBuilds() async {
+        await #expect(processExitsWith: .failure) {
+            let word = UnsafeMutablePointer<MutexWord.Word>.allocate(capacity: 1)
+            MutexWord.initialize(word)
+            MutexWord.unlock(word)
+        }
+    }
+    #endif
+}
+
+/// A word the test's threads share: the test frees it after they are done.
+private struct SharedWord: @unchecked Sendable {
+    let pointer = UnsafeMutablePointer<MutexWord.Word>.allocate(capacity: 1)
+    init() { MutexWord.initialize(pointer) }
+    func free() {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 }
