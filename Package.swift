@@ -31,7 +31,7 @@ let package = Package(
         // of work a thread is doing: shared by Reactive and MicroHTTP, which must not depend on
         // each other.
         .target(name: "Locking", dependencies: ["CFutex"]),
-        // The futex system call and a spin hint, which Swift cannot call: the contended path of
+        // The futex system call, which Swift cannot call (syscall is variadic): the contended path of
         // Locking's mutex.
         .target(name: "CFutex"),
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.

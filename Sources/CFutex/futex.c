@@ -24,11 +24,3 @@ void cfutex_wait(uint32_t *word, uint32_t expected) {
 
 void cfutex_wake_one(uint32_t *word) { (void)word; }
 #endif
-
-void cfutex_spin_hint(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-    __asm__ __volatile__("yield");
-#endif
-}

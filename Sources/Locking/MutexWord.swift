@@ -15,10 +15,12 @@ import Darwin
 /// releasing it one exchange (release), both inlined into the caller: about 10 instructions a pair,
 /// where a glibc `pthread_mutex_t` cost 53 (callgrind, docs/PERFORMANCE.md) — and the reactive
 /// core takes a lock several times for every value it delivers. A thread that finds the lock taken
-/// spins briefly, then sleeps on the word with Linux's futex until the holder wakes it (Drepper,
-/// "Futexes Are Tricky", the third mutex; a thread that has slept takes the lock with the waiters
-/// bit set, since others may still sleep). Not fair, no priority inheritance: as glibc's default
-/// mutex.
+/// sleeps on the word with Linux's futex until the holder wakes it (Drepper, "Futexes Are Tricky",
+/// the third mutex; a thread that has slept takes the lock with the waiters bit set, since others
+/// may still sleep). Not fair, no priority inheritance, no spinning: as glibc's default mutex.
+/// Spinning 100 rounds before sleeping took a search session's p99 under the hostile corpus from
+/// 1.4× to 4.6× its idle figure (`Benchmarks/run-program-threads.sh`): on two cores, the holder a
+/// waiter spins for is often a program thread that the scheduler has set aside.
 ///
 /// Why not `Synchronization.Mutex`, which is also a futex word: on Linux it hands a contended lock
 /// over through a priority-inheritance futex, which the kernel writes, so ThreadSanitizer never sees
@@ -70,15 +72,10 @@ public enum MutexWord {
         #endif
     }
 
-    /// How often a waiting thread reads the word again before it sleeps: a critical section of a
-    /// `Lock` is a few dozen instructions, so a waiter usually gets the lock without a system call.
-    static let spinsBeforeSleeping = 100
-
     @usableFromInline
     @inline(never)
     static func lockContended(_ word: UnsafeMutablePointer<Word>, tag: UInt32) {
         var hasSlept = false
-        var spins = 0
         while true {
             let current = word.pointee.load(ordering: .relaxed)
             if current == 0 {
@@ -89,11 +86,6 @@ public enum MutexWord {
             #if DEBUG
             if current & ~waitersBit == tag { lockMisused("taken again on the thread that holds it") }
             #endif
-            if spins < spinsBeforeSleeping {
-                spins += 1
-                cfutex_spin_hint()
-                continue
-            }
             if current & waitersBit == 0 {
                 let marked = current | waitersBit
                 guard word.pointee.compareExchange(expected: current, desired: marked, ordering: .relaxed).exchanged

@@ -3,8 +3,8 @@
 
 #include <stdint.h>
 
-// What Locking's MutexWord cannot call from Swift: the futex system call is variadic (`syscall`),
-// and Swift has no CPU spin hint. Only the contended path of a lock comes here.
+// What Locking's MutexWord cannot call from Swift: the futex system call is variadic (`syscall`).
+// Only the contended path of a lock comes here.
 
 /// Sleeps while `*word == expected` (Linux: FUTEX_WAIT_PRIVATE). May return early or spuriously:
 /// the caller checks the word again. Elsewhere, yields the processor instead.
@@ -12,8 +12,5 @@ void cfutex_wait(uint32_t *word, uint32_t expected);
 
 /// Wakes one thread sleeping on `word` in cfutex_wait (Linux: FUTEX_WAKE_PRIVATE); elsewhere, nothing.
 void cfutex_wake_one(uint32_t *word);
-
-/// A hint to the processor that this thread is spinning (x86 `pause`, Arm `yield`).
-void cfutex_spin_hint(void);
 
 #endif
