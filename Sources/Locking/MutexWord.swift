@@ -17,10 +17,9 @@ import Darwin
 /// core takes a lock several times for every value it delivers. A thread that finds the lock taken
 /// sleeps on the word with Linux's futex until the holder wakes it (Drepper, "Futexes Are Tricky",
 /// the third mutex; a thread that has slept takes the lock with the waiters bit set, since others
-/// may still sleep). Not fair, no priority inheritance, no spinning: as glibc's default mutex.
-/// Spinning 100 rounds before sleeping took a search session's p99 under the hostile corpus from
-/// 1.4× to 4.6× its idle figure (`Benchmarks/run-program-threads.sh`): on two cores, the holder a
-/// waiter spins for is often a program thread that the scheduler has set aside.
+/// may still sleep). Not fair, no priority inheritance, no spinning: as glibc's default mutex. On
+/// two cores a spinning waiter takes the core its holder may need, and the one comparison made
+/// (100 rounds of spinning, docs/PERFORMANCE.md) measured worse.
 ///
 /// Why not `Synchronization.Mutex`, which is also a futex word: on Linux it hands a contended lock
 /// over through a priority-inheritance futex, which the kernel writes, so ThreadSanitizer never sees
