@@ -64,7 +64,7 @@ struct ReentrantLockTests {
 
 @Suite("MutexWord: the futex word under every lock")
 struct MutexWordTests {
-    /// Threads that find the lock held past their spinning mark the word and sleep on it; the
+    /// Threads that find the lock held mark the word and sleep on it; the
     /// release wakes one, and each one that wakes takes the lock with the mark set again, so none
     /// is left asleep.
     @Test func threadsAsleepOnTheWordAreAllWokenInTurn() {
