@@ -9,7 +9,9 @@
 # identical code.
 #
 # Usage: Benchmarks/run-hostile-tail.sh [rounds]   (default 4)
-#   CONFIGS='--program-threads 1;--program-threads 2'   the flag sets to compare, ';'-separated
+#   CONFIGS='--program-threads 1;--program-threads 2'   the flag sets to compare, ';'-separated; a
+#     set whose first word is a path to an executable runs that build (A/B of two builds:
+#     CONFIGS='/tmp/playground-before;.build/release/playground')
 #   PLAYGROUND=path/to/playground   another build to measure instead of this one's release build
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +28,14 @@ for round in $(seq "$rounds"); do
   for index in "${!configs[@]}"; do
     echo "== round $round: ${configs[$index]}" >&2
     port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-    # shellcheck disable=SC2086 # a configuration is a list of flags
-    "$binary" --port "$port" --log-level warning --trust-proxy --max-sessions 100000 \
-      --max-sessions-per-client 1000 ${configs[$index]} &
+    read -r -a flags <<<"${configs[$index]}"
+    run=$binary
+    if ((${#flags[@]} > 0)) && [[ ${flags[0]} == */* && -x ${flags[0]} ]]; then
+      run=${flags[0]}
+      flags=("${flags[@]:1}")
+    fi
+    "$run" --port "$port" --log-level warning --trust-proxy --max-sessions 100000 \
+      --max-sessions-per-client 1000 "${flags[@]}" &
     pid=$!
     for _ in $(seq 1 50); do curl -fs "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
     python3 $load/loadtest.py fanout --port "$port" --server-pid "$pid" --watchers 1 --inputs 500 --rate 50 |

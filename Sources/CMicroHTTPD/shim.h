@@ -18,6 +18,8 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 /// glibc's `malloc_trim`: returns freed heap memory to the system.
 static inline int rp_malloc_trim(void) { return malloc_trim(0); }
@@ -25,9 +27,29 @@ static inline int rp_malloc_trim(void) { return malloc_trim(0); }
 /// glibc's `mallopt(M_ARENA_MAX, count)`: at most `count` malloc arenas. Returns 1 on success.
 static inline int rp_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
 
-/// Free bytes held by malloc in all its arenas (glibc's `mallinfo2().fordblks`): memory that
-/// `malloc_trim` may hand back to the system.
-static inline size_t rp_heap_free_bytes(void) { return mallinfo2().fordblks; }
+/// The process's resident memory in bytes (the second field of /proc/self/statm, in pages), or -1.
+/// A kernel counter: unlike `mallinfo2` it takes no allocator lock and does not walk the heap.
+/// Parsed by hand, so that reading it allocates nothing.
+static inline long long rp_resident_bytes(void) {
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[128];
+    ssize_t length = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (length <= 0) return -1;
+    text[length] = 0;
+    const char *cursor = text;
+    while (*cursor >= '0' && *cursor <= '9') cursor++; /* the total size */
+    if (*cursor != ' ') return -1;
+    cursor++;
+    if (*cursor < '0' || *cursor > '9') return -1;
+    long long pages = 0;
+    for (; *cursor >= '0' && *cursor <= '9'; cursor++) {
+        if (pages > (long long)1 << 40) return -1; /* no real process: keeps the product in range */
+        pages = pages * 10 + (*cursor - '0');
+    }
+    return pages * sysconf(_SC_PAGESIZE);
+}
 /* Bytes the heap has handed out and not had back: in its arenas, and in chunks of their own (mmap). */
 static inline size_t rp_heap_used_bytes(void) {
     struct mallinfo2 info = mallinfo2();

@@ -17,9 +17,9 @@ import Locking
 ///   when one comes, the stream is told, and it resumes its connection so libmicrohttpd closes it.
 /// - **Silent peers.** TCP keep-alive probes and `TCP_USER_TIMEOUT` on every socket make the kernel
 ///   end a connection whose peer vanished without a packet; the error reaches the epoll set above.
-/// - **Returning memory.** glibc keeps freed memory; when the heap's free memory has grown by
-///   ``ServerConfiguration/heapTrimThresholdBytes`` since it was last trimmed, `malloc_trim` hands it
-///   back — after a flood of streams or sessions, not only once the last one has gone.
+/// - **Returning memory.** Every closed connection is a release for ``HeapTrimmer``, and every
+///   sweep lets it trim the heap when they pause — after a flood of streams or sessions, not only
+///   once the last one has gone.
 ///
 /// Thread safety: the registry is under a mutex. libmicrohttpd reports a connection closed (and
 /// we forget it, under that mutex) *before* it closes the socket, and the deadline sweep shuts
@@ -50,25 +50,18 @@ final class ConnectionWatch: Sendable {
         var records: [UInt64: Record] = [:]
         var nextToken: UInt64 = 1
         var isStopped = false
-        /// The heap's free bytes just after the last trim, lowered as memory is reused.
-        var freeBytesBaseline = 0
-        /// When the heap was last trimmed (uptime nanoseconds).
-        var lastTrim: UInt64 = 0
     }
 
     private let state = Lock(State())
     private let epoll: Int32
     private let requestTimeout: UInt64
-    private let trimThreshold: Int
     private let metrics: ServerMetrics
     private let sweepInterval: Int32 = 250  // milliseconds
 
-    init(requestTimeout: Duration, trimThresholdBytes: Int, metrics: ServerMetrics) {
+    init(requestTimeout: Duration, metrics: ServerMetrics) {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         self.requestTimeout = requestTimeout.nanosecondsClamped
-        trimThreshold = trimThresholdBytes
         self.metrics = metrics
-        state.withLock { $0.freeBytesBaseline = Int(rp_heap_free_bytes()) }
         let thread = Thread { [self] in run() }
         thread.name = "microhttp.connection-watch"
         thread.start()
@@ -119,9 +112,10 @@ final class ConnectionWatch: Sendable {
     }
 
     /// libmicrohttpd is about to close `record`'s socket: forget it. (Closing the socket takes it
-    /// out of the epoll set.)
+    /// out of the epoll set.) Its memory is about to be freed: a release for the heap trimmer.
     func closed(_ record: Record) {
         state.withLock { _ = $0.records.removeValue(forKey: record.token) }
+        HeapTrimmer.shared.noteRelease()
     }
 
     // MARK: The watch thread
@@ -138,9 +132,7 @@ final class ConnectionWatch: Sendable {
             if now - lastSweep >= UInt64(sweepInterval) * 1_000_000 {
                 lastSweep = now
                 sweepDeadlines(now: now)
-                // Every sweep: a trim that ran while a flood was still being freed is followed by
-                // another within a quarter second.
-                returnFreeMemory(now: now)
+                if HeapTrimmer.shared.trimIfDue() { metrics.heapTrims.increment() }
             }
         }
         close(epoll)
@@ -167,32 +159,6 @@ final class ConnectionWatch: Sendable {
         }
         if expired > 0 { metrics.requestDeadlinesExpired.increment(by: expired) }
     }
-
-    /// `malloc_trim` when the heap's free memory grew by the threshold since the last trim, or grew
-    /// at all (by 64 KiB) and the last trim was a second ago or more: a few small frees can empty
-    /// many pages that the bigger frees before them left pinned (a closed connection's state, freed
-    /// after its buffers, sits between them).
-    private func returnFreeMemory(now: UInt64) {
-        let free = Self.heapFreeBytes
-        metrics.heapFreeBytes.record(free)
-        let trim = state.withLock { state -> Bool in
-            state.freeBytesBaseline = min(state.freeBytesBaseline, free)
-            let grown = free - state.freeBytesBaseline
-            return grown >= trimThreshold || (grown >= 64 * 1024 && now - state.lastTrim >= 1_000_000_000)
-        }
-        guard trim else { return }
-        _ = rp_malloc_trim()
-        metrics.heapTrims.increment()
-        // Trimmed pages still count as free in malloc's books: start counting from here.
-        state.withLock {
-            $0.freeBytesBaseline = Int(rp_heap_free_bytes())
-            $0.lastTrim = now
-        }
-    }
-
-    /// The heap's free bytes as glibc counts them (0 under an allocator that does not, such as
-    /// ThreadSanitizer's).
-    static var heapFreeBytes: Int { Int(rp_heap_free_bytes()) }
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 }

@@ -122,11 +122,7 @@ final class ServerCore: Sendable {
         self.metrics = metrics
         self.preflight = preflight
         self.handler = handler
-        watch = ConnectionWatch(
-            requestTimeout: configuration.requestTimeout,
-            trimThresholdBytes: configuration.heapTrimThresholdBytes,
-            metrics: metrics
-        )
+        watch = ConnectionWatch(requestTimeout: configuration.requestTimeout, metrics: metrics)
     }
 
     var boundPort: UInt16 { state.withLock { $0.port } }

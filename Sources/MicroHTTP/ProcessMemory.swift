@@ -18,7 +18,18 @@ public enum ProcessMemory {
     /// Bytes the heap has handed out and not had back (glibc's `mallinfo2`: `uordblks` in the
     /// arenas and `hblkhd` in chunks mapped on their own): what a server watches to know that
     /// its memory is running short, whatever RSS freed pages still hold.
+    ///
+    /// Costly: glibc walks every free chunk of the heap under the allocator's lock, which stalls
+    /// every allocating thread meanwhile (milliseconds on a large, fragmented heap). Ask
+    /// ``residentBytes()`` first: what is in use and was ever written is resident.
     public static func heapBytesInUse() -> Int {
         Int(clamping: rp_heap_used_bytes())
+    }
+
+    /// The process's resident memory (RSS) in bytes, from `/proc/self/statm`; `nil` where that
+    /// cannot be read. Cheap: a kernel counter, no allocator lock.
+    public static func residentBytes() -> Int? {
+        let bytes = rp_resident_bytes()
+        return bytes >= 0 ? Int(bytes) : nil
     }
 }

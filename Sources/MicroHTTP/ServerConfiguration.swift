@@ -48,9 +48,6 @@ public struct ServerConfiguration: Sendable {
     /// 431 `headers_too_large` — by the server while the head fits in ``connectionMemoryBytes``, by
     /// libmicrohttpd's own HTML 431 beyond.
     public var maxRequestHeadBytes = 8 * 1024
-    /// Free heap memory, grown by this much since the last trim, is handed back to the system
-    /// (`malloc_trim`), checked four times a second.
-    public var heapTrimThresholdBytes = 4 * 1024 * 1024
     /// Polling threads, each running a libmicrohttpd daemon with its own epoll set; all accept on
     /// one listening socket, so connections are spread over them. Never a thread per connection.
     /// libmicrohttpd's per-address socket limit applies to each daemon.

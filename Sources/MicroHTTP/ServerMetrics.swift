@@ -26,7 +26,6 @@ public final class ServerMetrics: Sendable {
     let requestDeadlinesExpired: Counter
     let hangUpsNoticed: Counter
     let heapTrims: Counter
-    let heapFreeBytes: Gauge
     let headsTooLarge: Counter
 
     /// The label of the request-latency timer.
@@ -57,7 +56,6 @@ public final class ServerMetrics: Sendable {
         requestDeadlinesExpired = Counter(label: "microhttp_request_deadlines_expired_total", factory: factory)
         hangUpsNoticed = Counter(label: "microhttp_sse_hangups_total", factory: factory)
         heapTrims = Counter(label: "microhttp_heap_trims_total", factory: factory)
-        heapFreeBytes = Gauge(label: "microhttp_heap_free_bytes", factory: factory)
         headsTooLarge = Counter(label: "microhttp_request_heads_too_large_total", factory: factory)
     }
 

@@ -185,8 +185,10 @@ final class SessionStore: Sendable {
             state.perClient.shrinkIfSparse()
             return session
         }
-        removed?.close()
-        return removed != nil
+        guard let removed else { return false }
+        removed.close()
+        HeapTrimmer.shared.noteRelease()
+        return true
     }
 
     /// The number of live sessions.
@@ -208,6 +210,7 @@ final class SessionStore: Sendable {
             return Array(state.sessions.values)
         }
         for session in all { session.close(endingWith: reason) }
+        HeapTrimmer.shared.noteRelease()
     }
 
     /// Measures the heap now and then; over ``Limits/maxHeapBytes``, refuses new program sessions
@@ -225,8 +228,18 @@ final class SessionStore: Sendable {
     }
 
     private func checkMemory() {
+        // Resident memory first: a kernel counter. Only beyond the limit is glibc asked how much of
+        // it is in use, which walks the heap under the allocator's lock and stalls every thread
+        // that allocates meanwhile (ProcessMemory.heapBytesInUse).
+        let resident = ProcessMemory.residentBytes() ?? .max
+        guard resident > limits.maxHeapBytes else {
+            state.withLock { $0.isMemoryShort = false }
+            return
+        }
         let used = ProcessMemory.heapBytesInUse()
         let isShort = used > limits.maxHeapBytes
+        // Resident but not in use: freed memory the heap keeps. Have it trimmed.
+        if !isShort { HeapTrimmer.shared.requestTrim() }
         let programs = state.withLock { state -> [Session] in
             state.isMemoryShort = isShort
             return isShort ? state.sessions.values.filter { $0.definition.warnings != nil } : []
@@ -234,6 +247,7 @@ final class SessionStore: Sendable {
         let heaviest = programs.map { ($0, $0.recentBytesSent) }.max { $0.1 < $1.1 }
         guard let (session, sent) = heaviest, sent >= Self.haltFloorBytes else { return }
         session.haltForMemory()
+        HeapTrimmer.shared.noteRelease()
         onMemoryHalt()
         logger.warning(
             "program halted: the heap is over its limit",
