@@ -32,12 +32,12 @@ let package = Package(
         // each other.
         .target(name: "Locking", dependencies: ["CFutex"]),
         // The futex system call, which Swift cannot call (syscall is variadic): the contended path of
-        // Locking's mutex.
+        // Locking's mutex; and the eventfd that wakes a RunLoopScheduler's thread.
         .target(name: "CFutex"),
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(
             name: "Reactive",
-            dependencies: ["Locking", .product(name: "HeapModule", package: "swift-collections")]
+            dependencies: ["CFutex", "Locking", .product(name: "HeapModule", package: "swift-collections")]
         ),
         // The pipeline language: a program's text parsed, checked and interpreted against
         // Reactive's operators, its values and work bounded. Knows nothing of HTTP.

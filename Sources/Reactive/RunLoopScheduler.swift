@@ -1,3 +1,5 @@
+import CFutex
+import CoreFoundation
 import Dispatch
 import Foundation
 import HeapModule
@@ -7,21 +9,31 @@ import Locking
 /// network-thread lesson of ReactiveCocoa's era, as a scheduler.
 ///
 /// A run loop with no input source returns at once, so work handed to a bare thread's run loop never
-/// runs. This scheduler keeps its run loop alive with one repeating run-loop timer, the *wake timer*,
-/// and keeps the work itself in a queue of its own ordered by due time (immediate work is due when
-/// it is scheduled), so it runs, in order, on that one thread. The wake timer's fire date is moved
-/// to the earliest due work; when it fires, everything due runs. Work scheduled before the thread's
-/// run loop started is kept and runs once it starts.
+/// runs. This scheduler keeps the work in a queue of its own ordered by due time (immediate work is
+/// due when it is scheduled), so it runs, in order, on that one thread, and gives its run loop two
+/// sources that run everything due: a repeating run-loop timer, the *wake timer*, whose fire date
+/// is moved to the earliest delayed work; and a *wake-up source* (a CoreFoundation version-1
+/// source on an eventfd) that immediate work signals. Work scheduled before the thread's run loop
+/// started is kept and runs once it starts.
+///
+/// Why two: setting a run-loop timer's fire date from another thread takes the run loop's own lock
+/// and re-arms the loop's timer descriptor while holding it, so the woken run-loop thread first
+/// sleeps on that lock; and it was done under the scheduler's lock, which the woken thread needs
+/// next. Under load every such handoff waits for a core: an input to a playground session, handed
+/// from the polling thread, slept twice more on the way. Signalling the eventfd takes no lock.
 ///
 /// Why not a `Foundation.Timer` per piece of work: on Linux (swift-corelibs-foundation, measured on
 /// Swift 6.3.1) a timer and its block are never released, fired or invalidated, so every piece of
 /// work leaked what its closure captured — about 2 KiB per deleted playground session.
 ///
 /// Thread safety: `RunLoop` and `Timer` are not `Sendable`. The scheduler's thread is the only one
-/// that runs its run loop; other threads only *set the wake timer's fire date*, which Foundation
-/// forwards to `CFRunLoopTimerSetNextFireDate`, a function CoreFoundation makes safe from any thread
-/// (it takes the run loop's own lock and re-arms the loop's timer). They do so while holding the
-/// scheduler's lock, so fire dates are set in the order the decisions were made.
+/// that runs its run loop; other threads only signal the eventfd (after leaving the scheduler's
+/// lock; a flag under it keeps to one signal until the thread begins to run what is due) or *set
+/// the wake timer's fire date*, which Foundation forwards to `CFRunLoopTimerSetNextFireDate`, a
+/// function CoreFoundation makes safe from any thread. They set it while holding the scheduler's
+/// lock, so fire dates are set in the order the decisions were made. The eventfd is closed only
+/// when the last reference to the scheduler's core is gone, so no thread signals a closed (or
+/// reused) descriptor.
 ///
 /// The thread ends when the scheduler is released; work still waiting then is dropped (released at once).
 public final class RunLoopScheduler: Scheduler {
@@ -109,6 +121,11 @@ private final class RunLoopCore: Sendable {
     private struct State {
         var thread: ThreadIdentity?
         var wakeTimer: TimerReference?
+        /// The wake-up source, once the thread has added it to its run loop; `nil` before, and
+        /// where there is no eventfd (then the wake timer runs immediate work too).
+        var wakeSource: SourceReference?
+        /// The eventfd was signalled and the thread has not yet begun to run what is due.
+        var isWakeSignalled = false
         /// The fire date the wake timer was last given (uptime nanoseconds), `nil` for none.
         var armedFor: UInt64?
         var queue = Heap<Due>()
@@ -118,6 +135,8 @@ private final class RunLoopCore: Sendable {
     }
 
     private let state = Lock(State())
+    /// What the wake-up source watches (-1 if there is none).
+    private let wakeDescriptor = cwake_create()
     /// The most work run in one firing, so that work scheduling work cannot keep the run loop from
     /// ever returning to its other sources.
     private static let batchLimit = 10_000
@@ -131,11 +150,14 @@ private final class RunLoopCore: Sendable {
         let runLoop = RunLoop.current
         // The one source that keeps the run loop alive and runs the work. Repeating (with an interval
         // it never reaches), because a timer that fired once without repeating cannot be re-armed.
-        let wakeTimer = Timer(fire: .distantFuture, interval: 1e9, repeats: true) { [self] _ in fire() }
+        let wakeTimer = Timer(fire: .distantFuture, interval: 1e9, repeats: true) { [self] _ in fire(fromTimer: true) }
         runLoop.add(wakeTimer, forMode: .default)
+        let wakeSource = wakeDescriptor >= 0 ? makeWakeSource() : nil
+        if let wakeSource { CFRunLoopAddSource(CFRunLoopGetCurrent(), wakeSource, kCFRunLoopDefaultMode) }
         state.withLock { state in
             state.thread = ThreadIdentity()
             state.wakeTimer = TimerReference(timer: wakeTimer)
+            state.wakeSource = wakeSource.map(SourceReference.init)
             state.armedFor = nil
             Self.armLocked(&state)
         }
@@ -143,18 +165,53 @@ private final class RunLoopCore: Sendable {
         while runLoop.run(mode: .default, before: .distantFuture) {}
     }
 
+    deinit {
+        if wakeDescriptor >= 0 { cwake_close(wakeDescriptor) }
+    }
+
+    /// A version-1 run-loop source on the eventfd: the run loop polls the descriptor with its other
+    /// sources, reads it (which resets it) when it is signalled, and calls `fire`. It does not
+    /// retain the core: the thread does, until its run loop has ended.
+    private func makeWakeSource() -> CFRunLoopSource {
+        let context = CFRunLoopSourceContext1(
+            version: 1,
+            info: Unmanaged.passUnretained(self).toOpaque(),
+            retain: nil,
+            release: nil,
+            copyDescription: nil,
+            equal: nil,
+            hash: nil,
+            getPort: { info in Unmanaged<RunLoopCore>.fromOpaque(info!).takeUnretainedValue().wakeDescriptor },
+            perform: { info in Unmanaged<RunLoopCore>.fromOpaque(info!).takeUnretainedValue().fire(fromTimer: false) }
+        )
+        // `CFRunLoopSourceCreate` takes either context by the version-0 type, which is the larger:
+        // room for that, holding the version-1 context (CoreFoundation copies it).
+        let size = max(MemoryLayout<CFRunLoopSourceContext>.size, MemoryLayout<CFRunLoopSourceContext1>.size)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<CFRunLoopSourceContext>.alignment)
+        defer { memory.deallocate() }
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        memory.storeBytes(of: context, as: CFRunLoopSourceContext1.self)
+        return CFRunLoopSourceCreate(nil, 0, memory.assumingMemoryBound(to: CFRunLoopSourceContext.self))
+    }
+
     /// Queues `action` to run `delay` nanoseconds from now (then every `interval`, if given).
     func add(after delay: UInt64, repeating interval: UInt64?, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let now = DispatchTime.now().uptimeNanoseconds
-        let sequence = state.withLock { state -> UInt64? in
-            guard !state.isStopped else { return nil }
+        let (sequence, signal) = state.withLock { state -> (UInt64?, Bool) in
+            guard !state.isStopped else { return (nil, false) }
             state.sequence += 1
             let due = Due(deadline: now.addingClamped(delay), sequence: state.sequence)
             state.queue.insert(due)
             state.work[due.sequence] = Work(action: action, interval: interval)
-            Self.armLocked(&state)
-            return due.sequence
+            guard delay == 0, state.wakeSource != nil else {
+                Self.armLocked(&state)
+                return (due.sequence, false)
+            }
+            defer { state.isWakeSignalled = true }
+            return (due.sequence, !state.isWakeSignalled)
         }
+        // Outside the lock, which the woken thread takes first.
+        if signal { cwake_signal(wakeDescriptor) }
         guard let sequence else { return ActionDisposable() }
         return ActionDisposable { [weak self] in self?.cancel(sequence) }
     }
@@ -174,10 +231,13 @@ private final class RunLoopCore: Sendable {
         _ = cancelled
     }
 
-    /// Runs what is due, in order, on the run-loop thread (the wake timer's block).
-    private func fire() {
+    /// Runs what is due, in order, on the run-loop thread (the wake timer's block, or the wake-up
+    /// source's perform function).
+    private func fire(fromTimer: Bool) {
         for _ in 0..<Self.batchLimit {
             let next = state.withLock { state -> (@Sendable () -> Void)? in
+                // Work scheduled from now on signals again: this firing may already be past it.
+                state.isWakeSignalled = false
                 guard !state.isStopped else { return nil }
                 let now = DispatchTime.now().uptimeNanoseconds
                 while let due = state.queue.min, due.deadline <= now {
@@ -208,8 +268,10 @@ private final class RunLoopCore: Sendable {
             if state.isStopped {
                 state.wakeTimer?.timer.invalidate()
                 state.wakeTimer = nil
+                if let source = state.wakeSource?.source { CFRunLoopSourceInvalidate(source) }
+                state.wakeSource = nil
             } else {
-                state.armedFor = nil  // it just fired: whatever date it had is spent
+                if fromTimer { state.armedFor = nil }  // it just fired: whatever date it had is spent
                 Self.armLocked(&state)
             }
         }
@@ -244,6 +306,11 @@ private final class RunLoopCore: Sendable {
 /// ``RunLoopScheduler``).
 private struct TimerReference: @unchecked Sendable {
     let timer: Timer
+}
+
+/// The wake-up source, created on the run-loop thread; other threads only signal its eventfd.
+private struct SourceReference: @unchecked Sendable {
+    let source: CFRunLoopSource
 }
 
 /// Identifies a thread, to answer "is this the scheduler's thread?".

@@ -157,6 +157,33 @@ struct RunLoopSchedulerTests {
         #expect(recorder.values == Array(0..<2_000))
     }
 
+    /// Immediate work from other threads wakes the run loop through its eventfd, one signal until
+    /// the thread begins to run what is due: a wake-up lost between the two would leave work
+    /// waiting for ever. Two schedulers pass a baton 2,000 times (each hop scheduled from the other
+    /// one's thread, often while it is still running), and four threads schedule at once.
+    @Test func immediateWorkFromOtherThreadsIsNeverLeftWaiting() async {
+        let ping = RunLoopScheduler(name: "test.ping")
+        let pong = RunLoopScheduler(name: "test.pong")
+        let hops = Recorder<Int, Never>()
+        @Sendable func hop(_ count: Int) {
+            hops.record(.next(count))
+            guard count < 2_000 else { return }
+            (count.isMultiple(of: 2) ? pong : ping).schedule { hop(count + 1) }
+        }
+        ping.schedule { hop(1) }
+        let burst = Recorder<Int, Never>()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<500 { ping.schedule { burst.record(.next(thread * 1_000 + index)) } }
+        }
+        await waitFor(hops, count: 2_000)
+        await waitFor(burst, count: 2_000)
+        #expect(hops.values == Array(1...2_000))
+        let values = burst.values
+        for thread in 0..<4 {
+            #expect(values.filter { $0 / 1_000 == thread } == Array(thread * 1_000..<thread * 1_000 + 500))
+        }
+    }
+
     /// The classic run-loop lesson: a thread whose run loop has no source returns at once, so work handed to
     /// it never runs; the scheduler's kept-alive run loop does run it.
     @Test func aRunLoopWithoutASourceReturnsAtOnce() {
