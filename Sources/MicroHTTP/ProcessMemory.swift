@@ -8,8 +8,10 @@ public enum ProcessMemory {
     /// Why: by default every thread that allocates gets an arena of its own (up to 8 per core).
     /// `malloc_trim` returns the free pages inside an arena but not the free space at the end of a
     /// thread's arena, so after 50,000 sessions expired, a few MiB per arena stayed resident
-    /// (RSS 1.15–1.27 times its figure before). With one arena it came back within 7 %, and
-    /// request throughput did not change measurably (docs/PERFORMANCE.md, "Resilience").
+    /// (RSS 1.15–1.27 times its figure before, when trims ran whenever the free heap grew). Fewer
+    /// arenas keep less, but threads that share an arena share its lock: the playground gives its
+    /// users' programs arenas apart (8), `microhttp-echo` takes one (docs/PERFORMANCE.md,
+    /// "Resilience").
     @discardableResult
     public static func limitAllocatorArenas(to count: Int) -> Bool {
         rp_limit_malloc_arenas(Int32(clamping: count)) == 1

@@ -125,8 +125,11 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Seconds between keep-alive comments on idle event streams.")
     var keepAliveSeconds = 15
 
-    @Option(help: "glibc malloc arenas at most; 1 lets the server hand freed memory back after a flood.")
-    var mallocArenas = 1
+    @Option(
+        help:
+            "glibc malloc arenas at most: about one per thread keeps users' programs' heaps (and their locks) apart from the scenarios'; 1 keeps a little less memory after a flood."
+    )
+    var mallocArenas = 8
 
     @Option(
         help:
