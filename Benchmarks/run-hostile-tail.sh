@@ -58,7 +58,7 @@ rows = {}
 for line in open(sys.argv[1]):
     index, kind, data = line.split(" ", 2)
     rows.setdefault((int(index), kind), []).append(json.loads(data))
-print("| configuration | idle p99 per round, ms | under the corpus p99 per round, ms | median under ÷ median idle | worst max, ms | events lost | answers other than 201, 400, 413, 429 |")
+print("| configuration | idle p99 per round, ms | under the corpus p99 per round, ms | median under ÷ median idle | worst max, ms | events lost | answers other than 201, 400, 413, 429, 503 server_busy |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
 for index, flags in enumerate(sys.argv[2:]):
     idle = [r["latency_ms"]["p99"] for r in rows[(index, "idle")]]
@@ -68,7 +68,7 @@ for index, flags in enumerate(sys.argv[2:]):
     other = {}
     for r in rows[(index, "hostile")]:
         for status, count in r["statuses"].items():
-            if status not in ("201", "400", "413", "429"):
+            if status not in ("201", "400", "413", "429", "503 server_busy"):
                 other[status] = other.get(status, 0) + count
     ratio = statistics.median(under) / statistics.median(idle)
     print(f"| `{flags}` | {', '.join(map(str, idle))} | {', '.join(map(str, under))} | {ratio:.2f}× | {worst} | {lost} | {other or 'none'} |")

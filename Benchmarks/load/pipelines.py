@@ -7,7 +7,9 @@ Modes:
   hostile  for SECONDS, two clients post the hostile corpus below to /api/pipelines in turn; each
            session made is deleted a second later. Reports how many of each status came back and
            how many answers were none of 201, 400, 413, 429 (the client's program rate or session
-           cap) or failed to come at all: that count must be 0.
+           cap) and 503 server_busy (the programs' memory limits: --max-heap-bytes,
+           --program-event-bytes; reported as "503 server_busy", any other 503 as "503") or failed
+           to come at all: that count must be 0.
 
 The corpus: spinning programs (`failure("x").retry()`, `just(1).repeat()`), an explosion of
 flattenings, ten 10 ms intervals, `interval(0ms)`, self-reference, 300 definitions, nesting 400
@@ -108,6 +110,14 @@ def check(args):
                            "p99": round(latencies[int(len(latencies) * 0.99) - 1], 3), "max": round(latencies[-1], 3)}}
 
 
+def busy_code(body):
+    """The error code of a JSON error answer, or None."""
+    try:
+        return json.loads(body)["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def hostile(args):
     programs = corpus()
     statuses, unexpected, lock, failures = {}, [0], threading.Lock(), {}
@@ -136,6 +146,8 @@ def hostile(args):
                 response = connection.getresponse()
                 body = response.read()
                 status = response.status
+                if status == 503 and busy_code(body) == "server_busy":
+                    status = "503 server_busy"
                 if response.getheader("Connection", "").lower() == "close":
                     connection.close()
                     connection = connect(args.port)
@@ -147,7 +159,7 @@ def hostile(args):
                 connection = connect(args.port)
             with lock:
                 statuses[status] = statuses.get(status, 0) + 1
-                if status not in (201, 400, 413, 429):
+                if status not in (201, 400, 413, 429, "503 server_busy"):
                     unexpected[0] += 1
                 if status == 201:
                     pending.append((time.monotonic() + 1, json.loads(body)["session"]))
