@@ -148,8 +148,9 @@ private final class RunLoopCore: Sendable {
     /// The body of the scheduler's thread.
     func runLoopThread() {
         let runLoop = RunLoop.current
-        // The one source that keeps the run loop alive and runs the work. Repeating (with an interval
-        // it never reaches), because a timer that fired once without repeating cannot be re-armed.
+        // The source that runs delayed work, and keeps the run loop alive where there is no eventfd.
+        // Repeating (with an interval it never reaches): a timer that fired once without repeating
+        // cannot be re-armed.
         let wakeTimer = Timer(fire: .distantFuture, interval: 1e9, repeats: true) { [self] _ in fire(fromTimer: true) }
         runLoop.add(wakeTimer, forMode: .default)
         let wakeSource = wakeDescriptor >= 0 ? makeWakeSource() : nil
