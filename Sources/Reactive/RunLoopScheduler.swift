@@ -126,6 +126,9 @@ private final class RunLoopCore: Sendable {
         var wakeSource: SourceReference?
         /// The eventfd was signalled and the thread has not yet begun to run what is due.
         var isWakeSignalled = false
+        /// The thread is running what is due: work it schedules itself meanwhile needs no signal,
+        /// as the firing looks at the queue again after each piece.
+        var isFiring = false
         /// The fire date the wake timer was last given (uptime nanoseconds), `nil` for none.
         var armedFor: UInt64?
         var queue = Heap<Due>()
@@ -208,6 +211,7 @@ private final class RunLoopCore: Sendable {
                 Self.armLocked(&state)
                 return (due.sequence, false)
             }
+            if state.isFiring && state.thread?.isCurrent == true { return (due.sequence, false) }
             defer { state.isWakeSignalled = true }
             return (due.sequence, !state.isWakeSignalled)
         }
@@ -237,8 +241,10 @@ private final class RunLoopCore: Sendable {
     private func fire(fromTimer: Bool) {
         for _ in 0..<Self.batchLimit {
             let next = state.withLock { state -> (@Sendable () -> Void)? in
-                // Work scheduled from now on signals again: this firing may already be past it.
+                // Work scheduled from now on by other threads signals again: this firing may already
+                // be past it.
                 state.isWakeSignalled = false
+                state.isFiring = true
                 guard !state.isStopped else { return nil }
                 let now = DispatchTime.now().uptimeNanoseconds
                 while let due = state.queue.min, due.deadline <= now {
@@ -266,6 +272,7 @@ private final class RunLoopCore: Sendable {
             next()
         }
         state.withLock { state in
+            state.isFiring = false
             if state.isStopped {
                 state.wakeTimer?.timer.invalidate()
                 state.wakeTimer = nil

@@ -184,6 +184,30 @@ struct RunLoopSchedulerTests {
         }
     }
 
+    /// Work that schedules the next piece from the scheduler's own thread needs no wake-up while
+    /// the thread is running what is due: it is picked up in the same firing. 5,000 in a chain,
+    /// with immediate work from another thread and delayed work mixed in, all run.
+    @Test func workScheduledFromItsOwnThreadRunsInTheSameFiring() async {
+        let scheduler = RunLoopScheduler(name: "test.chain")
+        let chain = Recorder<Int, Never>()
+        @Sendable func link(_ count: Int) {
+            chain.record(.next(count))
+            guard count < 5_000 else { return }
+            if count.isMultiple(of: 1_000) {
+                scheduler.schedule(after: .milliseconds(1)) { link(count + 1) }
+            } else {
+                scheduler.schedule { link(count + 1) }
+            }
+        }
+        scheduler.schedule { link(1) }
+        let others = Recorder<Int, Never>()
+        for index in 0..<100 { scheduler.schedule { others.record(.next(index)) } }
+        await waitFor(chain, count: 5_000)
+        await waitFor(others, count: 100)
+        #expect(chain.values == Array(1...5_000))
+        #expect(others.values == Array(0..<100))
+    }
+
     /// The classic run-loop lesson: a thread whose run loop has no source returns at once, so work handed to
     /// it never runs; the scheduler's kept-alive run loop does run it.
     @Test func aRunLoopWithoutASourceReturnsAtOnce() {
