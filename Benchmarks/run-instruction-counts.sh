@@ -10,10 +10,17 @@ set -euo pipefail
 cd "$(dirname "$0")"
 command -v valgrind >/dev/null || { echo "valgrind is needed: apt-get install valgrind" >&2; exit 1; }
 swift build -c release --scratch-path .build/timing --product CountInstructions >&2
-binary=.build/timing/release/CountInstructions
+# valgrind 3.19 gives up on the debug info of this toolchain's release builds ("Possibly corrupted
+# debuginfo file"); a copy without it counts the same instructions.
+binary=$(mktemp)
+trap 'rm -f "$binary"' EXIT
+strip --strip-debug -o "$binary" .build/timing/release/CountInstructions
 instructions() { # contender size -> instructions of the whole run
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1 >/dev/null |
-    awk '/Collected :/ { print $4 }'
+  local log count
+  log=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1 >/dev/null) || true
+  count=$(awk '/Collected :/ { print $4 }' <<<"$log")
+  [[ -n $count ]] || { echo "callgrind counted nothing for $1 $2:" >&2; echo "$log" | tail -5 >&2; exit 1; }
+  echo "$count"
 }
 per_unit() { # contender -> instructions per unit of size (10,000 to 30,000)
   local small large

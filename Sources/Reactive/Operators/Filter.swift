@@ -4,13 +4,12 @@ extension Signal {
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal {
         Signal { subscriber in
             subscribe(
-                Subscriber { event in
-                    switch event {
-                    case .next(let value): if isIncluded(value) { subscriber.sendNext(value) }
-                    case .error(let error): subscriber.sendError(error)
-                    case .completed: subscriber.sendCompleted()
-                    }
-                },
+                // Separate closures, as `map`'s and for the same reason: no copy of the value.
+                Subscriber(
+                    next: { if isIncluded($0) { subscriber.sendNext($0) } },
+                    error: { subscriber.sendError($0) },
+                    completed: { subscriber.sendCompleted() }
+                ),
                 for: subscriber
             )
         }
