@@ -1,6 +1,7 @@
 // Links from an operator's name to its page in Reactive's documentation, served under /docs/
 // (DocC, built by scripts/build-docs.sh). The documentation's own navigator index says which
-// pages exist; without it (a server whose documentation is not built) there are no links.
+// pages exist; `GET /api/docs` says whether there is one, so that a server whose documentation is
+// not built (then there are no links) is not asked for it.
 
 const SIGNAL = "/documentation/reactive/signal/";
 const TYPE = /^\/documentation\/reactive\/([a-z]+)$/;
@@ -36,8 +37,10 @@ function label(title) {
 
 /** The Signal members of the documentation, by name (`throttle`, `take`): their paths. */
 function load() {
-  loading ??= fetch("/docs/index/index.json")
+  loading ??= fetch("/api/docs")
     .then((response) => (response.ok ? response.json() : null))
+    .then((status) => (status?.index ? fetch(status.index) : null))
+    .then((response) => (response?.ok ? response.json() : null))
     .then((index) => {
       if (!index) return null;
       const byName = new Map();

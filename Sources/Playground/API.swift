@@ -146,6 +146,11 @@ struct API: Sendable {
         router.add(.post, "/api/marbles/find", preflight: findPreflight) { request in
             .deferred { respond in sessions.onProgramThread { respond(findOperators(request)) } }
         }
+        // Whether `/docs/` has a site, so that the page asks for its index only then (a fetch
+        // that answers 404 is an error in the browser's console).
+        router.add(.get, "/api/docs") { [documentation] _ in
+            .json(Documentation.Status(built: documentation != nil))
+        }
         router.add(.get, "/embed/gallery/{id}") { request in embedPage(request) }
         router.add(.get, "/embed/program") { request in embedPage(request) }
         router.add(.get, "/oembed") { request in oEmbed(request) }

@@ -16,6 +16,18 @@ enum Documentation {
         )
     ]
 
+    /// `GET /api/docs`: whether the site was built, and where its navigator index is then.
+    struct Status: Encodable {
+        let built: Bool
+        /// DocC's navigator index of the site (which pages exist), or `nil` without a site.
+        let index: String?
+
+        init(built: Bool) {
+            self.built = built
+            index = built ? "/docs/index/index.json" : nil
+        }
+    }
+
     /// Where the built site is when `--docs` is not given: beside the page's folder's parent in a
     /// checkout (`.build/docs-site`), or `docs` beside the executable (the container's layout).
     static func locate(explicit: String?, publicRoot: String) throws -> StaticFiles? {

@@ -40,6 +40,23 @@ struct DocumentationTests {
         #expect(get("/docs/nothing-here", on: router).status == 404)
         #expect(get("/docs/../Package.swift", on: router).status == 403, "never outside the site")
         #expect(get("/", on: router).status == 200, "the page is still the page's")
+        #expect(try status(on: router) == Status(built: true, index: "/docs/index/index.json"))
+    }
+
+    /// `GET /api/docs`'s answer.
+    struct Status: Decodable, Equatable {
+        let built: Bool
+        let index: String?
+    }
+
+    func status(on router: Router) throws -> Status? {
+        let response = get("/api/docs", on: router)
+        #expect(response.status == 200)
+        guard case .bytes(let bytes) = response.body else {
+            Issue.record("a JSON answer is bytes")
+            return nil
+        }
+        return try JSONDecoder().decode(Status.self, from: Data(bytes))
     }
 
     @Test func withoutASiteDocsSaysHowToBuildIt() throws {
@@ -49,5 +66,6 @@ struct DocumentationTests {
         let error = (try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["error"] as? [String: Any]
         #expect(error?["code"] as? String == "docs_not_built")
         #expect((error?["message"] as? String)?.contains("scripts/build-docs.sh") == true)
+        #expect(try status(on: try router(documentation: nil)) == Status(built: false, index: nil), "no index to ask for")
     }
 }
