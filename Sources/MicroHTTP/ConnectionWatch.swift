@@ -62,7 +62,10 @@ final class ConnectionWatch: Sendable {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         self.requestTimeout = requestTimeout.nanosecondsClamped
         self.metrics = metrics
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            ThreadWork.setName("http.watch")  // the system's 15 bytes (`top -H`, `perf sched`)
+            run()
+        }
         thread.name = "microhttp.connection-watch"
         thread.start()
     }

@@ -159,7 +159,7 @@ final class ServerCore: Sendable {
             state.port = port
             state.selfRetain = retained
         }
-        for (index, loop) in loops.enumerated() { loop.start(name: "microhttp.poll-\(index)") }
+        for (index, loop) in loops.enumerated() { loop.start(name: "http.poll-\(index)") }
         scheduleKeepAlive()
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
     }

@@ -58,6 +58,7 @@ final class PollingLoop: Sendable {
     /// Starts the loop's thread.
     func start(name: String) {
         let thread = Thread { [self] in
+            ThreadWork.setName(name)  // for `top -H` and `perf sched`: it would show its creator's
             run()
             finished.signal()
         }
