@@ -27,6 +27,11 @@ static inline int rp_malloc_trim(void) { return malloc_trim(0); }
 /// glibc's `mallopt(M_ARENA_MAX, count)`: at most `count` malloc arenas. Returns 1 on success.
 static inline int rp_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count); }
 
+/// glibc's `mallopt(M_TRIM_THRESHOLD, bytes)`: the free space at the top of an arena beyond which
+/// `free` gives it back. Setting it also stops glibc from raising it (and the mmap threshold) as
+/// large blocks are freed. Returns 1 on success.
+static inline int rp_fix_malloc_trim_threshold(int bytes) { return mallopt(M_TRIM_THRESHOLD, bytes); }
+
 /// The process's resident memory in bytes (the second field of /proc/self/statm, in pages), or -1.
 /// A kernel counter: unlike `mallinfo2` it takes no allocator lock and does not walk the heap.
 /// Parsed by hand, so that reading it allocates nothing.

@@ -9,12 +9,26 @@ public enum ProcessMemory {
     /// `malloc_trim` returns the free pages inside an arena but not the free space at the end of a
     /// thread's arena, so after 50,000 sessions expired, a few MiB per arena stayed resident
     /// (RSS 1.15–1.27 times its figure before, when trims ran whenever the free heap grew). Fewer
-    /// arenas keep less, but threads that share an arena share its lock: the playground gives its
-    /// users' programs arenas apart (8), `microhttp-echo` takes one (docs/PERFORMANCE.md,
-    /// "Resilience").
+    /// arenas keep less, but threads that share an arena share its lock: the playground keeps
+    /// glibc's default so that no two of its threads share one, `microhttp-echo` takes one
+    /// (docs/PERFORMANCE.md, "Resilience" and "Arenas to spare").
     @discardableResult
     public static func limitAllocatorArenas(to count: Int) -> Bool {
         rp_limit_malloc_arenas(Int32(clamping: count)) == 1
+    }
+
+    /// Has every arena give back the free space at its top once it exceeds `bytes`
+    /// (`mallopt(M_TRIM_THRESHOLD)`); call it with ``limitAllocatorArenas(to:)``.
+    ///
+    /// Why: glibc raises that threshold, up to 64 MiB, each time a large block is freed, and
+    /// `malloc_trim` returns the free pages inside a thread's arena but not the space at its top,
+    /// so with an arena per thread, megabytes per arena stayed resident after a flood (RSS 1.20
+    /// times its figure before 50,000 sessions expired; 1.07 with the threshold fixed at 128 KiB,
+    /// glibc's starting value: docs/PERFORMANCE.md, "Arenas to spare"). Fixing it also fixes the
+    /// size from which blocks get mappings of their own at glibc's starting 128 KiB.
+    @discardableResult
+    public static func fixTrimThreshold(at bytes: Int) -> Bool {
+        rp_fix_malloc_trim_threshold(Int32(clamping: bytes)) == 1
     }
 
     /// Bytes the heap has handed out and not had back (glibc's `mallinfo2`: `uordblks` in the

@@ -127,9 +127,9 @@ struct PlaygroundCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "glibc malloc arenas at most: about one per thread keeps users' programs' heaps (and their locks) apart from the scenarios'; 1 keeps a little less memory after a flood."
+            "glibc malloc arenas at most (default glibc's own, 8 per core): one per thread keeps users' programs' heaps (and their locks) apart from the scenarios' and the polling thread's; 1 keeps a little less memory after a flood."
     )
-    var mallocArenas = 8
+    var mallocArenas = min(8 * ProcessInfo.processInfo.activeProcessorCount, 1_024)
 
     @Option(
         help:
@@ -179,7 +179,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(connectionMemoryKib, in: 12...1_024, "--connection-memory-kib")
         try Self.require(sseQueueBytes, in: 1_024...(256 * 1024 * 1024), "--sse-queue-bytes")
         try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
-        try Self.require(mallocArenas, in: 1...64, "--malloc-arenas")
+        try Self.require(mallocArenas, in: 1...1_024, "--malloc-arenas")
         try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
         if let instanceID, !SessionID.isValidInstance(instanceID) {
             throw ValidationError("--instance-id must be 1 to 32 characters of a-z, 0-9 and -.")
@@ -197,6 +197,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
             throw ExitCode(HealthProbe.check(host: host, port: port) ? 0 : 1)
         }
         ProcessMemory.limitAllocatorArenas(to: mallocArenas)
+        ProcessMemory.fixTrimThreshold(at: 128 * 1024)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel
