@@ -58,7 +58,7 @@ final class PollingLoop: Sendable {
     /// Starts the loop's thread.
     func start(name: String) {
         let thread = Thread { [self] in
-            ThreadWork.setName(name)  // for `top -H` and `perf sched`: it would show its creator's
+            ThreadWork.setName(name)  // else `top -H` and `perf sched` show its creator's name
             run()
             finished.signal()
         }

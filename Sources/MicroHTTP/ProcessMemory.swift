@@ -23,7 +23,7 @@ public enum ProcessMemory {
     /// Why: glibc raises that threshold, up to 64 MiB, each time a large block is freed, and
     /// `malloc_trim` returns the free pages inside a thread's arena but not the space at its top,
     /// so with an arena per thread, megabytes per arena stayed resident after a flood (RSS 1.20
-    /// times its figure before 50,000 sessions expired; 1.07 with the threshold fixed at 128 KiB,
+    /// times its figure before 50,000 sessions expired; 1.07–1.08 with the threshold fixed at 128 KiB,
     /// glibc's starting value: docs/PERFORMANCE.md, "Arenas to spare"). Fixing it also fixes the
     /// size from which blocks get mappings of their own at glibc's starting 128 KiB.
     @discardableResult
