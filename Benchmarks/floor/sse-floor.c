@@ -19,6 +19,8 @@
  */
 #include <microhttpd.h>
 #include <poll.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,9 +39,37 @@ struct stream {
   unsigned long sent;
   size_t offset; /* how much of the latest event's frame it has sent */
   int suspended;
+  /* The reader's buffer, the most one read wrote into it, and whether its pages were given back. */
+  uintptr_t scratch_start;
+  size_t scratch_capacity, scratch_reach;
+  int scratch_released;
   struct stream *previous, *next;
 };
 static struct stream *streams;
+
+/*
+ * The first time a stream goes idle with a buffer, the whole pages of it past what was written go
+ * back to the kernel, as MicroHTTP's streams do (ScratchPages in EventStream.swift): a chunked
+ * reply is read straight into the connection's free memory, which libmicrohttpd zeroed (so
+ * touched) when the reply began. The least a server with a big connection memory need keep.
+ */
+static void hand_over(struct stream *stream, char *buf, size_t max) {
+  if ((uintptr_t)buf == stream->scratch_start && max == stream->scratch_capacity) return;
+  stream->scratch_start = (uintptr_t)buf;
+  stream->scratch_capacity = max;
+  stream->scratch_reach = 0;
+  stream->scratch_released = 0;
+}
+
+static void release_scratch(struct stream *stream, char *buf, size_t max) {
+  hand_over(stream, buf, max);
+  if (stream->scratch_released) return;
+  stream->scratch_released = 1;
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t first = ((uintptr_t)buf + stream->scratch_reach + page - 1) / page * page;
+  uintptr_t end = ((uintptr_t)buf + max) / page * page;
+  if (end > first) madvise((void *)first, end - first, MADV_DONTNEED);
+}
 
 static ssize_t read_events(void *cls, uint64_t pos, char *buf, size_t max) {
   struct stream *stream = cls;
@@ -49,6 +79,8 @@ static ssize_t read_events(void *cls, uint64_t pos, char *buf, size_t max) {
     if (count > max) count = max;
     memcpy(buf, event_frame + stream->offset, count);
     stream->offset += count;
+    hand_over(stream, buf, max);
+    if (count + 2 > stream->scratch_reach) stream->scratch_reach = count + 2; /* and the chunk's CRLF */
     if (stream->offset == event_length) {
       stream->sent = event_number;
       stream->offset = 0;
@@ -57,6 +89,7 @@ static ssize_t read_events(void *cls, uint64_t pos, char *buf, size_t max) {
   }
   stream->suspended = 1;
   MHD_suspend_connection(stream->connection);
+  release_scratch(stream, buf, max);
   return 0;
 }
 
@@ -105,7 +138,7 @@ static double now_seconds(void) {
   return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
-static size_t block_size = 256;
+static size_t block_size = 16; /* a chunked reply never fills it: it is read into the connection memory */
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_size, void **context) {

@@ -20,6 +20,7 @@
 #include <sys/eventfd.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 /// glibc's `malloc_trim`: returns freed heap memory to the system.
 static inline int rp_malloc_trim(void) { return malloc_trim(0); }
@@ -127,6 +128,26 @@ static inline ssize_t rp_reader_end_of_stream(void) { return MHD_CONTENT_READER_
 
 /// `MHD_CONTENT_READER_END_WITH_ERROR`: a content reader's "abort the connection".
 static inline ssize_t rp_reader_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+
+/// The size of a memory page in bytes.
+static inline size_t rp_page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+
+/// Gives the whole pages inside `[buffer, buffer + length)` back to the kernel (`MADV_DONTNEED`) and
+/// returns how many bytes that was (0 when no whole page lies inside, or if the kernel refused).
+/// For private anonymous memory, which is what malloc's heaps are, a released page reads as zeros
+/// when next touched: to the program this is the same as writing zeros over those pages, so it
+/// is safe exactly where writing zeros would be - memory the caller may overwrite and that no
+/// other thread touches meanwhile.
+static inline size_t rp_release_scratch_pages(void *buffer, size_t length) {
+    uintptr_t page = rp_page_size();
+    uintptr_t start = (uintptr_t)buffer;
+    if (length < page || start > UINTPTR_MAX - length) return 0;
+    uintptr_t first = (start + page - 1) / page * page;
+    uintptr_t end = (start + length) / page * page;
+    if (end <= first) return 0;
+    if (madvise((void *)first, end - first, MADV_DONTNEED) != 0) return 0;
+    return end - first;
+}
 
 /// An option item carrying an integer value.
 static inline struct MHD_OptionItem rp_option_int(enum MHD_OPTION option, intptr_t value) {

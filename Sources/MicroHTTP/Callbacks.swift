@@ -21,6 +21,7 @@ func accessHandlerCallback(
         connection: connection,
         url: url,
         method: method,
+        version: version,
         uploadData: uploadData,
         uploadDataSize: uploadDataSize,
         requestState: requestState

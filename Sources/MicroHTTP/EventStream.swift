@@ -16,6 +16,9 @@ import Locking
 ///
 /// The queue is bounded: a client that does not read fast enough to keep it under
 /// `queueLimit` bytes is disconnected rather than allowed to grow memory without bound.
+///
+/// An idle stream keeps little of its connection's memory resident: the first time it goes idle,
+/// the pages of the reader's buffer past what it wrote go back to the kernel (``ScratchPages``).
 public final class EventStream: Sendable {
     private struct State {
         var pending: [UInt8] = []
@@ -28,6 +31,7 @@ public final class EventStream: Sendable {
         /// The client hung up (or its connection failed) while the stream waited.
         var clientGone = false
         var onTermination: [@Sendable () -> Void] = []
+        var scratch = ScratchPages()
     }
 
     private let state: Lock<State>
@@ -74,6 +78,9 @@ public final class EventStream: Sendable {
             resumeLocked(&state)
         }
     }
+
+    /// Whether the reader found the queue empty and suspended the connection until the next frame.
+    var isIdle: Bool { state.withLock { $0.isSuspended } }
 
     /// Whether the stream has ended (closed and drained, dropped, or the client went away).
     public var isFinished: Bool { state.withLock { $0.isFinished } }
@@ -144,7 +151,8 @@ public final class EventStream: Sendable {
     /// The content reader: copies queued bytes into `buffer`, or suspends the connection when
     /// there are none. Called by libmicrohttpd on its polling thread.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        state.withLock { state -> Int in
+        var releaseFrom: Int?
+        let result = state.withLock { state -> Int in
             let available = state.pending.count - state.readOffset
             if available > 0 && !state.clientGone {
                 let count = min(available, capacity)
@@ -155,6 +163,7 @@ public final class EventStream: Sendable {
                     )
                 }
                 state.readOffset += count
+                state.scratch.wrote(count, into: buffer, capacity: capacity)
                 metrics.bytesSent.increment(by: count)
                 if state.readOffset == state.pending.count {
                     state.pending.removeAll(keepingCapacity: state.pending.capacity <= 16 * 1024)
@@ -168,8 +177,14 @@ public final class EventStream: Sendable {
                 state.isSuspended = true
                 MHD_suspend_connection(connection.pointer)
             }
+            releaseFrom = state.scratch.releaseOffset(buffer, capacity: capacity)
             return 0
         }
+        // The stream goes idle. Until libmicrohttpd calls this reader again (on this thread) the
+        // buffer is scratch that nobody reads; most of it is the connection memory that held the
+        // request's head, which libmicrohttpd zeroed (so touched) when the reply began.
+        if let releaseFrom { rp_release_scratch_pages(buffer + releaseFrom, capacity - releaseFrom) }
+        return result
     }
 
     /// Called when libmicrohttpd frees the response: the client is gone or the stream ended.
@@ -188,6 +203,50 @@ public final class EventStream: Sendable {
 
     static func singleLine(_ text: String) -> String {
         text.contains(where: \.isNewline) ? text.filter { !$0.isNewline } : text
+    }
+}
+
+/// What an idle stream gives back of its content reader's buffer (`EventStream.read`).
+///
+/// libmicrohttpd hands the reader of a chunked reply all of the connection's free memory as its
+/// buffer: for the playground's 20 KiB connections, about 19 KiB, half of which it zeroed (so
+/// touched) when the reply began, and an idle stream would keep all of it resident. The first time
+/// the stream goes idle with a buffer, the whole pages past what has been written into it go back
+/// to the kernel, once: later frames that reach past that point bring their pages back, and those
+/// are kept, as the stream's working set. So a stream costs one `madvise` in its life (one per
+/// buffer libmicrohttpd hands over, which in 0.9.75 is one per reply), and no event pays a page
+/// fault or a release it did not pay before.
+struct ScratchPages {
+    /// The buffer last handed to the reader.
+    private var start: UInt = 0
+    private var capacity = 0
+    /// The most bytes written into it by one read (what the reader copied, and the chunk's CRLF).
+    private var reach = 0
+    private var isReleased = false
+
+    /// Records `count` bytes of frames written into `buffer`; libmicrohttpd adds two (the chunk's
+    /// closing CRLF) after them.
+    mutating func wrote(_ count: Int, into buffer: UnsafeMutablePointer<CChar>, capacity: Int) {
+        handOver(buffer, capacity: capacity)
+        reach = max(reach, min(count + 2, capacity))
+    }
+
+    /// Where in `buffer` the pages to give back begin, the first time the stream goes idle with
+    /// it; `nil` when they have been given back already.
+    mutating func releaseOffset(_ buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int? {
+        handOver(buffer, capacity: capacity)
+        guard !isReleased else { return nil }
+        isReleased = true
+        return reach
+    }
+
+    private mutating func handOver(_ buffer: UnsafeMutablePointer<CChar>, capacity: Int) {
+        let address = UInt(bitPattern: buffer)
+        guard address != start || capacity != self.capacity else { return }
+        start = address
+        self.capacity = capacity
+        reach = 0
+        isReleased = false
     }
 }
 

@@ -19,9 +19,12 @@ final class RequestContext {
     var isCountedForClient = false
     /// The response being computed on another thread while the connection is suspended.
     var deferred: DeferredResponse?
+    /// Whether the client speaks HTTP/1.0, which has no chunked encoding.
+    let isHTTP10: Bool
 
-    init(head: HTTPRequest) {
+    init(head: HTTPRequest, isHTTP10: Bool) {
         self.head = head
+        self.isHTTP10 = isHTTP10
     }
 
     /// Drops what the access log does not need.

@@ -14,6 +14,7 @@ extension ServerCore {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>,
         requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -30,7 +31,7 @@ extension ServerCore {
             let refusal =
                 StrictHTTP.refusal(of: head.headerFields)
                 ?? (query == nil ? Self.invalidQuery : preflight?(&head))
-            let context = RequestContext(head: head)
+            let context = RequestContext(head: head, isHTTP10: version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             if let busy = admit(context) {
                 metrics.refusedBusy.increment()
@@ -258,7 +259,10 @@ extension ServerCore {
                 open(stream)
                 mhdResponse = MHD_create_response_from_callback(
                     rp_size_unknown(),
-                    1_024,
+                    // libmicrohttpd allocates this block with every response, but fills it only
+                    // for an HTTP/1.0 client, which gets no chunked encoding; a chunked reply is
+                    // read straight into the connection's buffer, so it needs next to none.
+                    context.isHTTP10 ? 1_024 : 16,
                     eventStreamReadCallback,
                     Unmanaged.passRetained(stream).toOpaque(),
                     eventStreamFreeCallback

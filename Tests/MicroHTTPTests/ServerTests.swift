@@ -14,6 +14,8 @@ final class TestServer {
     let endedStreams = Counter()
     /// Holds `/deferred`'s worker until signalled.
     let deferredGate = DispatchSemaphore(value: 0)
+    /// The streams `/held` opened, for a test to send to when it chooses.
+    let heldStreams = StreamShelf()
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("microhttp-\(UUID().uuidString)")
@@ -43,6 +45,8 @@ final class TestServer {
                 for index in 0..<10_000 { stream.send(data: String(repeating: "x", count: 100) + "\(index)") }
             }
         }
+        let held = heldStreams
+        router.add(.get, "/held") { _ in .eventStream { stream in held.put(stream) } }
         router.add(.post, "/echo") { request in .text(String(decoding: request.body, as: UTF8.self)) }
         let gate = deferredGate
         router.add(.get, "/deferred") { _ in
@@ -94,6 +98,13 @@ final class TestServer {
         server.shutdown()
         try? FileManager.default.removeItem(at: root)
     }
+}
+
+/// Streams kept for a test, which sends to them from its own thread.
+final class StreamShelf: Sendable {
+    private let streams = Mutex<[EventStream]>([])
+    func put(_ stream: EventStream) { streams.withLock { $0.append(stream) } }
+    var first: EventStream? { streams.withLock { $0.first } }
 }
 
 /// A counter shared between a test and the server's threads.
