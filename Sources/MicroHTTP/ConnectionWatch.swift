@@ -35,8 +35,9 @@ final class ConnectionWatch: Sendable {
         /// is being answered.
         var deadline: UInt64?
         var isShutDown = false
-        /// The event stream on this connection, for hang-ups.
-        weak var stream: EventStream?
+        /// The event stream on this connection, for hang-ups, until it ends. Strong: a weak
+        /// reference would give every stream a side table of its own (48 bytes).
+        var stream: EventStream?
 
         init(token: UInt64, socket: Int32, peer: String, deadline: UInt64) {
             self.token = token
@@ -112,6 +113,16 @@ final class ConnectionWatch: Sendable {
         if registered {
             _ = rp_epoll_watch_hangup(epoll, record.socket, record.token)
         }
+    }
+
+    /// The event stream on `record`'s connection ended: hang-ups no longer concern it.
+    func forgetStream(_ stream: EventStream, of record: Record) {
+        let forgotten = state.withLock { _ -> EventStream? in
+            guard record.stream === stream else { return nil }
+            defer { record.stream = nil }
+            return record.stream
+        }
+        _ = forgotten  // released here, outside the mutex
     }
 
     /// libmicrohttpd is about to close `record`'s socket: forget it. (Closing the socket takes it

@@ -30,8 +30,18 @@ public final class EventStream: Sendable {
         var overflowed = false
         /// The client hung up (or its connection failed) while the stream waited.
         var clientGone = false
-        var onTermination: [@Sendable () -> Void] = []
+        /// What runs when the stream ends, in the order registered. Most streams have one action,
+        /// kept inline; an array of closures would also wrap each in a context of its own.
+        var firstAction: (@Sendable () -> Void)?
+        var moreActions: [TerminationAction] = []
+        /// The server's books of open streams, told first when the stream ends.
+        weak var books: (any EventStreamBooks)?
         var scratch = ScratchPages()
+    }
+
+    /// A termination action in a struct, so that an array stores the closure as it is.
+    private struct TerminationAction {
+        let run: @Sendable () -> Void
     }
 
     private let state: Lock<State>
@@ -42,8 +52,17 @@ public final class EventStream: Sendable {
     /// The `Last-Event-ID` the client sent when reconnecting, if any.
     public let lastEventID: String?
 
-    init(connection: OpaquePointer, loop: PollingLoop, queueLimit: Int, lastEventID: String?, metrics: ServerMetrics) {
-        state = Lock(State(connection: ConnectionHandle(pointer: connection)))
+    init(
+        connection: OpaquePointer,
+        loop: PollingLoop,
+        queueLimit: Int,
+        lastEventID: String?,
+        metrics: ServerMetrics,
+        books: (any EventStreamBooks)? = nil
+    ) {
+        var initial = State(connection: ConnectionHandle(pointer: connection))
+        initial.books = books
+        state = Lock(initial)
         self.loop = loop
         self.queueLimit = queueLimit
         self.lastEventID = lastEventID
@@ -82,6 +101,9 @@ public final class EventStream: Sendable {
     /// Whether the reader found the queue empty and suspended the connection until the next frame.
     var isIdle: Bool { state.withLock { $0.isSuspended } }
 
+    /// The bytes the queue has room for without allocating (0 while idle), for tests.
+    var queueCapacity: Int { state.withLock { $0.pending.capacity } }
+
     /// Whether the stream has ended (closed and drained, dropped, or the client went away).
     public var isFinished: Bool { state.withLock { $0.isFinished } }
 
@@ -90,7 +112,11 @@ public final class EventStream: Sendable {
     public func onTermination(_ action: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state -> Bool in
             if state.isFinished { return true }
-            state.onTermination.append(action)
+            if state.firstAction == nil {
+                state.firstAction = action
+            } else {
+                state.moreActions.append(TerminationAction(run: action))
+            }
             return false
         }
         if runNow { action() }
@@ -177,6 +203,8 @@ public final class EventStream: Sendable {
                 state.isSuspended = true
                 MHD_suspend_connection(connection.pointer)
             }
+            // Nothing is queued: an idle stream holds no queue buffer (the next frame makes one).
+            if state.pending.capacity > 0 { state.pending = [] }
             releaseFrom = state.scratch.releaseOffset(buffer, capacity: capacity)
             return 0
         }
@@ -189,21 +217,34 @@ public final class EventStream: Sendable {
 
     /// Called when libmicrohttpd frees the response: the client is gone or the stream ended.
     func finish() {
-        let actions = state.withLock { state -> [@Sendable () -> Void] in
+        let ended = state.withLock { state -> (books: (any EventStreamBooks)?, first: (@Sendable () -> Void)?, more: [TerminationAction])? in
+            guard !state.isFinished else { return nil }
             state.isFinished = true
             state.isClosing = true
             state.connection = nil
             state.isSuspended = false
             state.pending = []
-            defer { state.onTermination = [] }
-            return state.onTermination
+            defer {
+                state.firstAction = nil
+                state.moreActions = []
+            }
+            return (state.books, state.firstAction, state.moreActions)
         }
-        for action in actions { action() }
+        guard let ended else { return }
+        ended.books?.eventStreamEnded(self)
+        ended.first?()
+        for action in ended.more { action.run() }
     }
 
     static func singleLine(_ text: String) -> String {
         text.contains(where: \.isNewline) ? text.filter { !$0.isNewline } : text
     }
+}
+
+/// What keeps the books of a server's open streams: told once when each one ends, before the
+/// stream's own termination actions run. The stream holds it weakly.
+protocol EventStreamBooks: AnyObject, Sendable {
+    func eventStreamEnded(_ stream: EventStream)
 }
 
 /// What an idle stream gives back of its content reader's buffer (`EventStream.read`).

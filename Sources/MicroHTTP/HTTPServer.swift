@@ -90,7 +90,7 @@ final class ServerCore: Sendable {
         /// One per polling thread, each with its daemon; empty before start and after shutdown.
         var loops: [PollingLoop] = []
         var port: UInt16 = 0
-        var streams: [ObjectIdentifier: EventStream] = [:]
+        var streams: [ObjectIdentifier: OpenStream] = [:]
         /// Responses being computed elsewhere, their connections suspended.
         var deferred: [ObjectIdentifier: DeferredResponse] = [:]
         var isStopping = false
@@ -209,7 +209,7 @@ final class ServerCore: Sendable {
         let taken = state.withLock { state -> ([PollingLoop], [EventStream])? in
             guard !state.loops.isEmpty, !state.isStopping else { return nil }
             state.isStopping = true
-            return (state.loops, Array(state.streams.values))
+            return (state.loops, state.streams.values.map(\.stream))
         }
         guard let (loops, streams) = taken else { return }
         let listenSockets = loops.map { $0.quiesce() }

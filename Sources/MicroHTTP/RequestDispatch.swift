@@ -257,6 +257,7 @@ extension ServerCore {
             } else if let stream = openEventStream(on: connection) {
                 stream.sendRetry(milliseconds: 2_000)
                 open(stream)
+                let retained = Unmanaged.passRetained(stream)
                 mhdResponse = MHD_create_response_from_callback(
                     rp_size_unknown(),
                     // libmicrohttpd allocates this block with every response, but fills it only
@@ -264,9 +265,14 @@ extension ServerCore {
                     // read straight into the connection's buffer, so it needs next to none.
                     context.isHTTP10 ? 1_024 : 16,
                     eventStreamReadCallback,
-                    Unmanaged.passRetained(stream).toOpaque(),
+                    retained.toOpaque(),
                     eventStreamFreeCallback
                 )
+                if mhdResponse == nil {
+                    // libmicrohttpd could not allocate it, so it will never free it: end it here.
+                    retained.release()
+                    stream.finish()
+                }
             } else {
                 return respond(
                     .error(status: 503, code: "server_busy", message: "The server is shutting down."),

@@ -104,10 +104,12 @@ final class Streams: Sendable {
     private let streams = Lock<[ObjectIdentifier: EventStream]>([:])
 
     func add(_ stream: EventStream) {
-        streams.withLock { $0[ObjectIdentifier(stream)] = stream }
-        stream.onTermination { [weak self, weak stream] in
-            guard let self, let stream else { return }
-            _ = self.streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+        let id = ObjectIdentifier(stream)
+        streams.withLock { $0[id] = stream }
+        // Strong and by identifier: a weak capture is a box of its own, and a weak reference to the
+        // stream would give it a side table. The cycle through the stream ends when it does.
+        stream.onTermination { [self] in
+            _ = streams.withLock { $0.removeValue(forKey: id) }
         }
     }
 

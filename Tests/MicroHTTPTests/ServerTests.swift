@@ -16,6 +16,8 @@ final class TestServer {
     let deferredGate = DispatchSemaphore(value: 0)
     /// The streams `/held` opened, for a test to send to when it chooses.
     let heldStreams = StreamShelf()
+    /// What `/three-endings`' termination actions wrote, in order, and its last stream, weakly.
+    let endings = EndingsLog()
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("microhttp-\(UUID().uuidString)")
@@ -43,6 +45,14 @@ final class TestServer {
             // Pushes far more than the queue holds, at once, to a client that is not reading yet.
             .eventStream { stream in
                 for index in 0..<10_000 { stream.send(data: String(repeating: "x", count: 100) + "\(index)") }
+            }
+        }
+        let endings = endings
+        router.add(.get, "/three-endings") { request in
+            .eventStream { stream in
+                endings.watch(stream)
+                for mark in 1...3 { stream.onTermination { endings.append(mark) } }
+                if request.query["close"] == "1" { stream.close() }
             }
         }
         let held = heldStreams
@@ -105,6 +115,19 @@ final class StreamShelf: Sendable {
     private let streams = Mutex<[EventStream]>([])
     func put(_ stream: EventStream) { streams.withLock { $0.append(stream) } }
     var first: EventStream? { streams.withLock { $0.first } }
+}
+
+/// What termination actions wrote, and the last stream watched (weakly: whether it was freed).
+final class EndingsLog: Sendable {
+    private struct State {
+        var marks: [Int] = []
+        weak var stream: EventStream?
+    }
+    private let state = Mutex(State())
+    func append(_ mark: Int) { state.withLock { $0.marks.append(mark) } }
+    func watch(_ stream: EventStream) { state.withLock { $0.stream = stream } }
+    var marks: [Int] { state.withLock { $0.marks } }
+    var stream: EventStream? { state.withLock { $0.stream } }
 }
 
 /// A counter shared between a test and the server's threads.
