@@ -54,6 +54,18 @@ struct API: Sendable {
         ("Referrer-Policy", "no-referrer"),
     ]
 
+    /// An event stream is no document: it loads nothing and no site may frame it. The page's
+    /// policy would be as safe, but libmicrohttpd keeps a copy of every header for as long as a
+    /// stream is open, and this one is 130 bytes shorter.
+    static let eventStreamContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
+
+    /// A Server-Sent-Events response with ``eventStreamContentSecurityPolicy``.
+    static func eventStream(open: @escaping @Sendable (EventStream) -> Void) -> HTTPResponse {
+        var response = HTTPResponse.eventStream(open: open)
+        response.addHeader("Content-Security-Policy", eventStreamContentSecurityPolicy)
+        return response
+    }
+
     func router() -> Router {
         var router = Router()
         router.add(.get, "/healthz") { _ in .text("ok") }
@@ -101,7 +113,7 @@ struct API: Sendable {
             if case .some(nil) = since {
                 return .error(status: 400, code: "invalid_value", message: "since takes an event number, 0 or more.")
             }
-            return .eventStream { stream in session.watch(stream, since: since ?? nil) }
+            return Self.eventStream { stream in session.watch(stream, since: since ?? nil) }
         }
         router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in
             guard let session = found(request, as: Session.self) else { return Self.preflightMissing }

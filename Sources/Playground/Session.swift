@@ -303,10 +303,13 @@ final class Session: Sendable {
             stream.close()
             return
         }
-        stream.onTermination { [weak self, weak stream] in
-            guard let self, let stream else { return }
-            self.state.withLock { state in
-                state.watchers[ObjectIdentifier(stream)] = nil
+        // Strong and by identifier: a weak capture is a box of its own, and a weak reference to the
+        // stream would give it a side table. The cycle through the stream ends when it does (and
+        // ending the session closes its streams).
+        let id = ObjectIdentifier(stream)
+        stream.onTermination { [self] in
+            state.withLock { state in
+                state.watchers[id] = nil
                 state.lastActivity = .now
             }
         }

@@ -27,7 +27,7 @@ extension API {
     /// `session` event (no `id:`). `HEAD` creates nothing.
     func curlShortcut(_ request: HTTPRequest) -> HTTPResponse {
         guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
-        if request.method == .head { return .eventStream { _ in } }
+        if request.method == .head { return Self.eventStream { _ in } }
         switch create(scenario, for: request) {
         case .failure(let error):
             return refusal(error)
@@ -43,7 +43,7 @@ extension API {
                 ),
                 event: "session"
             )
-            return .eventStream { stream in
+            return Self.eventStream { stream in
                 stream.send(announcement)
                 session.watch(stream)
             }

@@ -294,6 +294,17 @@ struct APITests {
         #expect(call(.post, "/api/pipelines", body: "{}", contentType: "application/json", client: "10.0.0.3", on: router).status == 415)
     }
 
+    @Test func eventStreamsLoadNothingAndCannotBeFramed() {
+        let id = json(call(.post, "/api/scenarios/command/sessions"))["session"] as? String ?? ""
+        let streams = [call(.get, "/api/sessions/\(id)/events"), call(.head, "/api/scenarios/ticker/events")]
+        for stream in streams {
+            let policies = stream.headers.filter { $0.name == "Content-Security-Policy" }.map(\.value)
+            #expect(policies == ["default-src 'none'; frame-ancestors 'none'"])
+            #expect(stream.headers.contains { $0.name == "Content-Type" && $0.value == "text/event-stream" })
+        }
+        #expect(call(.delete, "/api/sessions/\(id)").status == 204)
+    }
+
     @Test func securityHeadersForbidInlineScript() {
         let csp = API.securityHeaders.first { $0.name == "Content-Security-Policy" }?.value ?? ""
         #expect(csp.contains("default-src 'self'"))
