@@ -93,6 +93,9 @@ CORE_BENCHMARKS_SCALE=1000 Benchmarks/.build/check/debug/CoreBenchmarks >"$bench
 # The held-stream floor (Benchmarks/floor/sse-floor.c) compiles without warnings against the
 # libmicrohttpd it measures.
 clang -O2 -Wall -Wextra -Werror -o "$(mktemp -d)/sse-floor" Benchmarks/floor/sse-floor.c -lmicrohttpd  # the toolchain's clang
+# So do the allocation census that run-stream-allocations.sh preloads, and its report.
+clang -O1 -Wall -Wextra -Werror -shared -fPIC -o "$(mktemp -d)/alloc-sites.so" Benchmarks/census/alloc-sites.c -ldl -lpthread
+python3 -m py_compile Benchmarks/census/symbolize.py
 # The cases CountInstructions counts: each Reactive contender sums to its floor's figure.
 for pair in floor:Reactive floor:Reactive-subscribed 3-floor:3-Reactive 5a-floor:5a-Reactive; do
   floor=$(Benchmarks/.build/check/debug/CountInstructions "${pair%%:*}" 1000)
