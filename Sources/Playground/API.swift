@@ -56,13 +56,19 @@ struct API: Sendable {
 
     /// An event stream is no document: it loads nothing and no site may frame it. The page's
     /// policy would be as safe, but libmicrohttpd keeps a copy of every header for as long as a
-    /// stream is open, and this one is 130 bytes shorter.
+    /// stream is open (three allocations each), and this one is 130 bytes shorter.
     static let eventStreamContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'"
 
-    /// A Server-Sent-Events response with ``eventStreamContentSecurityPolicy``.
+    /// A Server-Sent-Events response with ``eventStreamContentSecurityPolicy`` in place of the
+    /// page's policy, and without `X-Frame-Options` and `Referrer-Policy`: the policy's
+    /// `frame-ancestors 'none'` forbids framing in every browser that runs `EventSource` (CSP
+    /// level 2 replaced `X-Frame-Options`), and a stream requests nothing that could carry a
+    /// referrer. Only `nosniff` stays of the defaults.
     static func eventStream(open: @escaping @Sendable (EventStream) -> Void) -> HTTPResponse {
         var response = HTTPResponse.eventStream(open: open)
         response.addHeader("Content-Security-Policy", eventStreamContentSecurityPolicy)
+        response.addHeader("X-Frame-Options", "")
+        response.addHeader("Referrer-Policy", "")
         return response
     }
 

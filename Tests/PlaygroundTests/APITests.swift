@@ -1,10 +1,10 @@
 import Foundation
 import Logging
-import MicroHTTP
 import ReactiveTesting
 import Scenarios
 import Testing
 
+@testable import MicroHTTP
 @testable import Playground
 
 /// The API's routes, answered by the router directly (no sockets): status codes, bodies and the
@@ -301,6 +301,10 @@ struct APITests {
             let policies = stream.headers.filter { $0.name == "Content-Security-Policy" }.map(\.value)
             #expect(policies == ["default-src 'none'; frame-ancestors 'none'"])
             #expect(stream.headers.contains { $0.name == "Content-Type" && $0.value == "text/event-stream" })
+            let sent = headers(stream.headers, over: API.securityHeaders)  // as the server merges them
+            let names = Set(sent.map { $0.name.lowercased() })
+            #expect(names.isDisjoint(with: ["x-frame-options", "referrer-policy"]), "the policy says both")
+            #expect(sent.contains { $0.name == "X-Content-Type-Options" && $0.value == "nosniff" })
         }
         #expect(call(.delete, "/api/sessions/\(id)").status == 204)
     }
