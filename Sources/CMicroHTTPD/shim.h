@@ -216,6 +216,21 @@ static inline uint16_t rp_daemon_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/* glibc declares accept4 only with _GNU_SOURCE, which would change how its headers define
+   fd_set here and not in Swift's Glibc module (a module mismatch under the thread sanitizer). */
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// `accept4` (a GNU extension Swift does not see): the next connection of `listener` as a
+/// non-blocking, close-on-exec socket, or -1 (errno says why).
+static inline int rp_accept(int listener, struct sockaddr *address, socklen_t *length) {
+    return accept4(listener, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+/// A new non-blocking, close-on-exec TCP socket of `family`, or -1.
+static inline int rp_stream_socket(int family) {
+    return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+
 /// A new non-blocking, close-on-exec eventfd (a wake-up counter for a poll loop), or -1.
 static inline int rp_wake_descriptor(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
@@ -243,6 +258,14 @@ static inline int rp_daemon_wait_ms(struct MHD_Daemon *daemon, int cap) {
 static inline struct MHD_Daemon *rp_connection_daemon(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
     return info == NULL ? NULL : info->daemon;
+}
+
+/// Makes libmicrohttpd close `connection` after its current reply, as if the client had sent
+/// `Connection: close` (libmicrohttpd then sends it too). Call from the access handler; the
+/// strings are static, as libmicrohttpd keeps the pointers. Takes one record of the connection's
+/// memory. Returns MHD_YES or MHD_NO.
+static inline enum MHD_Result rp_connection_close_after_reply(struct MHD_Connection *connection) {
+    return MHD_set_connection_value(connection, MHD_HEADER_KIND, "Connection", "close");
 }
 
 /// The client's socket address, or NULL.

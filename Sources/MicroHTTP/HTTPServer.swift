@@ -89,6 +89,8 @@ final class ServerCore: Sendable {
     struct State {
         /// One per polling thread, each with its daemon; empty before start and after shutdown.
         var loops: [PollingLoop] = []
+        /// Accepts for the daemons when event streams get smaller connection memory.
+        var sorter: ConnectionSorter?
         var port: UInt16 = 0
         var streams: [ObjectIdentifier: OpenStream] = [:]
         /// Responses being computed elsewhere, their connections suspended.
@@ -132,74 +134,149 @@ final class ServerCore: Sendable {
         raiseOpenFileLimit()
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         let retained = Unmanaged.passRetained(self)
-        // One daemon per polling thread; the first binds the address, the others accept on a
-        // duplicate of its listening socket.
+        let compactSizes = Self.compactSizes(configuration)
+        let started =
+            compactSizes.isEmpty
+            ? startListeningDaemons(address, retained) : startSortedDaemons(address, compactSizes, retained)
+        guard let (loops, sorter, port) = started else {
+            retained.release()
+            watch.stop()
+            throw HTTPServerError.startFailed(host: configuration.host, port: configuration.port)
+        }
+        state.withLock { state in
+            state.loops = loops
+            state.sorter = sorter
+            state.port = port
+            state.selfRetain = retained
+        }
+        for (index, loop) in loops.enumerated() { loop.start(name: "http.poll-\(index)") }
+        sorter?.start()
+        scheduleKeepAlive()
+        logger.info(
+            "listening",
+            metadata: [
+                "host": "\(configuration.host)", "port": "\(port)",
+                "eventStreamConnectionMemory": "\(compactSizes.map(String.init).joined(separator: ","))",
+            ]
+        )
+    }
+
+    /// The event streams' connection memories that the configuration uses (see
+    /// ``ServerConfiguration/eventStreamConnectionMemory``), smallest first.
+    static func compactSizes(_ configuration: ServerConfiguration) -> [Int] {
+        let regular = max(1_024, configuration.connectionMemoryBytes)
+        return Set(configuration.eventStreamConnectionMemory.filter { $0 >= 1_024 && $0 < regular }).sorted()
+    }
+
+    /// Without smaller memories for streams: one daemon per polling thread; the first binds the
+    /// address, the others accept on a duplicate of its listening socket.
+    private func startListeningDaemons(
+        _ address: SocketAddress,
+        _ retained: Unmanaged<ServerCore>
+    ) -> ([PollingLoop], ConnectionSorter?, UInt16)? {
         var loops: [PollingLoop] = []
         for _ in 0..<max(1, configuration.pollingThreads) {
             let daemon: OpaquePointer?
             if let first = loops.first {
                 let listener = dup(rp_daemon_listen_fd(first.daemon.pointer))
                 // Not closed if the start fails: some of libmicrohttpd's failure paths close it.
-                daemon = listener < 0 ? nil : startDaemon(listeningOn: listener, retained)
+                daemon = listener < 0 ? nil : startDaemon(listenOption: rp_option_int(.LISTEN_SOCKET, Int(listener)), retained)
             } else {
-                daemon = startDaemon(at: address, retained)
+                daemon = address.withSockaddr { sockaddr in
+                    startDaemon(
+                        listenOption: rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
+                        isIPv6: address.isIPv6,
+                        retained
+                    )
+                }
             }
             guard let daemon, let loop = PollingLoop(daemon: daemon) else {
                 if let daemon { MHD_stop_daemon(daemon) }
                 for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
-                retained.release()
-                watch.stop()
-                throw HTTPServerError.startFailed(host: configuration.host, port: configuration.port)
+                return nil
             }
             loops.append(loop)
         }
-        let port = rp_daemon_bound_port(loops[0].daemon.pointer)
-        state.withLock { state in
-            state.loops = loops
-            state.port = port
-            state.selfRetain = retained
+        return (loops, nil, rp_daemon_bound_port(loops[0].daemon.pointer))
+    }
+
+    /// With smaller memories for streams: the server binds the address and a ``ConnectionSorter``
+    /// accepts, for daemons without a listening socket of their own — per polling thread one with
+    /// the regular memory and one per smaller size.
+    private func startSortedDaemons(
+        _ address: SocketAddress,
+        _ sizes: [Int],
+        _ retained: Unmanaged<ServerCore>
+    ) -> ([PollingLoop], ConnectionSorter?, UInt16)? {
+        guard let listener = openListeningSocket(address) else { return nil }
+        var loops: [PollingLoop] = []
+        func loop(memoryBytes: Int) -> PollingLoop? {
+            guard let daemon = startDaemon(listenOption: nil, memoryBytes: memoryBytes, retained) else { return nil }
+            guard let loop = PollingLoop(daemon: daemon, closesAfterOneRequest: memoryBytes != configuration.connectionMemoryBytes)
+            else {
+                MHD_stop_daemon(daemon)
+                return nil
+            }
+            loops.append(loop)
+            return loop
         }
-        for (index, loop) in loops.enumerated() { loop.start(name: "http.poll-\(index)") }
-        scheduleKeepAlive()
-        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
-    }
-
-    /// Starts a daemon that binds `address`.
-    private func startDaemon(at address: SocketAddress, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
-        address.withSockaddr { sockaddr in
-            startDaemon(
-                listenOption: rp_option_pointer(.SOCK_ADDR, UnsafeMutableRawPointer(mutating: sockaddr)),
-                isIPv6: address.isIPv6,
-                retained
-            )
+        let threads = max(1, configuration.pollingThreads)
+        var regular: [PollingLoop] = []
+        var destinations: [ConnectionSorter.Destination] = []
+        var complete = true
+        for _ in 0..<threads {
+            if let made = loop(memoryBytes: configuration.connectionMemoryBytes) { regular.append(made) } else { complete = false }
         }
+        for size in sizes where complete {
+            var sized: [PollingLoop] = []
+            for _ in 0..<threads { if let made = loop(memoryBytes: size) { sized.append(made) } else { complete = false } }
+            destinations.append(.init(memoryBytes: size, loops: sized))
+        }
+        let sorter =
+            complete
+            ? ConnectionSorter(
+                listenSocket: listener,
+                regular: regular,
+                compact: destinations,
+                replyHeadBytes: StreamHeadSizing.replyHeadBytes(defaultHeaders: configuration.defaultHeaders),
+                logger: logger,
+                metrics: metrics
+            ) : nil
+        guard let sorter else {
+            for loop in loops { MHD_stop_daemon(loop.daemon.pointer) }
+            close(listener)
+            return nil
+        }
+        return (loops, sorter, localPort(of: listener))
     }
 
-    /// Starts a daemon that accepts on `socket`, a listening socket it then owns.
-    private func startDaemon(listeningOn socket: Int32, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
-        startDaemon(listenOption: rp_option_int(.LISTEN_SOCKET, Int(socket)), isIPv6: false, retained)
-    }
-
-    /// Starts a daemon for ``PollingLoop`` (epoll, no thread of its own) with the server's options.
-    private func startDaemon(listenOption: MHD_OptionItem, isIPv6: Bool, _ retained: Unmanaged<ServerCore>) -> OpaquePointer? {
+    /// Starts a daemon for ``PollingLoop`` (epoll, no thread of its own) with the server's options:
+    /// listening as `listenOption` says, or (nil) taking connections from a ``ConnectionSorter``.
+    private func startDaemon(
+        listenOption: MHD_OptionItem?,
+        memoryBytes: Int? = nil,
+        isIPv6: Bool = false,
+        _ retained: Unmanaged<ServerCore>
+    ) -> OpaquePointer? {
         var flags =
             MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if listenOption == nil { flags |= MHD_USE_NO_LISTEN_SOCKET.rawValue }
         var options: [MHD_OptionItem] = [
             rp_option_logger(retained.toOpaque()),  // first, or earlier options log to stderr
-            listenOption,
             // A little above the application's cap, so that the cap answers 503 instead of
             // libmicrohttpd silently dropping sockets.
             rp_option_int(.CONNECTION_LIMIT, max(1, configuration.maxConnections + 64)),
             rp_option_int(.CONNECTION_TIMEOUT, max(1, configuration.connectionTimeoutSeconds)),
-            rp_option_int(.CONNECTION_MEMORY_LIMIT, max(1_024, configuration.connectionMemoryBytes)),
+            rp_option_int(.CONNECTION_MEMORY_LIMIT, max(1_024, memoryBytes ?? configuration.connectionMemoryBytes)),
             rp_option_int(.PER_IP_CONNECTION_LIMIT, perClientSocketLimit),
             rp_option_notify_completed(requestCompletedCallback, retained.toOpaque()),
             rp_option_notify_connection(connectionNotifyCallback, retained.toOpaque()),
             rp_option_unescape(keepEscapesCallback, nil),
             rp_option_end(),
         ]
+        if let listenOption { options.insert(listenOption, at: 1) }
         return options.withUnsafeMutableBufferPointer { buffer in
             rp_start_daemon(flags, configuration.port, accessHandlerCallback, retained.toOpaque(), buffer.baseAddress)
         }
@@ -212,6 +289,7 @@ final class ServerCore: Sendable {
             return (state.loops, state.streams.values.map(\.stream))
         }
         guard let (loops, streams) = taken else { return }
+        state.withLock { $0.sorter }?.stop()
         let listenSockets = loops.map { $0.quiesce() }
         for stream in streams { stream.close() }
         // libmicrohttpd will not stop with a connection suspended: answer the pending ones now.
@@ -228,6 +306,7 @@ final class ServerCore: Sendable {
         for socket in listenSockets where socket >= 0 { close(socket) }
         let retained = state.withLock { state -> Unmanaged<ServerCore>? in
             state.loops = []
+            state.sorter = nil
             defer { state.selfRetain = nil }
             return state.selfRetain
         }

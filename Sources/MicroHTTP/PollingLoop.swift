@@ -24,6 +24,9 @@ import Synchronization
 /// ``quiesce()`` and ``stop()`` may be called from any thread but the loop's own.
 final class PollingLoop: Sendable {
     let daemon: DaemonHandle
+    /// Whether the daemon's connections end after one reply: those the ``ConnectionSorter`` sent to
+    /// a daemon with less connection memory, which a later, bigger head would not fit.
+    let closesAfterOneRequest: Bool
     private let epollDescriptor: Int32
     /// Readable while a wake-up (a resume, work, or stop) is pending.
     private let wakeDescriptor: Int32
@@ -41,7 +44,7 @@ final class PollingLoop: Sendable {
     private static let longestWaitMilliseconds: Int32 = 60_000
 
     /// Wraps a started daemon (flags without `MHD_USE_INTERNAL_POLLING_THREAD`); call ``start(name:)``.
-    init?(daemon: OpaquePointer) {
+    init?(daemon: OpaquePointer, closesAfterOneRequest: Bool = false) {
         let epoll = rp_daemon_epoll_fd(daemon)
         let wake = rp_wake_descriptor()
         guard epoll >= 0, wake >= 0 else {
@@ -49,6 +52,7 @@ final class PollingLoop: Sendable {
             return nil
         }
         self.daemon = DaemonHandle(pointer: daemon)
+        self.closesAfterOneRequest = closesAfterOneRequest
         epollDescriptor = epoll
         wakeDescriptor = wake
     }
@@ -70,6 +74,23 @@ final class PollingLoop: Sendable {
     func resume(_ connection: OpaquePointer) {
         MHD_resume_connection(connection)
         wake()
+    }
+
+    /// Hands an accepted socket to the daemon (`MHD_add_connection`, on the loop's thread: it is
+    /// not thread-safe with external polling), or closes it if the loop is stopping.
+    func add(socket: Int32, address: sockaddr_storage, length: socklen_t) {
+        let queued = work.withLock { work -> Bool in
+            guard !work.isStopping else { return false }
+            work.jobs.append { daemon in
+                var address = address
+                // It closes the socket itself when it cannot take it (its connection limit).
+                _ = withUnsafePointer(to: &address) { storage in
+                    storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, socket, $0, length) }
+                }
+            }
+            return true
+        }
+        if queued { wake() } else { close(socket) }
     }
 
     /// Stops accepting connections (`MHD_quiesce_daemon`, run on the loop's thread: it edits the

@@ -20,6 +20,7 @@ extension ServerCore {
         requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let pointer = requestState.pointee else {
+            if closesAfterOneRequest(connection) { _ = rp_connection_close_after_reply(connection) }
             let query = query(of: connection)
             var head = HTTPRequest(
                 method: HTTPMethod(rawValue: String(cString: method)),
@@ -154,6 +155,13 @@ extension ServerCore {
 
     /// A connection opened: counted, given its request deadline and TCP liveness options; its
     /// record becomes the connection's socket context.
+    /// Whether `connection` is held by a daemon with an event stream's smaller connection memory
+    /// (see ``ConnectionSorter``), which a later request's head might not fit.
+    private func closesAfterOneRequest(_ connection: OpaquePointer) -> Bool {
+        guard let daemon = rp_connection_daemon(connection) else { return false }
+        return state.withLock { state in state.loops.contains { $0.daemon.pointer == daemon && $0.closesAfterOneRequest } }
+    }
+
     func connectionOpened(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         metrics.connectionOpened()
         let peer = rp_connection_client_address(connection).map(SocketAddress.describe) ?? ""

@@ -40,10 +40,23 @@ public struct ServerConfiguration: Sendable {
     /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`, at least 1 KiB). libmicrohttpd reads a head in half of
     /// it at first and grows into part of the rest, so 20 KiB takes heads of ``maxRequestHeadBytes``
     /// with room to answer bigger ones with a JSON 431 (18 KiB takes them, but answers bigger ones
-    /// with libmicrohttpd's own HTML 431). Every connection held open pays about half of it, for
-    /// good: libmicrohttpd zeroes the unused part of that first read buffer when the response
-    /// begins (docs/PERFORMANCE.md, "Held streams").
+    /// with libmicrohttpd's own HTML 431). A connection held open keeps at least a page of it
+    /// resident (docs/PERFORMANCE.md, "Held streams"); event streams that arrive on a connection of
+    /// their own get less (``eventStreamConnectionMemory``).
     public var connectionMemoryBytes = 20 * 1024
+    /// Smaller connection memories for event streams, smallest first; empty to serve every
+    /// connection with ``connectionMemoryBytes``. A connection whose first request is a complete
+    /// `GET` asking for `text/event-stream` (as `EventSource` does) is served with the smallest of
+    /// these that fits its head, its records and the reply's head, and closed after that one
+    /// reply (the reply says `Connection: close`); every other one with ``connectionMemoryBytes``.
+    /// A held stream keeps its connection's memory for as long as it lasts: 1 KiB takes the heads
+    /// of curl and most scripts, 3 KiB those of browsers (about 550 bytes and 14 fields; 720 and 17
+    /// through a proxy, which also gives every request a connection of its own). A browser talking
+    /// to the server directly often sends its stream on a connection it opened for something else:
+    /// that stream keeps ``connectionMemoryBytes``. Sizes below 1 KiB or not below ``connectionMemoryBytes`` are left out. Each size is a
+    /// libmicrohttpd daemon per polling thread, and libmicrohttpd's per-address socket limit
+    /// (``maxConnectionsPerClient``) applies to each daemon.
+    public var eventStreamConnectionMemory = [1_024, 3_072]
     /// The largest request head (request line and header fields) accepted; bigger ones are answered
     /// 431 `headers_too_large` — by the server while the head fits in ``connectionMemoryBytes``, by
     /// libmicrohttpd's own HTML 431 beyond.

@@ -27,6 +27,7 @@ public final class ServerMetrics: Sendable {
     let hangUpsNoticed: Counter
     let heapTrims: Counter
     let headsTooLarge: Counter
+    let compactStreamConnections: Counter
 
     /// The label of the request-latency timer.
     public static let requestDurationLabel = "microhttp_request_duration_seconds"
@@ -57,6 +58,7 @@ public final class ServerMetrics: Sendable {
         hangUpsNoticed = Counter(label: "microhttp_sse_hangups_total", factory: factory)
         heapTrims = Counter(label: "microhttp_heap_trims_total", factory: factory)
         headsTooLarge = Counter(label: "microhttp_request_heads_too_large_total", factory: factory)
+        compactStreamConnections = Counter(label: "microhttp_compact_stream_connections_total", factory: factory)
     }
 
     /// Metrics made by the process's bootstrapped factory (`MetricsSystem.bootstrap`), which

@@ -309,6 +309,28 @@ struct APITests {
         #expect(call(.delete, "/api/sessions/\(id)").status == 204)
     }
 
+    /// Behind the deployment's nginx every session request arrives on a connection of its own, so
+    /// a browser's `EventSource` head reaches the server's sorter: Chromium's (as captured from
+    /// headless Chromium 156, forwarded as deploy/nginx.conf does, reconnecting with
+    /// `Last-Event-ID`) fits the 3 KiB connection memory with the playground's headers.
+    @Test func aBrowsersEventStreamHeadThroughTheProxyFitsTheSmallMemory() {
+        let head =
+            [
+                "GET /api/sessions/blue.0123456789abcdef0123456789abcdef/events HTTP/1.1",
+                "Host: playground.example.org", "X-Forwarded-For: 203.0.113.74", "X-Forwarded-Proto: https",
+                "Pragma: no-cache", "Cache-Control: no-cache", "sec-ch-ua-platform: \"Linux\"",
+                "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36",
+                "Accept: text/event-stream", "sec-ch-ua: \"Not:A-Brand\";v=\"8\", \"Chromium\";v=\"156\"", "sec-ch-ua-mobile: ?0",
+                "Sec-Fetch-Site: same-origin", "Sec-Fetch-Mode: cors", "Sec-Fetch-Dest: empty",
+                "Referer: https://playground.example.org/?session=blue.0123456789abcdef0123456789abcdef#search",
+                "Accept-Encoding: gzip, deflate, br, zstd", "Accept-Language: en-US,en;q=0.9", "Last-Event-ID: 1234",
+            ].joined(separator: "\r\n") + "\r\n\r\n"
+        let replyHead = StreamHeadSizing.replyHeadBytes(defaultHeaders: API.securityHeaders)
+        let needed = Array(head.utf8).withUnsafeBytes { StreamHeadSizing.memoryNeeded(forHead: $0, replyHeadBytes: replyHead) }
+        #expect(needed.map { $0 <= 3_072 } == true, "needs \(needed ?? -1) bytes")
+        #expect(ServerConfiguration().eventStreamConnectionMemory.contains(3_072))
+    }
+
     @Test func securityHeadersForbidInlineScript() {
         let csp = API.securityHeaders.first { $0.name == "Content-Security-Policy" }?.value ?? ""
         #expect(csp.contains("default-src 'self'"))
