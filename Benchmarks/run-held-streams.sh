@@ -8,8 +8,11 @@
 #               8 KiB (the playground's promise), so that the two differ only in what the playground adds;
 #   playground  the release build with default flags, its streams those of one idle search session;
 #   echo        microhttp-echo as run-server-benchmarks.sh runs it (4 KiB of connection memory);
-#   echo-1k     microhttp-echo with the floor's 1 KiB of connection memory (its clients' heads are
-#               tiny), so that the two differ only in what MicroHTTP adds;
+#   echo-1k     microhttp-echo with the floor's 1 KiB of connection memory for every connection (its
+#               clients' heads are tiny), so that the two differ only in what MicroHTTP adds;
+# The load tool asks for its streams as EventSource does (Accept: text/event-stream), each on a
+# connection of its own, so the playground and echo hold them in their smaller connection memory
+# for event streams (1 KiB: ServerConfiguration.eventStreamConnectionMemory).
 #   node        Benchmarks/load/node-echo.js.
 # Each holds STREAMS streams (10,000) for SECONDS (20); RSS per stream is measured against the
 # process's RSS before its first stream, after a warm-up round; every stream must get a final

@@ -101,7 +101,8 @@ class Watcher:
 
     async def run(self, host, port, path, token_of, stop):
         reader, writer = await asyncio.open_connection(host, port)
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        # As EventSource asks (MicroHTTP gives such streams a smaller connection memory).
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
         await writer.drain()
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 200 " not in head.split(b"\r\n")[0]:
