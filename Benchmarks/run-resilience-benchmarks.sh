@@ -64,10 +64,12 @@ for server in ${SERVERS:-playground microhttp-echo}; do
 done
 
 if [ "${ONLY:-}" != hostile ]; then
-  # 50,000 sessions left to expire: room for them, and a short idle timeout so that the run is short.
+  # 50,000 sessions left to expire: room for them and the watched one (a machine that makes them
+  # all within the idle timeout has all of them live), and a short idle timeout so that the run is
+  # short.
   server=playground
   probe=healthz
-  start playground --max-sessions 50000 --max-sessions-per-client 50000 --session-idle-timeout 5
+  start playground --max-sessions 50001 --max-sessions-per-client 50001 --session-idle-timeout 5
   sid=$(curl -s -X POST "127.0.0.1:$port/api/scenarios/search/sessions" | sed -E 's/.*"session":"([^"]+)".*/\1/')
   for scenario in ticker search; do
     python3 "$tool" expire --port "$port" --server-pid "$pid" --path "/api/sessions/$sid/events" --scenario "$scenario" \
