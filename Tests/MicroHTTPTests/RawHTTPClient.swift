@@ -76,6 +76,17 @@ final class RawHTTPClient {
         }
     }
 
+    /// Whether the peer ended the connection, with a close or a reset, within the timeout.
+    func waitForEnd() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+            buffer += chunk[0..<count]
+        }
+    }
+
     /// Sends a request with `Connection: close` and returns the whole response.
     static func request(_ port: UInt16, _ method: String, _ path: String, headers: [String] = [], body: String? = nil) throws -> RawResponse {
         let client = try RawHTTPClient(port: port)
