@@ -21,6 +21,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <stdlib.h>
+#include <string.h>
 
 /// glibc's `malloc_trim`: returns freed heap memory to the system.
 static inline int rp_malloc_trim(void) { return malloc_trim(0); }
@@ -272,6 +274,51 @@ static inline enum MHD_Result rp_connection_close_after_reply(struct MHD_Connect
 static inline const struct sockaddr *rp_connection_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/// Copies of one header of a response (`rp_response_drop_headers`).
+struct rp_header_copy {
+    size_t skip;
+    int found;
+    char *name;
+    char *value;
+};
+
+static inline enum MHD_Result rp_copy_header_at(void *cls, enum MHD_ValueKind kind, const char *name,
+                                                const char *value) {
+    (void)kind;
+    struct rp_header_copy *copy = cls;
+    if (copy->skip > 0) { copy->skip -= 1; return MHD_YES; }
+    copy->found = 1;
+    copy->name = strdup(name);
+    copy->value = strdup(value == NULL ? "" : value);
+    return MHD_NO;
+}
+
+/// Deletes every header (and footer) of `response`; returns how many are left (0 unless one
+/// could not be deleted). libmicrohttpd 0.9.75 reads a response's headers only to write its
+/// head (and, at the end of a chunked body, its footers), so a reply whose head is written and
+/// that has no footers no longer needs them: a long-lived stream gives their memory back
+/// (three allocations per header). Call on the connection's polling thread, from the content
+/// reader, and only for a response that no other connection shares. `MHD_del_response_header`
+/// compares names after freeing the header's own copy, so it gets copies.
+static inline unsigned int rp_response_drop_headers(struct MHD_Response *response) {
+    size_t kept = 0;
+    for (;;) {
+        struct rp_header_copy copy = { kept, 0, NULL, NULL };
+        MHD_get_response_headers(response, rp_copy_header_at, &copy);
+        if (!copy.found) break;
+        if (copy.name == NULL || copy.value == NULL) {
+            free(copy.name);
+            free(copy.value);
+            kept += 1;  // out of memory for a copy: keep that one
+            continue;
+        }
+        if (MHD_del_response_header(response, copy.name, copy.value) != MHD_YES) kept += 1;
+        free(copy.name);
+        free(copy.value);
+    }
+    return (unsigned int)kept;
 }
 
 #endif

@@ -24,6 +24,9 @@ public final class EventStream: Sendable {
         var pending: [UInt8] = []
         var readOffset = 0
         var connection: ConnectionHandle?
+        /// The reply, until the reader first runs: its head is written by then, and its headers
+        /// are dropped (``dropHeadersOnceWritten(of:)``).
+        var replyWithHeaders: ResponseHandle?
         var isSuspended = false
         var isClosing = false
         var isFinished = false
@@ -174,11 +177,22 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// Makes the reader drop the headers of `reply` (the stream's own libmicrohttpd response,
+    /// shared with no other connection) the first time it runs. libmicrohttpd has written the
+    /// reply's head into the connection's memory by then and reads the headers no more, and a
+    /// held stream would otherwise keep three allocations per header for its whole life.
+    func dropHeadersOnceWritten(of reply: OpaquePointer) {
+        state.withLock { $0.replyWithHeaders = ResponseHandle(pointer: reply) }
+    }
+
     /// The content reader: copies queued bytes into `buffer`, or suspends the connection when
     /// there are none. Called by libmicrohttpd on its polling thread.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         var releaseFrom: Int?
+        var reply: ResponseHandle?
         let result = state.withLock { state -> Int in
+            reply = state.replyWithHeaders
+            state.replyWithHeaders = nil
             let available = state.pending.count - state.readOffset
             if available > 0 && !state.clientGone {
                 let count = min(available, capacity)
@@ -212,6 +226,7 @@ public final class EventStream: Sendable {
         // buffer is scratch that nobody reads; most of it is the connection memory that held the
         // request's head, which libmicrohttpd zeroed (so touched) when the reply began.
         if let releaseFrom { rp_release_scratch_pages(buffer + releaseFrom, capacity - releaseFrom) }
+        if let reply { rp_response_drop_headers(reply.pointer) }
         return result
     }
 
@@ -222,6 +237,7 @@ public final class EventStream: Sendable {
             state.isFinished = true
             state.isClosing = true
             state.connection = nil
+            state.replyWithHeaders = nil
             state.isSuspended = false
             state.pending = []
             defer {

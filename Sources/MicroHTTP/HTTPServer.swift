@@ -57,6 +57,12 @@ public final class HTTPServer: Sendable {
     /// The number of event streams currently open.
     public var openEventStreams: Int { core.openEventStreams }
 
+    /// Sends `event` to every event stream the server has open, whichever route opened it, and
+    /// returns how many. The server keeps these books anyway (for keep-alives and shutdown), so a
+    /// server that broadcasts needs no list, and no termination action, of its own per stream.
+    @discardableResult
+    public func broadcast(_ event: ServerSentEvent) -> Int { core.broadcast(event) }
+
     /// The server's counters and gauges (serve them at `/metrics`).
     public var metrics: ServerMetrics { core.metrics }
 

@@ -66,14 +66,13 @@ extension ServerCore {
             // libmicrohttpd 0.9.x cannot queue a response in the middle of a body, so an oversized
             // chunked body is discarded as it arrives (never buffered) and answered 413 at its end;
             // a client that keeps sending far past the limit is disconnected instead.
-            if context.discardedBytes > 0 || context.body.count + size > configuration.maxBodyBytes {
-                context.discardedBytes += context.body.count + size
-                context.body = []
+            if context.discardedBytes > 0 || context.bodyCount + size > configuration.maxBodyBytes {
+                context.discardBody(andMore: size)
                 return context.discardedBytes > configuration.maxBodyBytes + Self.discardAllowance ? .NO : .YES
             }
             if let uploadData {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
-                    context.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                    context.appendBody(UnsafeBufferPointer(start: $0, count: size))
                 }
             }
             return .YES
@@ -89,8 +88,7 @@ extension ServerCore {
         }
         if context.discardedBytes > 0 { return respond(tooLarge(), to: context, on: connection) }
         var request = context.head
-        request.body = context.body
-        context.body = []
+        request.body = context.takeBody()
         let response = handler(request)
         if case .deferred(let start) = response.body { return deferResponse(start, context: context, on: connection) }
         return respond(response, to: context, on: connection)
@@ -135,7 +133,7 @@ extension ServerCore {
             )
         }
         guard let limit = configuration.maxConnectionsPerClient else { return nil }
-        let client = context.head.clientAddress
+        let client = context.clientAddress
         let admitted = state.withLock { state -> Bool in
             guard state.inFlightPerClient[client, default: 0] < limit else { return false }
             state.inFlightPerClient[client, default: 0] += 1
@@ -197,9 +195,9 @@ extension ServerCore {
             deferred.forget()
             _ = state.withLock { $0.deferred.removeValue(forKey: ObjectIdentifier(deferred)) }
         }
-        metrics.responded(status: context.status)
+        metrics.responded(status: Int(context.status))
         if context.isCountedForClient {
-            let client = context.head.clientAddress
+            let client = context.clientAddress
             state.withLock { state in
                 state.inFlightPerClient[client, default: 1] -= 1
                 if state.inFlightPerClient[client] == 0 { state.inFlightPerClient[client] = nil }
@@ -207,7 +205,7 @@ extension ServerCore {
         }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds) / 1e6
         logger.info(
-            "\(context.head.method) \(context.head.rawPath) \(context.status)",
+            "\(context.method) \(context.path) \(context.status)",
             metadata: [
                 "bytes": "\(context.bytesSent)",
                 "ms": "\((milliseconds * 10).rounded() / 10)",
@@ -226,7 +224,7 @@ extension ServerCore {
     private func respond(_ response: HTTPResponse, to context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         context.responded = true
         if let record = Self.record(of: connection) { watch.answering(record) }
-        context.status = response.status
+        context.status = UInt16(clamping: response.status)
         switch response.body {
         case .bytes, .prepared:
             metrics.answered(afterNanoseconds: DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds)
@@ -260,7 +258,7 @@ extension ServerCore {
                 on: connection
             )
         case .eventStream(let open):
-            if context.head.method == .head {
+            if context.method == .head {
                 mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
             } else if let stream = openEventStream(on: connection) {
                 stream.sendRetry(milliseconds: 2_000)
@@ -276,7 +274,9 @@ extension ServerCore {
                     retained.toOpaque(),
                     eventStreamFreeCallback
                 )
-                if mhdResponse == nil {
+                if let mhdResponse {
+                    stream.dropHeadersOnceWritten(of: mhdResponse)
+                } else {
                     // libmicrohttpd could not allocate it, so it will never free it: end it here.
                     retained.release()
                     stream.finish()

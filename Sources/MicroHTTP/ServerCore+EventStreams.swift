@@ -40,6 +40,13 @@ extension ServerCore: EventStreamBooks {
         metrics.eventStreamClosed()
     }
 
+    /// Sends `event` to every open stream; returns how many.
+    func broadcast(_ event: ServerSentEvent) -> Int {
+        let streams = state.withLock { $0.streams.values.map(\.stream) }
+        for stream in streams { stream.send(event) }
+        return streams.count
+    }
+
     /// Every `keepAliveInterval`, a comment to every open stream: it keeps proxies from timing out,
     /// and writing is how a suspended stream finds out that its client has gone.
     func scheduleKeepAlive() {

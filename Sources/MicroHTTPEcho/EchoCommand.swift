@@ -59,16 +59,19 @@ struct EchoCommand: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let streams = Streams()
+        // The server's own books of open streams are what /publish sends to; the handler runs
+        // only once the server exists.
+        let publisher = Lock<HTTPServer?>(nil)
         let files = try StaticFiles(root: publicFolder)
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets[ServerMetrics.requestDurationLabel] = ServerMetrics.requestDurationBuckets
         let metrics = ServerMetrics(factory: factory)
         var router = Router()
-        router.add(.get, "/events") { _ in .eventStream { streams.add($0) } }
+        router.add(.get, "/events") { _ in .eventStream { _ in } }
         router.add(.post, "/publish") { request in
-            let count = streams.broadcast(ServerSentEvent(data: String(decoding: request.body, as: UTF8.self)))
+            let event = ServerSentEvent(data: String(decoding: request.body, as: UTF8.self))
+            let count = publisher.withLock { $0 }?.broadcast(event) ?? 0
             return .json(["streams": count], status: 202)
         }
         router.add(.get, "/metrics") { _ in .text(registry.emitToString()) }
@@ -86,6 +89,7 @@ struct EchoCommand: ParsableCommand {
             metrics: metrics,
             router: router
         )
+        publisher.withLock { $0 = server }
         try server.start()
         FileHandle.standardOutput.write(Data("microhttp-echo listening on http://\(host):\(server.port)/\n".utf8))
         let stop = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
@@ -96,28 +100,6 @@ struct EchoCommand: ParsableCommand {
         }
         stop.resume()
         withExtendedLifetime(stop) { dispatchMain() }
-    }
-}
-
-/// The open event streams.
-final class Streams: Sendable {
-    private let streams = Lock<[ObjectIdentifier: EventStream]>([:])
-
-    func add(_ stream: EventStream) {
-        let id = ObjectIdentifier(stream)
-        streams.withLock { $0[id] = stream }
-        // Strong and by identifier: a weak capture is a box of its own, and a weak reference to the
-        // stream would give it a side table. The cycle through the stream ends when it does.
-        stream.onTermination { [self] in
-            _ = streams.withLock { $0.removeValue(forKey: id) }
-        }
-    }
-
-    /// Sends `event` to every open stream; returns how many.
-    func broadcast(_ event: ServerSentEvent) -> Int {
-        let all = streams.withLock { Array($0.values) }
-        for stream in all { stream.send(event) }
-        return all.count
     }
 }
 

@@ -49,6 +49,24 @@ struct IdleStreamMemoryTests {
         #expect(releaseOffset(buffer, capacity: capacity - 16) == capacity - 16, "never past the buffer")
     }
 
+    /// A held stream's reply gives its headers back once its head is written
+    /// (`EventStream.dropHeadersOnceWritten`): every one goes, footers and repeated names and
+    /// pairs included.
+    @Test func droppingAReplysHeadersLeavesNone() throws {
+        let reply = try #require(MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT))
+        defer { MHD_destroy_response(reply) }
+        let headers = [
+            ("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("Cache-Control", "no-cache"),
+            ("Cache-Control", "no-store"), ("Content-Security-Policy", String(repeating: "a", count: 900)),
+        ]
+        for (name, value) in headers { #expect(MHD_add_response_header(reply, name, value) == .YES) }
+        #expect(MHD_add_response_footer(reply, "X-Footer", "1") == .YES)
+        #expect(MHD_get_response_headers(reply, nil, nil) == Int32(headers.count + 1))
+        #expect(rp_response_drop_headers(reply) == 0)
+        #expect(MHD_get_response_headers(reply, nil, nil) == 0)
+        #expect(rp_response_drop_headers(reply) == 0, "nothing to drop")
+    }
+
     /// Frames of several pages, sent to a stream that went idle (so into a buffer whose pages were
     /// released), arrive byte for byte, again and again; over HTTP/1.1 (chunked, read into the
     /// connection's memory) and HTTP/1.0 (no chunks: read through the response's own block).

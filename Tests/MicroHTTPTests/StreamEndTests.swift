@@ -47,6 +47,26 @@ struct StreamEndTests {
         stream.close()
     }
 
+    /// `broadcast` reaches every open stream, whichever route opened it, and no stream that
+    /// ended.
+    @Test func broadcastReachesEveryOpenStreamAndNoEndedOne() throws {
+        let server = try TestServer()
+        let held = try RawHTTPClient(port: server.port)
+        held.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = held.read { $0.contains("retry: 2000\n\n") }
+        let events = try RawHTTPClient(port: server.port)
+        events.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = events.read { $0.contains("second line") }
+        let ended = try RawHTTPClient(port: server.port)
+        ended.send("GET /events?close=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = ended.read { $0.hasSuffix("\r\n0\r\n\r\n") }
+        try waitUntil { server.server.openEventStreams == 2 }
+        #expect(server.server.broadcast(ServerSentEvent(data: "to all", id: "b")) == 2)
+        for client in [held, events] {
+            #expect(client.read { $0.contains("id: b\ndata: to all\n\n") }.contains("id: b\ndata: to all\n\n"))
+        }
+    }
+
     private func waitUntil(_ condition: () -> Bool) throws {
         let deadline = ContinuousClock.now + .seconds(5)
         while !condition() {
