@@ -77,8 +77,11 @@ final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchec
     /// the live events. A value that the subscriber itself sends back during its replay (the lock is
     /// re-entrant) is recorded, and replayed to it in order before it joins.
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
-        guard let member = member(for: subscriber) else { return nil }
-        delivery.withLock { replay(to: member) }
+        if subscriber.join(self) {
+            delivery.withLock { replay(to: subscriber) }
+        } else if let forwarder = forwarder(for: subscriber) {
+            delivery.withLock { replay(to: forwarder) }
+        }
         return nil
     }
 

@@ -64,10 +64,19 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
     override init() {}
 
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
-        guard let member = member(for: subscriber) else { return nil }
+        // The subscriber itself, in the common case, is admitted as the caller's reference: a
+        // member returned from a function would cost a retain and a release per subscription.
+        if subscriber.join(self) {
+            admit(subscriber)
+        } else if let forwarder = forwarder(for: subscriber) {
+            admit(forwarder)
+        }
+        return nil
+    }
+
+    private func admit(_ member: Subscriber<Value, Failure>) {
         let isLive = withLock { admit(member, to: &$0) }
         if !isLive { sendTerminal(to: member) }
-        return nil
     }
 
     /// Sends the terminal event to a subscriber that came after it. Apart from ``subscribe(_:)``

@@ -21,12 +21,19 @@ public class Subscription: Disposable, @unchecked Sendable {
     @usableFromInline let resourcesGuard = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var resourcesStorage = Resources.none
     /// The hot signal whose list holds this subscription, if any (see ``SubscriberList`` on why
-    /// it is strong). Guarded by `resourcesGuard`.
-    @exclusivity(unchecked) nonisolated(unsafe) var list: SubscriberList?
+    /// it is strong): retained by hand while set, so that leaving costs exactly one release (a
+    /// strong optional moved out and used still cost a retain and release more, on every
+    /// dispose). Guarded by `resourcesGuard`.
+    @exclusivity(unchecked) nonisolated(unsafe) var list: Unmanaged<SubscriberList>?
     /// The subscription's index in `list`'s entries (-1 when in none). Guarded by that list's lock.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var listIndex = -1
 
     @usableFromInline init() {}
+
+    deinit {
+        // Still set only if the list was gone before this subscription could be added to it.
+        list?.release()
+    }
 
     /// Whether a terminal event was sent or the subscription was disposed.
     @inlinable
@@ -66,19 +73,18 @@ public class Subscription: Disposable, @unchecked Sendable {
         withResources { resources -> Bool in
             if case .stopped = resources { return false }
             guard self.list == nil else { return false }
-            self.list = list
+            self.list = .passRetained(list)
             return true
         }
     }
 
     /// Forgets `list`, which has let this subscription go.
     final func leave(_ list: SubscriberList) {
-        let left = withResources { _ -> SubscriberList? in
-            guard self.list === list else { return nil }
-            defer { self.list = nil }
-            return self.list
+        let left = withResources { _ -> Unmanaged<SubscriberList>? in
+            guard self.list?.toOpaque() == Unmanaged.passUnretained(list).toOpaque() else { return nil }
+            return self.list.take()
         }
-        _ = left  // released here, outside the spin lock
+        left?.release()  // outside the spin lock: it may be the last reference
     }
 
     /// Runs `body` with the resources, holding the spin lock (never while calling out).
@@ -96,14 +102,16 @@ public class Subscription: Disposable, @unchecked Sendable {
     /// Disposes the resources and leaves the list, once; called after `stopped` was set.
     @usableFromInline
     final func releaseResources() {
-        let (taken, list) = withResources { resources -> (Resources, SubscriberList?) in
-            defer {
-                resources = .stopped
-                self.list = nil
-            }
-            return (resources, self.list)
+        // Moved out, not copied: a copy would retain what the assignment then releases.
+        let (taken, list) = withResources { resources -> (Resources, Unmanaged<SubscriberList>?) in
+            var taken = Resources.stopped
+            swap(&taken, &resources)
+            return (taken, self.list.take())
         }
-        list?.remove(self)
+        if let list {
+            list._withUnsafeGuaranteedRef { $0.remove(self) }
+            list.release()
+        }
         switch taken {
         case .one(let disposable): disposable.dispose()
         case .many(let all): for disposable in all { disposable.dispose() }

@@ -93,18 +93,18 @@ class SubscriberList: @unchecked Sendable {
         return body(&bag)
     }
 
-    /// The member through which `subscriber` joins this list: the subscriber itself, or — when it
-    /// is already a member of another hot signal's list — a forwarder that it owns (disposing the
+    /// The member through which `subscriber` joins this list when it cannot join itself (see
+    /// ``Subscription/join(_:)``, which owners try first: a subscriber joins itself unless it is
+    /// already a member of another hot signal's list): a forwarder that it owns (disposing the
     /// subscriber disposes the forwarder). `nil` if the subscriber has stopped.
-    final func member<Value, Failure>(for subscriber: Subscriber<Value, Failure>) -> Subscriber<Value, Failure>? {
-        if subscriber.join(self) { return subscriber }
+    final func forwarder<Value, Failure>(for subscriber: Subscriber<Value, Failure>) -> Subscriber<Value, Failure>? {
         if subscriber.isStopped { return nil }
         let forwarder = Subscriber<Value, Failure> { [subscriber] event in subscriber.send(event) }
         subscriber.add(forwarder)
         return forwarder.join(self) ? forwarder : nil
     }
 
-    /// Adds `member` (from ``member(for:)``) unless the owner has ended or is gone, or the member
+    /// Adds `member` (the subscriber that joined, or its ``forwarder(for:)``) unless the owner has ended or is gone, or the member
     /// has stopped meanwhile (it left, finding nothing, so it must not be added). Call under the
     /// lock. Returns whether the owner is still live.
     final func admit(_ member: Subscription, to members: inout SubscriberBag) -> Bool {

@@ -1,5 +1,6 @@
-import Reactive
 import Testing
+
+@testable import Reactive
 
 /// A subscription to a subject is the subscriber itself, in the subject's list: these pin down
 /// what that design must still do.
@@ -52,6 +53,24 @@ struct SubscriberListTests {
             signal.subscribe(next: { _ in _ = token })
         }
         #expect(weakToken == nil)
+    }
+
+    /// A subscription keeps its list by a reference counted by hand (`Subscription.list`); one
+    /// that joined a list already detached is never added to it, and must still let it go.
+    @Test func aSubscriptionToADetachedListLetsTheListGo() {
+        weak var weakCore: SubjectCore<Int, Never>?
+        var signal: Signal<Int, Never>?
+        do {
+            let subject = Subject<Int, Never>()
+            weakCore = subject.core
+            signal = subject.signal
+        }
+        var subscription: (any Disposable)? = signal?.subscribe(next: { _ in })
+        signal = nil
+        #expect(weakCore != nil, "the subscription holds its list")
+        _ = subscription
+        subscription = nil
+        #expect(weakCore == nil)
     }
 
     @Test func aReplaySubjectStillReplaysAfterItIsGone() {
