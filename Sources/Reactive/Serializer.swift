@@ -1,4 +1,5 @@
 import Locking
+import Synchronization
 
 /// Serializes the events of an operator with several inputs (combineLatest, merge, zip, the
 /// flattening operators, throttle...) into one subscriber, without holding a lock while calling out.
@@ -19,13 +20,23 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
         /// The next event of `queue` to deliver; the queue is emptied (keeping its storage) once
         /// all are delivered, so steady traffic allocates nothing.
         @usableFromInline var head = 0
-        @usableFromInline var isDraining = false
         @usableFromInline init(state: State) { self.state = state }
     }
 
     @usableFromInline let inner: Lock<Inner>
+    /// Whether a thread is delivering, and whether it has events queued for it: ``idle``,
+    /// ``draining`` or ``queued``. It leaves `idle` only under the lock, and enters it only by the
+    /// drainer's compare-and-exchange from `draining`, outside the lock: so a drainer that finds
+    /// nothing queued after its event stops with one atomic operation instead of taking the lock
+    /// again, and a thread that queues an event under the lock either marks it `queued` before the
+    /// drainer stops or finds the serializer idle and delivers the event itself.
+    @usableFromInline let drain = Atomic<UInt8>(Serializer.idle)
     /// The downstream subscriber.
     @usableFromInline let subscriber: Subscriber<Value, Failure>
+
+    @usableFromInline static var idle: UInt8 { 0 }
+    @usableFromInline static var draining: UInt8 { 1 }
+    @usableFromInline static var queued: UInt8 { 2 }
 
     @usableFromInline
     init(_ state: State, _ subscriber: Subscriber<Value, Failure>) {
@@ -38,26 +49,47 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
     @inlinable
     func update<Result>(_ body: (inout State, inout Outbox<Value, Failure>) -> Result) -> Result {
         // The thread that finds nobody draining takes the first event with it, so the usual
-        // case — one event, no contention — costs one lock here and one to find the queue empty,
-        // and never touches the queue's array.
+        // case — one event, no contention — costs one lock here and one compare-and-exchange to
+        // stop draining, and never touches the queue's array.
         let (result, first) = inner.withLock { inner -> (Result, Event<Value, Failure>?) in
             var outbox = Outbox<Value, Failure>()
             let result = body(&inner.state, &outbox)
             guard let first = outbox.first else { return (result, nil) }
-            if inner.isDraining {
-                inner.queue.append(first)
+            if becomesDrainer(hasMore: outbox.rest != nil) {
                 if let rest = outbox.rest { inner.queue.append(contentsOf: rest) }
-                return (result, nil)
+                return (result, first)
             }
-            inner.isDraining = true
+            inner.queue.append(first)
             if let rest = outbox.rest { inner.queue.append(contentsOf: rest) }
-            return (result, first)
+            return (result, nil)
         }
         if let first {
             subscriber.send(first)
-            drain()
+            drainQueue()
         }
         return result
+    }
+
+    /// Under the lock, with events to send: true if the caller is to deliver them (the serializer
+    /// was idle), false if a drainer will (it is now marked `queued`).
+    @inlinable
+    func becomesDrainer(hasMore: Bool) -> Bool {
+        var current = drain.load(ordering: .acquiring)
+        while true {
+            if current == Self.idle {
+                // Nobody else leaves `idle`: that happens only under the lock this thread holds.
+                drain.store(hasMore ? Self.queued : Self.draining, ordering: .releasing)
+                return true
+            }
+            if current == Self.queued { return false }
+            let (exchanged, original) = drain.compareExchange(
+                expected: Self.draining,
+                desired: Self.queued,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged { return false }
+            current = original  // the drainer stopped meanwhile: the serializer is idle
+        }
     }
 
     /// Queues `event` for delivery, with no state change.
@@ -66,20 +98,24 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
         update { _, outbox in outbox.append(event) }
     }
 
+    /// Delivers what was queued while this thread delivered, until nothing is.
     @inlinable
-    func drain() {
+    func drainQueue() {
         while true {
-            let next = inner.withLock { inner -> Event<Value, Failure>? in
-                guard inner.head < inner.queue.count else {
-                    if inner.head > 0 { inner.queue.removeAll(keepingCapacity: true) }
-                    inner.head = 0
-                    inner.isDraining = false
-                    return nil
-                }
-                defer { inner.head += 1 }
-                return inner.queue[inner.head]
+            if drain.compareExchange(expected: Self.draining, desired: Self.idle, ordering: .acquiringAndReleasing).exchanged {
+                return
             }
-            guard let next else { return }
+            // Marked `queued`: at least one event waits.
+            let next = inner.withLock { inner -> Event<Value, Failure> in
+                let next = inner.queue[inner.head]
+                inner.head += 1
+                if inner.head == inner.queue.count {
+                    inner.queue.removeAll(keepingCapacity: true)
+                    inner.head = 0
+                    drain.store(Self.draining, ordering: .releasing)
+                }
+                return next
+            }
             subscriber.send(next)
         }
     }

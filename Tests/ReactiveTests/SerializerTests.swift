@@ -110,4 +110,39 @@ struct SerializerTests {
         #expect(downstream.overlaps == 0)
         #expect(serializer.update { count, _ in count } == threads * updatesEach)
     }
+
+    /// Updates of one event each, from several threads: the usual case, where the drainer stops
+    /// with one compare-and-exchange unless another thread marked events queued first. Not one
+    /// may be lost between the two, nor delivered twice, out of its thread's order, or alongside
+    /// another.
+    @Test func concurrentSingleEventUpdatesAreNeitherLostNorReordered() {
+        let downstream = Downstream()
+        let serializer = Serializer<Int, Int, Never>(0, Subscriber(next: { downstream.receive($0) }))
+        let threads = 4
+        let updatesEach = 5_000
+        let finished = DispatchSemaphore(value: 0)
+        let started = Atomic<Int>(0)
+        for thread in 0..<threads {
+            Thread.detachNewThread {
+                started.add(1, ordering: .acquiringAndReleasing)
+                while started.load(ordering: .acquiring) < threads { sched_yield() }
+                for update in 0..<updatesEach {
+                    serializer.update { _, outbox in outbox.append(.next(thread * updatesEach + update)) }
+                }
+                finished.signal()
+            }
+        }
+        for _ in 0..<threads { finished.wait() }
+        let received = downstream.received.withLock { $0 }
+        #expect(received.count == threads * updatesEach)
+        #expect(Set(received).count == received.count)
+        for thread in 0..<threads {
+            let own = received.filter { $0 / updatesEach == thread }
+            #expect(own == Array((thread * updatesEach)..<((thread + 1) * updatesEach)), "thread \(thread)'s order")
+        }
+        #expect(downstream.overlaps == 0)
+        // Idle again: the next update is delivered by its own thread, at once.
+        serializer.update { _, outbox in outbox.append(.next(-1)) }
+        #expect(downstream.received.withLock { $0.last } == -1)
+    }
 }
