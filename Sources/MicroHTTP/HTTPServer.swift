@@ -115,6 +115,8 @@ final class ServerCore: Sendable {
     let keepAliveQueue = DispatchQueue(label: "microhttp.keep-alive")
     /// Request deadlines, stream hang-ups and memory return (see ``ConnectionWatch``).
     let watch: ConnectionWatch
+    /// What every event stream of this server shares.
+    let streamSettings: EventStreamSettings
     /// How far past the body limit a chunked upload is read (and discarded) to answer it with 413.
     static let discardAllowance = 4 * 1024 * 1024
 
@@ -131,6 +133,7 @@ final class ServerCore: Sendable {
         self.preflight = preflight
         self.handler = handler
         watch = ConnectionWatch(requestTimeout: configuration.requestTimeout, metrics: metrics)
+        streamSettings = EventStreamSettings(queueLimit: configuration.eventStreamQueueLimit, metrics: metrics)
     }
 
     var boundPort: UInt16 { state.withLock { $0.port } }

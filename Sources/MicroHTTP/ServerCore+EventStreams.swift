@@ -14,9 +14,8 @@ extension ServerCore: EventStreamBooks {
         let stream = EventStream(
             connection: connection,
             loop: loop,
-            queueLimit: configuration.eventStreamQueueLimit,
+            settings: streamSettings,
             lastEventID: header("Last-Event-ID", of: connection),
-            metrics: metrics,
             books: self
         )
         let record = Self.record(of: connection)
