@@ -21,7 +21,7 @@ start_playground() {
 
 stop_playgrounds() {
   for pid in "${started_playgrounds[@]}"; do
-    kill "$pid" 2>/dev/null
+    kill "$pid" 2>/dev/null || true  # some are stopped already; under set -e that is no failure
     wait "$pid" 2>/dev/null || true
   done
 }
