@@ -15,7 +15,8 @@ import Locking
 /// connection.
 ///
 /// The queue is bounded: a client that does not read fast enough to keep it under
-/// ``ServerConfiguration/eventStreamQueueLimit`` bytes is disconnected rather than allowed to grow memory without bound.
+/// ``ServerConfiguration/eventStreamQueueLimit`` bytes is disconnected rather than allowed to grow
+/// memory without bound.
 ///
 /// An idle stream keeps little of its connection's memory resident: the first time it goes idle,
 /// the pages of the reader's buffer past what it wrote go back to the kernel (``ScratchPages``).
