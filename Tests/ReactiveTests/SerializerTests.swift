@@ -80,26 +80,18 @@ struct SerializerTests {
         let serializer = Serializer<Int, Int, Never>(0, Subscriber(next: { downstream.receive($0) }))
         let threads = 4
         let updatesEach = 2_000
-        let finished = DispatchSemaphore(value: 0)
-        let started = Atomic<Int>(0)
-        for thread in 0..<threads {
-            Thread.detachNewThread {
-                started.add(1, ordering: .acquiringAndReleasing)
-                while started.load(ordering: .acquiring) < threads { sched_yield() }
-                for update in 0..<updatesEach {
-                    // Each update sends a pair: its first event and a second one, which must follow
-                    // it with nothing from another thread in between.
-                    let base = (thread * updatesEach + update) * 2
-                    serializer.update { count, outbox in
-                        count += 1
-                        outbox.append(.next(base))
-                        outbox.append(.next(base + 1))
-                    }
+        Self.onThreadsStartedTogether(threads) { thread in
+            for update in 0..<updatesEach {
+                // Each update sends a pair: its first event and a second one, which must follow
+                // it with nothing from another thread in between.
+                let base = (thread * updatesEach + update) * 2
+                serializer.update { count, outbox in
+                    count += 1
+                    outbox.append(.next(base))
+                    outbox.append(.next(base + 1))
                 }
-                finished.signal()
             }
         }
-        for _ in 0..<threads { finished.wait() }
         let received = downstream.received.withLock { $0 }
         #expect(received.count == threads * updatesEach * 2)
         #expect(Set(received).count == received.count)
@@ -120,19 +112,11 @@ struct SerializerTests {
         let serializer = Serializer<Int, Int, Never>(0, Subscriber(next: { downstream.receive($0) }))
         let threads = 4
         let updatesEach = 5_000
-        let finished = DispatchSemaphore(value: 0)
-        let started = Atomic<Int>(0)
-        for thread in 0..<threads {
-            Thread.detachNewThread {
-                started.add(1, ordering: .acquiringAndReleasing)
-                while started.load(ordering: .acquiring) < threads { sched_yield() }
-                for update in 0..<updatesEach {
-                    serializer.update { _, outbox in outbox.append(.next(thread * updatesEach + update)) }
-                }
-                finished.signal()
+        Self.onThreadsStartedTogether(threads) { thread in
+            for update in 0..<updatesEach {
+                serializer.update { _, outbox in outbox.append(.next(thread * updatesEach + update)) }
             }
         }
-        for _ in 0..<threads { finished.wait() }
         let received = downstream.received.withLock { $0 }
         #expect(received.count == threads * updatesEach)
         #expect(Set(received).count == received.count)
@@ -144,5 +128,21 @@ struct SerializerTests {
         // Idle again: the next update is delivered by its own thread, at once.
         serializer.update { _, outbox in outbox.append(.next(-1)) }
         #expect(downstream.received.withLock { $0.last } == -1)
+    }
+
+    /// Runs `body` on `count` threads, each given its index, released together once all have
+    /// started (so their updates overlap); returns when every one has finished.
+    private static func onThreadsStartedTogether(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let finished = DispatchSemaphore(value: 0)
+        let started = Atomic<Int>(0)
+        for thread in 0..<count {
+            Thread.detachNewThread {
+                started.add(1, ordering: .acquiringAndReleasing)
+                while started.load(ordering: .acquiring) < count { sched_yield() }
+                body(thread)
+                finished.signal()
+            }
+        }
+        for _ in 0..<count { finished.wait() }
     }
 }
