@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A re-entrant mutex that serializes *delivery*: RAC's `@synchronized`, which `RACSubscriber`
 /// and `RACReplaySubject` take around `sendNext:`.
 ///
@@ -39,20 +33,10 @@ public final class ReentrantLock: @unchecked Sendable {
         word.deallocate()
     }
 
-    /// The calling thread's identity, never 0.
-    @inlinable
-    static var currentThread: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
-
     /// Runs `body` holding the lock; `body` may call out, and may take this lock again.
     @inlinable
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let me = Self.currentThread
+        let me = ThreadIdentity.current
         // Taken again by its holder: nothing to count, as the outermost call releases it.
         if owner.load(ordering: .relaxed) == me { return try body() }
         MutexWord.lock(word)

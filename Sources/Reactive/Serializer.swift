@@ -93,6 +93,52 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
     }
 
     /// Queues `event` for delivery, with no state change.
+    /// When nobody is delivering, makes the calling thread the deliverer until it calls
+    /// ``releaseDelivery(_:)``: meanwhile it may send to ``subscriber`` directly (while
+    /// ``isQueueEmpty`` holds), and the events of other threads, or of its own calls to
+    /// ``update(_:)``, wait in the queue. Runs `body` on the state under the same lock, told
+    /// whether delivery is held; returns its result and that. Unheld, only `body` had an effect.
+    @inlinable
+    func holdDelivery<Result>(_ body: (inout State, _ isHeld: Bool) -> Result) -> (Result, isHeld: Bool) {
+        inner.withLock { inner in
+            // Only a thread holding the lock leaves `idle`; a drainer about to stop may still
+            // show `draining`, and then this thread simply does not take delivery.
+            let isHeld = drain.load(ordering: .acquiring) == Self.idle
+            if isHeld { drain.store(Self.draining, ordering: .releasing) }
+            return (body(&inner.state, isHeld), isHeld)
+        }
+    }
+
+    /// Whether nothing waits for the thread holding delivery: when false, that thread's own
+    /// events go through ``update(_:)`` too, behind those queued, so that none overtakes another
+    /// sent before it.
+    @inlinable
+    var isQueueEmpty: Bool { drain.load(ordering: .acquiring) == Self.draining }
+
+    /// Ends what ``holdDelivery(_:)`` began: runs `body` under the lock, then delivers the events
+    /// it appended after everything queued meanwhile, and stops delivering.
+    @inlinable
+    func releaseDelivery<Result>(_ body: (inout State, inout Outbox<Value, Failure>) -> Result) -> Result {
+        let (result, mustDrain) = inner.withLock { inner -> (Result, Bool) in
+            var outbox = Outbox<Value, Failure>()
+            let result = body(&inner.state, &outbox)
+            guard let first = outbox.first else {
+                // Under the lock nobody else moves the word: `draining` means nothing queued.
+                if drain.load(ordering: .acquiring) == Self.draining {
+                    drain.store(Self.idle, ordering: .releasing)
+                    return (result, false)
+                }
+                return (result, true)
+            }
+            inner.queue.append(first)
+            if let rest = outbox.rest { inner.queue.append(contentsOf: rest) }
+            drain.store(Self.queued, ordering: .releasing)
+            return (result, true)
+        }
+        if mustDrain { drainQueue() }
+        return result
+    }
+
     @inlinable
     func send(_ event: Event<Value, Failure>) {
         update { _, outbox in outbox.append(event) }

@@ -1,3 +1,6 @@
+import Locking
+import Synchronization
+
 extension Signal {
     /// Sends the values of the latest inner signal only: each new inner signal disposes the
     /// previous one (RAC `switchToLatest`). Completes once this signal and the latest inner signal
@@ -5,59 +8,123 @@ extension Signal {
     @inlinable
     public func switchToLatest<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         Signal<Inner, Failure> { subscriber in
-            let serializer = Serializer(SwitchState(), subscriber)
+            let core = SwitchCore(subscriber)
             subscriber.add(
                 ActionDisposable {
-                    serializer.update { state, _ in state.replaceCurrent(with: nil) }?.dispose()
+                    core.serializer.update { state, _ in state.end() }?.dispose()
                 }
             )
-            let outer = Subscriber<Signal<Inner, Failure>, Failure> { event in
-                switch event {
-                case .next(let innerSignal):
-                    if let value = innerSignal.justValue {
-                        // A `just` inner signal would send its value and complete the moment it
-                        // is subscribed: deliver the value without subscribing to it.
-                        let previous = serializer.update { state, outbox -> (any Disposable)? in
-                            guard !state.isDisposed else { return nil }
-                            guard let previous = state.current else {
-                                outbox.append(.next(value))
-                                return nil
-                            }
-                            state.current = nil
-                            return previous
-                        }
-                        // As when subscribing: the previous inner is disposed before the value.
-                        if let previous {
-                            previous.dispose()
-                            serializer.send(.next(value))
-                        }
-                        return
-                    }
-                    // Only the current inner subscription's events pass: one that was replaced
-                    // may still be delivering on another thread.
-                    let inner = Subscriber<Inner, Failure>(observingWithSubscriber: { inner, innerEvent in
-                        serializer.update { state, outbox in
-                            guard state.current === inner else { return }
-                            if case .completed = innerEvent {
-                                state.current = nil  // ended: nothing left to dispose
-                                if state.isOuterCompleted { outbox.append(.completed) }
-                            } else {
-                                outbox.append(innerEvent)
-                            }
-                        }
-                    })
-                    serializer.update { state, _ in state.replaceCurrent(with: inner) }?.dispose()
-                    innerSignal.subscribe(inner)
-                case .error(let error):
-                    serializer.send(.error(error))
-                case .completed:
-                    serializer.update { state, outbox in
+            // RAC's three blocks rather than one closure of events: an event made of the inner
+            // signal would copy it, a retain and a release per outer value.
+            let outer = Subscriber<Signal<Inner, Failure>, Failure>(
+                next: { core.switchTo($0) },
+                error: { core.serializer.send(.error($0)) },
+                completed: {
+                    core.serializer.update { state, outbox in
                         state.isOuterCompleted = true
-                        if state.current == nil { outbox.append(.completed) }
+                        if !state.hasInner { outbox.append(.completed) }
                     }
                 }
-            }
+            )
             return subscribe(outer, for: subscriber)
+        }
+    }
+}
+
+/// What one subscription to ``Signal/switchToLatest()`` shares between its outer and inner
+/// subscribers: the serializer of its events, and the inner subscription being subscribed to.
+///
+/// The thread that receives an outer value usually finds nobody delivering, and then holds the
+/// serializer's delivery while it subscribes to the new inner signal: that inner signal's events on
+/// the same thread — all of them, for one that completes at once — go downstream without taking
+/// the lock per event, and an inner signal that completes before its subscription returns is never
+/// installed as the current one. Every other event (another thread's, or one behind queued
+/// events) goes through the serializer as before.
+@usableFromInline
+final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline let serializer: Serializer<SwitchState, Value, Failure>
+    /// The thread holding delivery while it subscribes to the latest inner signal, or 0. Only that
+    /// thread writes its identity here, so a thread that reads its own identity is that thread.
+    @usableFromInline let subscribingThread = Atomic<UInt>(0)
+    /// The inner subscription that thread subscribes; read and written by it alone.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var subscribingInner: ObjectIdentifier?
+    /// Whether that inner subscription completed before its subscription returned; that thread's alone.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var completedWhileSubscribing = false
+
+    @usableFromInline
+    init(_ subscriber: Subscriber<Value, Failure>) {
+        serializer = Serializer(SwitchState(), subscriber)
+    }
+
+    /// Disposes the previous inner subscription and subscribes to `innerSignal`.
+    @inlinable
+    func switchTo(_ innerSignal: Signal<Value, Failure>) {
+        if let value = innerSignal.justValue {
+            // A `just` inner signal would send its value and complete the moment it is
+            // subscribed: deliver the value without subscribing to it.
+            let previous = serializer.update { state, outbox -> (any Disposable)? in
+                guard !state.isDisposed else { return nil }
+                guard let previous = state.takeInner() else {
+                    outbox.append(.next(value))
+                    return nil
+                }
+                return previous
+            }
+            // As when subscribing: the previous inner is disposed before the value.
+            if let previous {
+                previous.dispose()
+                serializer.send(.next(value))
+            }
+            return
+        }
+        // Only the latest inner subscription's events pass: one that was replaced may still be
+        // delivering on another thread.
+        let inner = Subscriber<Value, Failure>(observingWithSubscriber: { [self] inner, event in
+            receive(event, from: inner)
+        })
+        let (previous, isHeld) = serializer.holdDelivery { state, isHeld in
+            state.replaceInner(with: inner, isSubscribing: isHeld)
+        }
+        previous?.dispose()
+        guard isHeld else {
+            innerSignal.subscribe(inner)
+            return
+        }
+        subscribingInner = ObjectIdentifier(inner)
+        completedWhileSubscribing = false
+        subscribingThread.store(ThreadIdentity.current, ordering: .relaxed)
+        innerSignal.subscribe(inner)
+        subscribingThread.store(0, ordering: .relaxed)
+        subscribingInner = nil
+        let completed = completedWhileSubscribing
+        // `inner` lives until the state no longer names it, unretained, as being subscribed.
+        serializer.releaseDelivery { state, outbox in
+            state.endSubscribing(inner, completed: completed, outbox: &outbox)
+        }
+    }
+
+    /// An event of the inner subscription `inner`.
+    @inlinable
+    func receive(_ event: Event<Value, Failure>, from inner: Subscriber<Value, Failure>) {
+        if subscribingThread.load(ordering: .relaxed) == ThreadIdentity.current,
+            subscribingInner == ObjectIdentifier(inner), serializer.isQueueEmpty
+        {
+            // This thread holds delivery, nothing waits, and `inner` is the latest.
+            if case .completed = event {
+                completedWhileSubscribing = true
+            } else {
+                serializer.subscriber.send(event)
+            }
+            return
+        }
+        serializer.update { state, outbox in
+            guard state.isLatest(inner) else { return }
+            if case .completed = event {
+                _ = state.takeInner()  // ended: nothing left to dispose
+                if state.isOuterCompleted { outbox.append(.completed) }
+            } else {
+                outbox.append(event)
+            }
         }
     }
 }
@@ -65,20 +132,74 @@ extension Signal {
 @usableFromInline
 struct SwitchState: Sendable {
     @usableFromInline var isOuterCompleted = false
-    /// The latest inner subscription while it runs: until it completes, is replaced, or the whole
-    /// subscription is disposed.
+    /// The latest inner subscription once its subscription has returned, until it completes, is
+    /// replaced, or the whole subscription is disposed.
     @usableFromInline var current: (any Disposable)?
+    /// The latest inner subscription while the thread holding delivery subscribes to it: not
+    /// retained, as that thread keeps it alive until it clears this, under the lock.
+    @usableFromInline var subscribing: Unmanaged<Subscription>?
     /// Set once disposed: an inner subscription installed after that is disposed at once.
     @usableFromInline var isDisposed = false
     @usableFromInline init() {}
 
-    /// Installs `next` (or, with `nil`, ends the switching) and returns what must be disposed:
-    /// the previous inner subscription, or `next` itself if the switch was already disposed.
+    /// Whether an inner subscription runs.
     @inlinable
-    mutating func replaceCurrent(with next: (any Disposable)?) -> (any Disposable)? {
+    var hasInner: Bool { current != nil || subscribing != nil }
+
+    /// Whether `inner` is the latest inner subscription.
+    @inlinable
+    func isLatest(_ inner: Subscription) -> Bool {
+        if let subscribing { return subscribing.toOpaque() == Unmanaged.passUnretained(inner).toOpaque() }
+        return current === inner
+    }
+
+    /// Removes the latest inner subscription and returns it (retained).
+    @inlinable
+    mutating func takeInner() -> (any Disposable)? {
+        if let taken = subscribing {
+            subscribing = nil
+            return taken.takeUnretainedValue()
+        }
+        return current.take()
+    }
+
+    /// Makes `next` the latest inner subscription — being subscribed by the thread holding
+    /// delivery, or installed — and returns what must be disposed: the previous one, or `next`
+    /// itself if the switch was already disposed.
+    @inlinable
+    mutating func replaceInner(with next: Subscription, isSubscribing: Bool) -> (any Disposable)? {
         if isDisposed { return next }
-        if next == nil { isDisposed = true }
-        defer { current = next }
-        return current
+        let previous = takeInner()
+        if isSubscribing {
+            subscribing = .passUnretained(next)
+        } else {
+            current = next
+        }
+        return previous
+    }
+
+    /// Ends the switching and returns the inner subscription to dispose.
+    @inlinable
+    mutating func end() -> (any Disposable)? {
+        if isDisposed { return nil }
+        isDisposed = true
+        return takeInner()
+    }
+
+    /// The subscription to `inner` returned: unless it was replaced or disposed meanwhile, it
+    /// becomes the current one, or, if it completed already, the switch completes with the outer.
+    @inlinable
+    mutating func endSubscribing(
+        _ inner: Subscription,
+        completed: Bool,
+        outbox: inout Outbox<some Sendable, some Error>
+    ) {
+        guard let subscribing, subscribing.toOpaque() == Unmanaged.passUnretained(inner).toOpaque() else { return }
+        self.subscribing = nil
+        if !completed {
+            current = inner
+        } else if isOuterCompleted {
+            outbox.append(.completed)
+        }
     }
 }
