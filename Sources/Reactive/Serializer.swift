@@ -115,6 +115,12 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
     @inlinable
     var isQueueEmpty: Bool { drain.load(ordering: .acquiring) == Self.draining }
 
+    /// Sends `event` downstream from the thread holding delivery (``holdDelivery(_:)``).
+    @inlinable
+    func sendHeld(_ event: Event<Value, Failure>) {
+        subscriber.send(event)
+    }
+
     /// Ends what ``holdDelivery(_:)`` began: runs `body` under the lock, then delivers the events
     /// it appended after everything queued meanwhile, and stops delivering.
     @inlinable

@@ -14,16 +14,19 @@ import Darwin
 /// list run one compiled body for every subscriber type — no generic metadata is looked up at run
 /// time, which was most of the cost of a subscription before. ``Subscriber`` subclasses it.
 public class Subscription: Disposable, @unchecked Sendable {
-    @usableFromInline let stopped = Atomic<Bool>(false)
-    /// Guards `resourcesStorage` and `list`: a spin lock on one atomic flag instead of a mutex
-    /// object, because every subscription has one and takes it only on subscribe and on stop. Its
-    /// acquire/release ordering is what ThreadSanitizer checks.
-    @usableFromInline let resourcesGuard = Atomic<Bool>(false)
+    /// Whether the subscription has stopped (``stoppedBit``) and whether `resourcesStorage` and
+    /// `list` are locked (``lockedBit``): one word, so that stopping and taking the resources is
+    /// one compare-and-exchange. The lock is a spin lock, not a mutex object, because every
+    /// subscription has one and takes it only on subscribe and on stop; its acquire/release
+    /// ordering is what ThreadSanitizer checks.
+    @usableFromInline let state = Atomic<UInt8>(0)
+    @inlinable static var stoppedBit: UInt8 { 1 }
+    @inlinable static var lockedBit: UInt8 { 2 }
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var resourcesStorage = Resources.none
     /// The hot signal whose list holds this subscription, if any (see ``SubscriberList`` on why
     /// it is strong): retained by hand while set, so that leaving costs exactly one release (a
     /// strong optional moved out and used still cost a retain and release more, on every
-    /// dispose). Guarded by `resourcesGuard`.
+    /// dispose). Guarded by ``lockedBit``.
     @exclusivity(unchecked) nonisolated(unsafe) var list: Unmanaged<SubscriberList>?
     /// The subscription's index in `list`'s entries (-1 when in none). Guarded by that list's lock.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var listIndex = -1
@@ -37,7 +40,7 @@ public class Subscription: Disposable, @unchecked Sendable {
 
     /// Whether a terminal event was sent or the subscription was disposed.
     @inlinable
-    public final var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    public final var isStopped: Bool { state.load(ordering: .acquiring) & Self.stoppedBit != 0 }
 
     /// Whether the subscription was cancelled or ended (same as ``isStopped``).
     public final var isDisposed: Bool { isStopped }
@@ -62,9 +65,8 @@ public class Subscription: Disposable, @unchecked Sendable {
 
     /// Cancels the subscription: no further events are delivered and its resources are disposed.
     public final func dispose() {
-        guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        releaseResources()
+        guard let taken = stopTakingResources() else { return }
+        dispose(taken)
     }
 
     /// Makes `list` this subscription's list, unless it has stopped or belongs to a list already
@@ -91,28 +93,59 @@ public class Subscription: Disposable, @unchecked Sendable {
     @usableFromInline
     final func withResources<Result>(_ body: (inout Resources) -> Result) -> Result {
         var spins = 0
-        while !resourcesGuard.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-            spins += 1
-            if spins > 64 { sched_yield() }
+        var unlocked = state.load(ordering: .relaxed)
+        while true {
+            if unlocked & Self.lockedBit == 0 {
+                let (exchanged, original) = state.compareExchange(
+                    expected: unlocked,
+                    desired: unlocked | Self.lockedBit,
+                    ordering: .acquiring
+                )
+                if exchanged { break }
+                unlocked = original
+            } else {
+                spins += 1
+                if spins > 64 { sched_yield() }
+                unlocked = state.load(ordering: .relaxed)
+            }
         }
-        defer { resourcesGuard.store(false, ordering: .releasing) }
+        // Nobody else changes the word while it is locked.
+        defer { state.store(unlocked, ordering: .releasing) }
         return body(&resourcesStorage)
     }
 
-    /// Disposes the resources and leaves the list, once; called after `stopped` was set.
+    /// Marks the subscription stopped and takes its resources and list, in one
+    /// compare-and-exchange when the lock is free; `nil` if it had stopped already.
     @usableFromInline
-    final func releaseResources() {
-        // Moved out, not copied: a copy would retain what the assignment then releases.
-        let (taken, list) = withResources { resources -> (Resources, Unmanaged<SubscriberList>?) in
-            var taken = Resources.stopped
-            swap(&taken, &resources)
-            return (taken, self.list.take())
+    final func stopTakingResources() -> (resources: Resources, list: Unmanaged<SubscriberList>?)? {
+        var spins = 0
+        while true {
+            let (exchanged, original) = state.compareExchange(
+                expected: 0,
+                desired: Self.stoppedBit | Self.lockedBit,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged { break }
+            if original & Self.stoppedBit != 0 { return nil }
+            spins += 1  // locked by `add`, `join` or `leave`
+            if spins > 64 { sched_yield() }
         }
-        if let list {
+        // Moved out, not copied: a copy would retain what the assignment then releases.
+        var taken = Resources.stopped
+        swap(&taken, &resourcesStorage)
+        let list = self.list.take()
+        state.store(Self.stoppedBit, ordering: .releasing)
+        return (taken, list)
+    }
+
+    /// Leaves the list and disposes the resources that ``stopTakingResources()`` took.
+    @usableFromInline
+    final func dispose(_ taken: (resources: Resources, list: Unmanaged<SubscriberList>?)) {
+        if let list = taken.list {
             list._withUnsafeGuaranteedRef { $0.remove(self) }
             list.release()
         }
-        switch taken {
+        switch taken.resources {
         case .one(let disposable): disposable.dispose()
         case .many(let all): for disposable in all { disposable.dispose() }
         case .none, .stopped: break
@@ -185,7 +218,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
     /// Sends a value (RAC `sendNext:`), unless the subscriber has stopped.
     @inlinable
     public func sendNext(_ value: Value) {
-        guard !stopped.load(ordering: .acquiring) else { return }
+        guard !isStopped else { return }
         // Optional chaining calls the stored closure in place; `if let` would retain a copy.
         if observe != nil {
             observe?(.next(value))
@@ -232,8 +265,9 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
 
     @inlinable
     func terminate(with event: Event<Value, Failure>) {
-        guard stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
+        // Stopped and the resources taken at once; what the event's receiver adds meanwhile is
+        // disposed at once, as RAC's subscriber disposes before calling its block.
+        guard let taken = stopTakingResources() else { return }
         if observe != nil {
             observe?(event)
         } else if observeWithSubscriber != nil {
@@ -243,7 +277,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
         } else if case .completed = event {
             completed?()
         }
-        releaseResources()
+        dispose(taken)
     }
 }
 

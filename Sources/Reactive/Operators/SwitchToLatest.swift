@@ -113,7 +113,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
             if case .completed = event {
                 completedWhileSubscribing = true
             } else {
-                serializer.subscriber.send(event)
+                serializer.sendHeld(event)
             }
             return
         }
