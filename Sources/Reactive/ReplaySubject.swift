@@ -71,6 +71,7 @@ final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchec
 
     init(capacity: Int?) {
         self.capacity = capacity
+        super.init(spins: false)
     }
 
     /// Replays under the delivery lock, so no other thread's event can come between the replay and

@@ -23,7 +23,7 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
         @usableFromInline init(state: State) { self.state = state }
     }
 
-    @usableFromInline let inner: Lock<Inner>
+    @usableFromInline let inner: SpinLock<Inner>
     /// Whether a thread is delivering, and whether it has events queued for it: ``idle``,
     /// ``draining`` or ``queued``. It leaves `idle` only under the lock, and enters it only by the
     /// drainer's compare-and-exchange from `draining`, outside the lock: so a drainer that finds
@@ -40,7 +40,7 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
 
     @usableFromInline
     init(_ state: State, _ subscriber: Subscriber<Value, Failure>) {
-        inner = Lock(Inner(state: state))
+        inner = SpinLock(Inner(state: state))
         self.subscriber = subscriber
     }
 

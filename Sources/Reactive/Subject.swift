@@ -61,7 +61,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
     /// The terminal event, once sent. Written once, under the list's lock, before `isClosed`.
     @exclusivity(unchecked) nonisolated(unsafe) var terminal: Event<Value, Failure>?
 
-    override init() {}
+    init() { super.init(spins: true) }
 
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
         // The subscriber itself, in the common case, is admitted as the caller's reference: a

@@ -67,6 +67,10 @@ struct SubscriberBag: Sendable {
 @usableFromInline
 class SubscriberList: @unchecked Sendable {
     @usableFromInline let word: UnsafeMutablePointer<MutexWord.Word>
+    /// Whether `word` is a spin lock (``SpinWord``: a subject, whose critical sections only copy,
+    /// add or remove members) or a mutex (``MutexWord``: a replay subject, which also copies and
+    /// trims its history under it).
+    @usableFromInline let spins: Bool
     /// Held while events are delivered (never while the list is changed): senders on several
     /// threads take turns, so each member receives one event at a time, in one order for all
     /// members (RAC's `@synchronized` in `RACSubscriber` and `RACReplaySubject`). Re-entrant: a
@@ -75,7 +79,8 @@ class SubscriberList: @unchecked Sendable {
     /// Guarded by `word`.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var bag = SubscriberBag()
 
-    @usableFromInline init() {
+    @usableFromInline init(spins: Bool) {
+        self.spins = spins
         word = .allocate(capacity: 1)
         MutexWord.initialize(word)
     }
@@ -88,8 +93,8 @@ class SubscriberList: @unchecked Sendable {
     /// Runs `body` with the members, under the lock (which must not be held while calling out).
     @inlinable
     final func withLock<Result>(_ body: (inout SubscriberBag) -> Result) -> Result {
-        MutexWord.lock(word)
-        defer { MutexWord.unlock(word) }
+        if spins { SpinWord.lock(word) } else { MutexWord.lock(word) }
+        defer { if spins { SpinWord.unlock(word) } else { MutexWord.unlock(word) } }
         return body(&bag)
     }
 

@@ -34,6 +34,52 @@ struct LockTests {
     #endif
 }
 
+@Suite("SpinLock: the hottest short critical sections")
+struct SpinLockTests {
+    @Test func updatesFromMoreThreadsThanCoresAreNeverLost() {
+        let counter = SpinLock(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10_000 { counter.withLock { $0 += 1 } }
+        }
+        #expect(counter.withLock { $0 } == 80_000)
+    }
+
+    @Test func oneThreadAtATimeHoldsIt() {
+        let lock = SpinLock(0)
+        let inside = Atomic<Int>(0)
+        let mostAtOnce = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<5_000 {
+                lock.withLock { _ in
+                    let now = inside.add(1, ordering: .relaxed).newValue
+                    mostAtOnce.max(now, ordering: .relaxed)
+                    inside.subtract(1, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(mostAtOnce.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func theResultAndErrorsOfTheBodyComeThrough() {
+        struct Refused: Error {}
+        let lock = SpinLock("state")
+        #expect(lock.withLock { $0.count } == 5)
+        #expect(throws: Refused.self) { try lock.withLock { _ in throw Refused() } }
+        #expect(lock.withLock { $0 } == "state", "a throwing body leaves the lock usable")
+    }
+
+    #if DEBUG
+    /// Taking the lock again on the thread that holds it stops the program instead of spinning
+    /// for ever.
+    @Test func takingTheLockAgainOnTheSameThreadStopsTheProgramInDebugBuilds() async {
+        await #expect(processExitsWith: .failure) {
+            let lock = SpinLock(0)
+            lock.withLock { _ in lock.withLock { $0 += 1 } }
+        }
+    }
+    #endif
+}
+
 @Suite("ReentrantLock: delivery's @synchronized")
 struct ReentrantLockTests {
     @Test func theThreadThatHoldsItMayTakeItAgain() {
