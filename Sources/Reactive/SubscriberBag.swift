@@ -1,12 +1,16 @@
 import Locking
+import Synchronization
 
 /// The subscriptions of a hot signal, in subscription order.
 ///
 /// Insertion and removal are O(1) amortized: removal leaves a tombstone, found through the
 /// subscription's `listIndex`, and tombstones are compacted away once they outnumber live entries
 /// — so 100,000 subscribers can come and go, oldest first or newest first, without quadratic cost.
-/// Senders iterate a copy-on-write snapshot of `entries` taken under the owner's lock, so a send
-/// never holds the lock while calling out.
+/// A send iterates `entries` as they were when it began, outside the owner's lock, so it never
+/// holds the lock while calling out: a subject's outermost send pins the storage (``pinned``)
+/// instead of taking a reference to it, and a change made meanwhile first moves that storage to
+/// ``retired``, so that the change copies it rather than writing into it. Other sends (a replay
+/// subject's, or one made from inside a send) take a copy-on-write snapshot, a reference.
 ///
 /// Not generic: its entries are ``Subscription``s (the subject's subscribers themselves), which
 /// the owner downcasts when it sends. Not thread-safe by itself: its
@@ -20,11 +24,41 @@ struct SubscriberBag: Sendable {
     /// Set when the owner (the subject object) is gone: nothing can be sent any more, so nothing
     /// joins, and the members were let go.
     @usableFromInline var isDetached = false
+    /// The address of the storage that a send iterates without a reference (``SubscriberList/pin``,
+    /// read when the lock is taken), or 0.
+    @usableFromInline var pinned: UInt = 0
+    /// Storages of `entries` kept for sends in progress (see ``pinned``), until one of them, or the
+    /// next send, takes them out of the lock to release them.
+    @usableFromInline private(set) var retired: [ContiguousArray<Subscription?>] = []
+    /// Set when a change retired a storage since the lock was taken (for ``SubscriberList/hasRetired``).
+    @usableFromInline var hasNewlyRetired = false
 
     @usableFromInline init() {}
 
+    /// The address of `entries`' storage, as a send pins it.
+    @inlinable
+    var storageAddress: UInt {
+        entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+
+    /// Called before every change to `entries`: keeps a pinned storage as it is.
+    private mutating func preservePinnedStorage() {
+        guard pinned != 0, pinned == storageAddress else { return }
+        retired.append(entries)  // the storage now has two references: a change copies it
+        hasNewlyRetired = true
+    }
+
+    /// Takes the retired storages out, when no send iterates any: to be released after unlocking.
+    @usableFromInline
+    mutating func takeRetired() -> [ContiguousArray<Subscription?>] {
+        guard pinned == 0, !retired.isEmpty else { return [] }
+        defer { retired = [] }
+        return retired
+    }
+
     /// Adds `member` at the end.
     mutating func insert(_ member: Subscription) {
+        preservePinnedStorage()
         member.listIndex = entries.count
         entries.append(member)
         count += 1
@@ -34,6 +68,7 @@ struct SubscriberBag: Sendable {
     mutating func remove(_ member: Subscription) {
         let index = member.listIndex
         guard index >= 0, index < entries.count, entries[index] === member else { return }
+        preservePinnedStorage()
         entries[index] = nil
         member.listIndex = -1
         count -= 1
@@ -43,6 +78,7 @@ struct SubscriberBag: Sendable {
 
     /// Removes and returns every member, in order.
     mutating func removeAll() -> [Subscription] {
+        preservePinnedStorage()
         let members = entries.compactMap { $0 }
         for member in members { member.listIndex = -1 }
         entries = []
@@ -78,6 +114,14 @@ class SubscriberList: @unchecked Sendable {
     @usableFromInline let delivery = ReentrantLock()
     /// Guarded by `word`.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var bag = SubscriberBag()
+    /// The address of the bag's storage that the outermost send in progress iterates, or 0: set
+    /// under the lock, cleared without it once the send is done (release), read under the lock
+    /// into the bag (acquire), so a change that sees 0 knows that send's reads are over.
+    @usableFromInline let pin = Atomic<UInt>(0)
+    /// Set under the lock when a change retired a pinned storage: the send that pinned it takes
+    /// the lock once more at its end to release it, instead of keeping it (and the members that
+    /// left meanwhile) until the next send.
+    @usableFromInline let hasRetired = Atomic<Bool>(false)
 
     @usableFromInline init(spins: Bool) {
         self.spins = spins
@@ -95,6 +139,13 @@ class SubscriberList: @unchecked Sendable {
     final func withLock<Result>(_ body: (inout SubscriberBag) -> Result) -> Result {
         if spins { SpinWord.lock(word) } else { MutexWord.lock(word) }
         defer { if spins { SpinWord.unlock(word) } else { MutexWord.unlock(word) } }
+        bag.pinned = pin.load(ordering: .acquiring)
+        defer {
+            if bag.hasNewlyRetired {
+                bag.hasNewlyRetired = false
+                hasRetired.store(true, ordering: .relaxed)
+            }
+        }
         return body(&bag)
     }
 
@@ -116,6 +167,19 @@ class SubscriberList: @unchecked Sendable {
         guard !members.isClosed else { return false }
         if !member.isStopped && !members.isDetached { members.insert(member) }
         return true
+    }
+
+    /// Releases the storages retired while sends iterated them (see ``SubscriberBag/pinned``), if
+    /// no send iterates one now; called by a send that found ``hasRetired`` set at its end.
+    @usableFromInline
+    @inline(never)
+    final func releaseRetired() {
+        let retired = withLock { bag -> [ContiguousArray<Subscription?>] in
+            guard bag.pinned == 0 else { return [] }
+            hasRetired.store(false, ordering: .relaxed)
+            return bag.takeRetired()
+        }
+        _ = retired  // released here, outside the lock: members that left may go with it
     }
 
     /// Removes `member` if it is still in the list.
