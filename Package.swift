@@ -31,8 +31,9 @@ let package = Package(
         // of work a thread is doing: shared by Reactive and MicroHTTP, which must not depend on
         // each other.
         .target(name: "Locking", dependencies: ["CFutex"]),
-        // The futex system call, which Swift cannot call (syscall is variadic): the contended path of
-        // Locking's mutex; and the eventfd that wakes a RunLoopScheduler's thread.
+        // System calls Swift cannot make (syscall is variadic): the futex, the contended path of
+        // Locking's mutex; the eventfd that wakes a RunLoopScheduler's thread; and sched_setattr,
+        // which gives the playground's program threads a short time slice.
         .target(name: "CFutex"),
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(
@@ -77,6 +78,7 @@ let package = Package(
         .executableTarget(
             name: "Playground",
             dependencies: [
+                "CFutex",
                 "Locking",
                 "MicroHTTP",
                 "Pipelines",

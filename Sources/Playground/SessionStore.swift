@@ -102,7 +102,7 @@ final class SessionStore: Sendable {
         programSchedulers = (0..<max(1, programThreads)).map { RunLoopScheduler(name: "playground.program-\($0)") }
         // Programs may take every core, but below the scenarios and the polling thread: a flood of
         // runaway programs must not slow a scenario's session.
-        for scheduler in programSchedulers { _ = scheduler.schedule { ThreadPriority.lowerCurrentThread(to: ThreadPriority.programNice) } }
+        for scheduler in programSchedulers { _ = scheduler.schedule { ThreadPriority.lowerCurrentThreadForPrograms() } }
         self.onMemoryHalt = onMemoryHalt
         scheduleSweep()
         scheduleMemoryCheck()

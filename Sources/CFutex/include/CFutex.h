@@ -3,8 +3,8 @@
 
 #include <stdint.h>
 
-// What Locking's MutexWord cannot call from Swift: the futex system call is variadic (`syscall`).
-// Only the contended path of a lock comes here.
+// System calls Swift cannot make itself (`syscall` is variadic). First what Locking's MutexWord
+// needs: the futex; only the contended path of a lock comes here.
 
 /// Sleeps while `*word == expected` (Linux: FUTEX_WAIT_PRIVATE). May return early or spuriously:
 /// the caller checks the word again. Elsewhere, yields the processor instead.
@@ -25,5 +25,17 @@ void cwake_signal(int descriptor);
 
 /// Closes a descriptor made by cwake_create.
 void cwake_close(int descriptor);
+
+// The calling thread's scheduling (sched_setattr, which glibc 2.36 does not wrap): the playground's
+// program threads take a short time slice, so that a scenario's thread that wakes gets a core soon.
+
+/// Sets the calling thread's nice value and, on Linux 6.12 and later, its time slice (SCHED_OTHER's
+/// `sched_runtime`: the kernel keeps it between 0.1 and 100 ms; older kernels ignore it).
+/// Returns 0, or -1 if the kernel refused (errno says why).
+int csched_set_nice_and_slice(int nice, uint64_t slice_nanoseconds);
+
+/// The calling thread's time slice as set by csched_set_nice_and_slice, in nanoseconds (0: the
+/// kernel's default, or none known).
+uint64_t csched_slice(void);
 
 #endif
