@@ -31,7 +31,7 @@ public class Subscription: Disposable, @unchecked Sendable {
     /// The subscription's index in `list`'s entries (-1 when in none). Guarded by that list's lock.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var listIndex = -1
 
-    @usableFromInline init() {}
+    @inlinable init() {}
 
     deinit {
         // Still set only if the list was gone before this subscription could be added to it.
@@ -277,7 +277,8 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
         } else if case .completed = event {
             completed?()
         }
-        dispose(taken)
+        // Most subscriptions end holding nothing: no call then.
+        if taken.list != nil || !taken.resources.isEmpty { dispose(taken) }
     }
 }
 
@@ -292,6 +293,15 @@ enum Resources: Sendable {
     case many([any Disposable])
     /// Stopped: resources are disposed, and any added later at once.
     case stopped
+
+    /// Whether there is nothing to dispose.
+    @inlinable
+    var isEmpty: Bool {
+        switch self {
+        case .none, .stopped: true
+        case .one, .many: false
+        }
+    }
 }
 
 extension Subscriber {
