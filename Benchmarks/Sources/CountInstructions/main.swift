@@ -10,7 +10,7 @@ import Foundation
 let contenders: [String: (Int) -> Int] = [
     "floor": switchToLatestFloor, "Reactive": switchToLatestReactive, "Reactive-subscribed": switchToLatestReactiveSubscribing,
     "3-floor": combineLatestFloor, "3-Reactive": combineLatestReactive,
-    "5a-floor": subscribeDisposeFloor, "5a-Reactive": subscribeDisposeReactive,
+    "5a-floor": subscribeDisposeFloor, "5a-Reactive": subscribeDisposeReactive, "6-Reactive": fanOutReactive,
 ]
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 2, let size = Int(arguments.last!), (0...10_000_000).contains(size), let run = contenders[arguments.first!] else {

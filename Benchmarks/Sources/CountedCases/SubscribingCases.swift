@@ -56,3 +56,13 @@ public func subscribeDisposeReactive(count: Int) -> Int {
     for _ in 0..<count { subject.signal.subscribe(next: { _ in }).dispose() }
     return count
 }
+
+/// Case 6, Reactive: `sends` values to 1,000 subscribers of a subject.
+public func fanOutReactive(sends: Int) -> Int {
+    let subject = Reactive.Subject<Int, Never>()
+    let total = Box(0)
+    let subscriptions = (0..<1000).map { _ in subject.signal.subscribe(next: { total.value &+= $0 }) }
+    for value in 0..<sends { subject.sendNext(value) }
+    for subscription in subscriptions { subscription.dispose() }
+    return total.value
+}
