@@ -4,6 +4,7 @@ import itertools
 import time
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -24,7 +25,10 @@ def count(browser, stream):
 
 
 def wait(browser, condition, timeout=10):
-    return WebDriverWait(browser, timeout, poll_frequency=0.05).until(lambda driver: condition())
+    # A condition that reads elements the page is re-rendering meanwhile finds them gone; it is
+    # polled again, as for an element not there yet.
+    return WebDriverWait(browser, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda driver: condition())
 
 
 def open_scenario(browser, playground, scenario, size=DESKTOP):
