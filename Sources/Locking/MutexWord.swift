@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// A mutex in one 32-bit word: the mechanism under ``Lock``, ``ReentrantLock`` and `Reactive`'s
-/// subscriber lists.
+/// replay subjects' subscriber lists.
 ///
 /// The word is 0 when free; otherwise it holds the holder's tag, with its lowest bit set when a
 /// thread may be asleep waiting for it. Taking a free lock is one compare-and-exchange (acquire),

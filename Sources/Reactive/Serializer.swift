@@ -92,7 +92,6 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
         }
     }
 
-    /// Queues `event` for delivery, with no state change.
     /// When nobody is delivering, makes the calling thread the deliverer until it calls
     /// ``releaseDelivery(_:)``: meanwhile it may send to ``subscriber`` directly (while
     /// ``isQueueEmpty`` holds), and the events of other threads, or of its own calls to
@@ -145,6 +144,7 @@ final class Serializer<State: Sendable, Value: Sendable, Failure: Error>: Sendab
         return result
     }
 
+    /// Queues `event` for delivery, with no state change.
     @inlinable
     func send(_ event: Event<Value, Failure>) {
         update { _, outbox in outbox.append(event) }
