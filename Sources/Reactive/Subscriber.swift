@@ -220,12 +220,14 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
     public func sendNext(_ value: Value) {
         guard !isStopped else { return }
         // Optional chaining calls the stored closure in place; `if let` would retain a copy.
-        if observe != nil {
-            observe?(.next(value))
+        // RAC's `next` block first: `subscribe(next:)`, `map` and `filter` take it, and a subject
+        // calls this once per member for every value (case 6 of the core benchmarks).
+        if next != nil {
+            next?(value)
         } else if observeWithSubscriber != nil {
             observeWithSubscriber?(self, .next(value))
         } else {
-            next?(value)
+            observe?(.next(value))
         }
     }
 
