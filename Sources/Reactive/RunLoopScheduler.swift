@@ -119,7 +119,8 @@ private final class RunLoopCore: Sendable {
     }
 
     private struct State {
-        var thread: ThreadIdentity?
+        /// The scheduler's thread (``ThreadIdentity/current``), once it runs.
+        var thread: UInt?
         var wakeTimer: TimerReference?
         /// The wake-up source, once the thread has added it to its run loop; `nil` before, and
         /// where there is no eventfd (then the wake timer runs immediate work too).
@@ -145,7 +146,8 @@ private final class RunLoopCore: Sendable {
     private static let batchLimit = 10_000
 
     var isCurrentThread: Bool {
-        state.withLock { $0.thread?.isCurrent ?? false }
+        let current = ThreadIdentity.current
+        return state.withLock { $0.thread == current }
     }
 
     /// The body of the scheduler's thread.
@@ -159,7 +161,7 @@ private final class RunLoopCore: Sendable {
         let wakeSource = wakeDescriptor >= 0 ? makeWakeSource() : nil
         if let wakeSource { CFRunLoopAddSource(CFRunLoopGetCurrent(), wakeSource, kCFRunLoopDefaultMode) }
         state.withLock { state in
-            state.thread = ThreadIdentity()
+            state.thread = ThreadIdentity.current
             state.wakeTimer = TimerReference(timer: wakeTimer)
             state.wakeSource = wakeSource.map(SourceReference.init)
             state.armedFor = nil
@@ -211,7 +213,7 @@ private final class RunLoopCore: Sendable {
                 Self.armLocked(&state)
                 return (due.sequence, false)
             }
-            if state.isFiring && state.thread?.isCurrent == true { return (due.sequence, false) }
+            if state.isFiring && state.thread == ThreadIdentity.current { return (due.sequence, false) }
             defer { state.isWakeSignalled = true }
             return (due.sequence, !state.isWakeSignalled)
         }
@@ -319,11 +321,4 @@ private struct TimerReference: @unchecked Sendable {
 /// The wake-up source, created on the run-loop thread; other threads only signal its eventfd.
 private struct SourceReference: @unchecked Sendable {
     let source: CFRunLoopSource
-}
-
-/// Identifies a thread, to answer "is this the scheduler's thread?".
-private struct ThreadIdentity: Sendable {
-    private let id = pthread_self()
-
-    var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
 }
