@@ -2,7 +2,7 @@ import Locking
 import Reactive
 
 /// Operators on events, errors, repetition and multicasting: `materialize`, `dematerialize`,
-/// `attempt`, `catchTo`, `repeat`, `replay`, `replayLast`, `replayLazily`; and the names of
+/// `attempt`, `publish`, `replay`, `replayLast`, `replayLazily`; and the names of
 /// docs/OPERATORS.md a program cannot use, each with the reason and what to write instead.
 extension Builder {
     /// How many values `replay()` and `replayLazily()` keep for later readers (RAC keeps all).
@@ -53,32 +53,23 @@ extension Builder {
         }
     }
 
-    mutating func catchTo(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
-        let replacement = try compile(call.arguments[0], parameters: call.parameters)
-        let upstream = call.upstream
-        return { scopes in upstream(scopes).catchTo(replacement(scopes)) }
+    /// `publish()`, which the checker allows only as `publish().autoconnect()`: a plain subject,
+    /// connected at the first subscription. Its connection ends when its last subscriber leaves
+    /// (RAC's autoconnect), so stopping the program, which disposes every subscription, ends it too.
+    func publish(_ call: OperatorCall) -> SignalMaker {
+        plain(call) { $0.publish().autoconnect() }
     }
 
-    /// `repeat()`: resubscribes each time the stream completes.
-    func repeatForever(_ call: OperatorCall) -> SignalMaker {
+    /// `replay()` and `replayLast()` (connected at once), `replayLazily()` (connected at its first
+    /// subscription), keeping `capacity` values for later readers. The connection is the
+    /// program's: stopping or halting the program disposes it, or its source (an interval, say)
+    /// would run, and its replay stay, for ever.
+    func replay(_ call: OperatorCall, capacity: Int, lazily: Bool) -> SignalMaker {
         let upstream = call.upstream
-        return { scopes in upstream(scopes).repeat() }
-    }
-
-    /// `replay()`, `replayLast()`, `replayLazily()`, and `publish()` (which the checker allows only
-    /// as `publish().autoconnect()`: a plain subject, connected at the first subscription). The
-    /// connection is the program's: stopping or halting the program disposes it, or its source (an
-    /// interval, say) would run, and its replay stay, for ever.
-    func replay(_ call: OperatorCall) -> SignalMaker {
-        let (name, upstream) = (call.name, call.upstream)
-        let capacity = name == "replayLast" ? 1 : Self.replayCapacity
         let subscriptions = self.subscriptions
         return { scopes in
-            // Its connection ends when its last subscriber leaves (RAC's autoconnect), so stopping
-            // the program, which disposes every subscription, ends it too.
-            if name == "publish" { return upstream(scopes).publish().autoconnect() }
             let connection = upstream(scopes).multicast(ReplaySubject(capacity: capacity))
-            guard name == "replayLazily" else {
+            guard lazily else {
                 subscriptions.add(connection.connect())
                 return connection.signal
             }

@@ -48,55 +48,51 @@ extension Builder {
         return { scopes in upstream(scopes).filtering { value throws(PipelineFailure) in try test(scopes, value) } }
     }
 
-    /// `take(3)`, `skip(3)`, `takeLast(3)`, and the windows `take(while:)`, `take(until:)`…
-    mutating func takeOrSkip(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
-        let (name, upstream, arguments) = (call.name, call.upstream, call.arguments)
-        if name != "takeLast", arguments.list.first?.label != nil {
-            return try applyWindow(name, to: upstream, arguments, parameters: call.parameters)
+    /// `take(3)`, `skip(3)`, `takeLast(3)` (`counting`), and, where `window` is given, the
+    /// windows `take(while:)`, `take(until:)`…
+    mutating func counted(
+        _ call: OperatorCall,
+        window: Window?,
+        _ counting: @escaping @Sendable (Stream, Int) -> Stream
+    ) throws(BuildError) -> SignalMaker {
+        let (upstream, arguments) = (call.upstream, call.arguments)
+        if let window, arguments.list.first?.label != nil {
+            return try applyWindow(window, call)
         }
-        try arguments.expect([nil], usage: "\(name)(3)")
+        try arguments.expect([nil], usage: "\(call.name)(3)")
         let count = try arguments.count(0)
-        switch name {
-        case "take": return { scopes in upstream(scopes).take(count) }
-        case "skip": return { scopes in upstream(scopes).skip(count) }
-        default: return { scopes in upstream(scopes).takeLast(count) }
-        }
+        return { scopes in counting(upstream(scopes), count) }
     }
 
     /// `startWith(v)`, `ignore(v)`, `mapReplace(v)`: a constant, computed at each subscription.
-    func constant(_ call: OperatorCall) -> SignalMaker {
-        let value = valueArgument(call.arguments, 0)
-        let (name, upstream) = (call.name, call.upstream)
-        return { scopes in
-            .using(value, in: scopes) { constant in
-                switch name {
-                case "startWith": upstream(scopes).startWith(constant)
-                case "ignore": upstream(scopes).ignore(constant)
-                default: upstream(scopes).mapReplace(constant)
-                }
-            }
-        }
+    func constant(_ call: OperatorCall, _ operate: @escaping @Sendable (Stream, Value) -> Stream) -> SignalMaker {
+        let (value, upstream) = (valueArgument(call.arguments, 0), call.upstream)
+        return { scopes in .using(value, in: scopes) { constant in operate(upstream(scopes), constant) } }
     }
 
-    /// `distinctUntilChanged()`, `ignoreValues()`, `not()`.
-    func unary(_ call: OperatorCall) -> SignalMaker {
+    /// An operator with no arguments and no closure: `distinctUntilChanged()`, `ignoreValues()`,
+    /// `repeat()`, `materialize()`.
+    func plain(_ call: OperatorCall, _ operate: @escaping @Sendable (Stream) -> Stream) -> SignalMaker {
         let upstream = call.upstream
-        switch call.name {
-        case "distinctUntilChanged": return { scopes in upstream(scopes).distinctUntilChanged() }
-        case "ignoreValues": return { scopes in upstream(scopes).ignoreValues() }
-        default:
-            let range = call.arguments.range
-            return { scopes in
-                upstream(scopes).attemptMap { value throws(PipelineFailure) in
-                    guard case .bool(let flag) = value else { throw .closure("`not` needs bools, not \(value.kindName)", at: range) }
-                    return .bool(!flag)
-                }
+        return { scopes in operate(upstream(scopes)) }
+    }
+
+    /// `not()` of bools.
+    func not(_ call: OperatorCall) -> SignalMaker {
+        let (upstream, range) = (call.upstream, call.arguments.range)
+        return { scopes in
+            upstream(scopes).attemptMap { value throws(PipelineFailure) in
+                guard case .bool(let flag) = value else { throw .closure("`not` needs bools, not \(value.kindName)", at: range) }
+                return .bool(!flag)
             }
         }
     }
 
-    /// `and()`, `or()` of arrays of bools.
-    func andOr(_ call: OperatorCall) -> SignalMaker {
+    /// `and()`, `or()` of arrays of bools (`reduce`: Reactive's `and()` or `or()`).
+    func bools(
+        _ call: OperatorCall,
+        _ reduce: @escaping @Sendable (Signal<[Bool], PipelineFailure>) -> Signal<Bool, PipelineFailure>
+    ) -> SignalMaker {
         let (name, upstream, range) = (call.name, call.upstream, call.arguments.range)
         return { scopes in
             let flags = upstream(scopes).attemptMap { value throws(PipelineFailure) -> [Bool] in
@@ -112,39 +108,35 @@ extension Builder {
                 }
                 return flags
             }
-            return (name == "and" ? flags.and() : flags.or()).map(Value.bool)
+            return reduce(flags).map(Value.bool)
         }
     }
 
-    /// `scan`, `combinePrevious`, `aggregate`: a seed and a combining closure.
-    func fold(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+    /// A combining closure of the program's, as ``fold(_:_:)`` gives it to the operator.
+    typealias Step = @Sendable (Value, Value) throws(PipelineFailure) -> Value
+
+    /// `scan`, `combinePrevious`, `aggregate`: a seed and a combining closure, which `operate`
+    /// applies.
+    func fold(_ call: OperatorCall, _ operate: @escaping @Sendable (Stream, Value, @escaping Step) -> Stream) throws(BuildError) -> SignalMaker {
         let initial = valueArgument(call.arguments, 0)
         let combine = try valueClosure(call.arguments, 1)
-        let (name, upstream) = (call.name, call.upstream)
+        let upstream = call.upstream
         return { scopes in
             .using(initial, in: scopes) { seed in
-                let step: @Sendable (Value, Value) throws(PipelineFailure) -> Value = { first, second throws(PipelineFailure) in
-                    try combine(scopes, [first, second])
-                }
-                switch name {
-                case "scan": return upstream(scopes).scanning(seed, step)
-                case "aggregate": return upstream(scopes).scanning(seed, step).startWith(seed).takeLast(1)
-                default:
-                    return upstream(scopes).combinePrevious(seed) { previous, value in
-                        Result { () throws(PipelineFailure) in try step(previous, value) }
-                    }.attemptMap { result throws(PipelineFailure) in try result.get() }
-                }
+                operate(upstream(scopes), seed) { first, second throws(PipelineFailure) in try combine(scopes, [first, second]) }
             }
         }
     }
 
-    /// `any { }`, `all { }`.
-    func anyAll(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+    /// `any { }`, `all { }`: the program's test judges each value, `decide` the verdicts.
+    func judging(
+        _ call: OperatorCall,
+        _ decide: @escaping @Sendable (Signal<Bool, PipelineFailure>) -> Signal<Bool, PipelineFailure>
+    ) throws(BuildError) -> SignalMaker {
         let test = try predicate(call.arguments, 0, of: call.name)
-        let (name, upstream) = (call.name, call.upstream)
+        let upstream = call.upstream
         return { scopes in
-            let judged = upstream(scopes).attemptMap { value throws(PipelineFailure) in try test(scopes, value) }
-            return (name == "any" ? judged.any { $0 } : judged.all { $0 }).map(Value.bool)
+            decide(upstream(scopes).attemptMap { value throws(PipelineFailure) in try test(scopes, value) }).map(Value.bool)
         }
     }
 
@@ -156,16 +148,12 @@ extension Builder {
 
     // MARK: Combining and flattening
 
-    /// `merge(with:)`, `combineLatest(with:)`, `zip(with:)`, `sample(trigger)`.
-    mutating func combine(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+    /// An operator of two streams, the other one its first argument: `merge(with:)`,
+    /// `combineLatest(with:)`, `zip(with:)`, `sample(trigger)`, `concat(with:)`, `catchTo(s)`.
+    mutating func binary(_ call: OperatorCall, _ operate: @escaping @Sendable (Stream, Stream) -> Stream) throws(BuildError) -> SignalMaker {
         let other = try compile(call.arguments[0], parameters: call.parameters)
         let upstream = call.upstream
-        switch call.name {
-        case "merge": return { scopes in upstream(scopes).merge(with: other(scopes)) }
-        case "combineLatest": return { scopes in upstream(scopes).combineLatest(with: other(scopes)).map { .array([$0, $1]) } }
-        case "zip": return { scopes in upstream(scopes).zip(with: other(scopes)).map { .array([$0, $1]) } }
-        default: return { scopes in upstream(scopes).sample(other(scopes)) }
-        }
+        return { scopes in operate(upstream(scopes), other(scopes)) }
     }
 
     /// `withLatest(from: a, b…)`: each value with the latest of the others.
@@ -186,12 +174,6 @@ extension Builder {
         }
     }
 
-    mutating func concat(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
-        let other = try compile(call.arguments[0], parameters: call.parameters)
-        let upstream = call.upstream
-        return { scopes in upstream(scopes).concat(other(scopes)) }
-    }
-
     mutating func then(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
         let next = try call.arguments.closure(0)
         let maker = try compile(next.body, parameters: call.parameters + [next.parameters])
@@ -199,18 +181,16 @@ extension Builder {
         return { scopes in upstream(scopes).then { maker(scopes) } }
     }
 
-    /// `flatMap(.strategy) { }`, `flattenMap { }` (merge), `concatMap { }`.
-    mutating func flatMap(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+    /// `flatMap(.strategy) { }` (`strategy` is `nil`: the first argument gives it), and
+    /// `flattenMap { }` (merge) and `concatMap { }` (concat), which are given theirs.
+    mutating func flatMap(_ call: OperatorCall, strategy given: FlattenStrategy?) throws(BuildError) -> SignalMaker {
         let strategy: FlattenStrategy
         let index: Int
-        switch call.name {
-        case "flatMap":
+        if let given {
+            (strategy, index) = (given, 0)
+        } else {
             strategy = try call.arguments.flattenStrategy(0)
             index = 1
-        case "flattenMap":
-            (strategy, index) = (.merge, 0)
-        default:
-            (strategy, index) = (.concat, 0)
         }
         let inner = try signalClosure(call.arguments, index, parameters: call.parameters)
         let upstream = call.upstream
@@ -240,15 +220,15 @@ extension Builder {
 
     // MARK: Time
 
-    /// `throttle(0.5s)`, `rateLimit(0.5s)`, `delay(0.5s)`.
-    func timed(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+    /// An operator of one duration on the program's clock: `throttle(0.5s)`, `rateLimit(0.5s)`,
+    /// `delay(0.5s)`, `buffer(every: 1s)`.
+    func timed(
+        _ call: OperatorCall,
+        _ operate: @escaping @Sendable (Stream, Duration, any Scheduler) -> Stream
+    ) throws(BuildError) -> SignalMaker {
         let interval = try call.arguments.duration(0)
         let (scheduler, upstream) = (self.scheduler, call.upstream)
-        switch call.name {
-        case "throttle": return { scopes in upstream(scopes).throttle(interval, on: scheduler) }
-        case "rateLimit": return { scopes in upstream(scopes).rateLimit(interval, on: scheduler) }
-        default: return { scopes in upstream(scopes).delay(interval, on: scheduler) }
-        }
+        return { scopes in operate(upstream(scopes), interval, scheduler) }
     }
 
     func timeout(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
@@ -261,31 +241,24 @@ extension Builder {
         return { scopes in upstream(scopes).timeout(after: interval, raising: failure, on: scheduler) }
     }
 
-    func buffer(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
-        let interval = try call.arguments.duration(0)
-        let (scheduler, upstream) = (self.scheduler, call.upstream)
-        return { scopes in upstream(scopes).buffer(every: interval, on: scheduler).map(Value.array) }
-    }
-
     /// `deliverOn(scheduler)` (RAC `deliverOn:`: each event sent on from the scheduler) and
     /// `subscribeOn(scheduler)` (RAC `subscribeOn:`: the subscription, and so the work it starts,
     /// made on the scheduler) over the program's named schedulers.
-    func hop(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+    func hop(_ call: OperatorCall, _ operate: @escaping @Sendable (Stream, any Scheduler) -> Stream) throws(BuildError) -> SignalMaker {
         let name = try call.arguments.schedulerName(0)
         let (scheduler, upstream) = (name == "background" ? background : self.scheduler, call.upstream)
-        if call.name == "deliverOn" { return { scopes in upstream(scopes).deliver(on: scheduler) } }
-        return { scopes in upstream(scopes).subscribe(on: scheduler) }
+        return { scopes in operate(upstream(scopes), scheduler) }
     }
 
+    /// Which end of a stream a window's test cuts: `take(while:)`… keep its start, `skip(while:)`…
+    /// its end.
+    enum Window { case take, skip }
+
     /// `take(while:)`, `take(until:)` (a closure or a stream), `skip(while:)`, `skip(until:)`.
-    private mutating func applyWindow(
-        _ name: String,
-        to upstream: @escaping SignalMaker,
-        _ arguments: Arguments,
-        parameters: [[String]]
-    ) throws(BuildError) -> SignalMaker {
+    private mutating func applyWindow(_ window: Window, _ call: OperatorCall) throws(BuildError) -> SignalMaker {
+        let (name, upstream, arguments, parameters) = (call.name, call.upstream, call.arguments, call.parameters)
         let label = arguments.list.first?.label ?? ""
-        if name == "take", label == "untilReplacement", arguments.list.count == 1 {
+        if window == .take, label == "untilReplacement", arguments.list.count == 1 {
             // `take(untilReplacement: stream)`: this stream until the replacement sends anything,
             // then the replacement (RAC `takeUntilReplacement:`).
             let replacement = try compile(arguments[0], parameters: parameters)
@@ -293,14 +266,14 @@ extension Builder {
         }
         guard arguments.list.count == 1, label == "while" || label == "until" else {
             throw BuildError(
-                message: "`\(name)` takes a count, `while:` or `until:`\(name == "take" ? " or `untilReplacement:`" : "")",
+                message: "`\(name)` takes a count, `while:` or `until:`\(window == .take ? " or `untilReplacement:`" : "")",
                 range: arguments.range,
                 hint: "write `\(name)(3)`, `\(name)(while: { $0 > 0 })` or `\(name)(until: { $0 == 0 })`"
             )
         }
         var isClosure = false
         if case .closure = arguments[0] { isClosure = true }
-        if name == "take", label == "until", !isClosure {
+        if window == .take, label == "until", !isClosure {
             // `take(until: stream)`: until the stream sends or completes (RAC `takeUntil:`).
             let trigger = try compile(arguments[0], parameters: parameters)
             return { scopes in upstream(scopes).take(until: trigger(scopes)) }
@@ -319,11 +292,10 @@ extension Builder {
                 if case .array(let parts) = pair, let first = parts.first { return first }
                 return pair
             }
-            switch (name, label) {
-            case ("take", "while"): return judged.take(while: verdict).map(unpacked)
-            case ("take", _): return judged.take(until: verdict).map(unpacked)
-            case ("skip", "while"): return judged.skip(while: verdict).map(unpacked)
-            default: return judged.skip(until: verdict).map(unpacked)
+            let isWhile = label == "while"
+            switch window {
+            case .take: return (isWhile ? judged.take(while: verdict) : judged.take(until: verdict)).map(unpacked)
+            case .skip: return (isWhile ? judged.skip(while: verdict) : judged.skip(until: verdict)).map(unpacked)
             }
         }
     }

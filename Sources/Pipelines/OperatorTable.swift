@@ -1,8 +1,12 @@
 import Reactive
 
+/// One of the language's streams as its operators see it.
+typealias Stream = Signal<Value, PipelineFailure>
+
 /// `stream.NAME(arguments)` as the interpreter is given it.
 struct OperatorCall {
-    /// The operator's name, for the builders that serve several.
+    /// The operator's name, for messages only: a builder serving several operators is given what
+    /// differs as a parameter by each table entry, never reads it from the name.
     let name: String
     /// What the operator applies to.
     let upstream: SignalMaker
@@ -48,64 +52,82 @@ struct LanguageOperator: Sendable {
         .init("attemptMap", rac: "tryMap:", [nil], "attemptMap { $0 * 2 }") { b, c throws(BuildError) in try b.map(c) },
         .init("reduceEach", rac: "reduceEach:", [nil], "reduceEach { a, b in a + b }") { b, c throws(BuildError) in try b.map(c) },
         .init("filter", rac: "filter:", [nil], "filter { $0 > 2 }") { b, c throws(BuildError) in try b.filter(c) },
-        .init("take", rac: "take:", nil, "take(3)") { b, c throws(BuildError) in try b.takeOrSkip(c) },
-        .init("skip", rac: "skip:", nil, "skip(3)") { b, c throws(BuildError) in try b.takeOrSkip(c) },
-        .init("takeLast", rac: "takeLast:", [nil], "takeLast(3)") { b, c throws(BuildError) in try b.takeOrSkip(c) },
-        .init("startWith", rac: "startWith:", [nil], "startWith(0)") { b, c throws(BuildError) in b.constant(c) },
-        .init("ignore", rac: "ignore:", [nil], "ignore(0)") { b, c throws(BuildError) in b.constant(c) },
-        .init("mapReplace", rac: "mapReplace:", [nil], "mapReplace(0)") { b, c throws(BuildError) in b.constant(c) },
-        .init("distinctUntilChanged", rac: "distinctUntilChanged", [], "distinctUntilChanged()") { b, c throws(BuildError) in b.unary(c) },
-        .init("ignoreValues", rac: "ignoreValues", [], "ignoreValues()") { b, c throws(BuildError) in b.unary(c) },
-        .init("not", rac: "not", [], "not()") { b, c throws(BuildError) in b.unary(c) },
-        .init("and", rac: "and", [], "combineLatest(a, b).and()") { b, c throws(BuildError) in b.andOr(c) },
-        .init("or", rac: "or", [], "combineLatest(a, b).or()") { b, c throws(BuildError) in b.andOr(c) },
+        .init("take", rac: "take:", nil, "take(3)") { b, c throws(BuildError) in try b.counted(c, window: .take) { $0.take($1) } },
+        .init("skip", rac: "skip:", nil, "skip(3)") { b, c throws(BuildError) in try b.counted(c, window: .skip) { $0.skip($1) } },
+        .init("takeLast", rac: "takeLast:", [nil], "takeLast(3)") { b, c throws(BuildError) in try b.counted(c, window: nil) { $0.takeLast($1) } },
+        .init("startWith", rac: "startWith:", [nil], "startWith(0)") { b, c throws(BuildError) in b.constant(c) { $0.startWith($1) } },
+        .init("ignore", rac: "ignore:", [nil], "ignore(0)") { b, c throws(BuildError) in b.constant(c) { $0.ignore($1) } },
+        .init("mapReplace", rac: "mapReplace:", [nil], "mapReplace(0)") { b, c throws(BuildError) in b.constant(c) { $0.mapReplace($1) } },
+        .init("distinctUntilChanged", rac: "distinctUntilChanged", [], "distinctUntilChanged()") { b, c throws(BuildError) in
+            b.plain(c) { $0.distinctUntilChanged() }
+        },
+        .init("ignoreValues", rac: "ignoreValues", [], "ignoreValues()") { b, c throws(BuildError) in b.plain(c) { $0.ignoreValues() } },
+        .init("not", rac: "not", [], "not()") { b, c throws(BuildError) in b.not(c) },
+        .init("and", rac: "and", [], "combineLatest(a, b).and()") { b, c throws(BuildError) in b.bools(c) { $0.and() } },
+        .init("or", rac: "or", [], "combineLatest(a, b).or()") { b, c throws(BuildError) in b.bools(c) { $0.or() } },
         .init("scan", rac: "scanWithStart:reduce:", [nil, nil], "scan(0) { total, value in total + value }") { b, c throws(BuildError) in
-            try b.fold(c)
+            try b.fold(c) { $0.scanning($1, $2) }
         },
         .init("combinePrevious", rac: "combinePreviousWithStart:reduce:", [nil, nil], "combinePrevious(0) { previous, value in value - previous }") {
             b,
-            c throws(BuildError) in try b.fold(c)
+            c throws(BuildError) in
+            try b.fold(c) { upstream, seed, step in
+                upstream.combinePrevious(seed) { previous, value in Result { () throws(PipelineFailure) in try step(previous, value) } }
+                    .attemptMap { result throws(PipelineFailure) in try result.get() }
+            }
         },
         .init("aggregate", rac: "aggregateWithStart:reduce:", [nil, nil], "aggregate(0) { total, value in total + value }") {
             b,
-            c throws(BuildError) in try b.fold(c)
+            c throws(BuildError) in
+            try b.fold(c) { $0.scanning($1, $2).startWith($1).takeLast(1) }
         },
-        .init("any", rac: "any:", [nil], "any { $0 > 2 }") { b, c throws(BuildError) in try b.anyAll(c) },
-        .init("all", rac: "all:", [nil], "all { $0 > 2 }") { b, c throws(BuildError) in try b.anyAll(c) },
+        .init("any", rac: "any:", [nil], "any { $0 > 2 }") { b, c throws(BuildError) in try b.judging(c) { $0.any { $0 } } },
+        .init("all", rac: "all:", [nil], "all { $0 > 2 }") { b, c throws(BuildError) in try b.judging(c) { $0.all { $0 } } },
         .init("collect", rac: "collect", [], "collect()") { b, c throws(BuildError) in b.collect(c) },
         // Combining and flattening
-        .init("merge", rac: "merge:", ["with"], "merge(with: other)") { b, c throws(BuildError) in try b.combine(c) },
-        .init("combineLatest", rac: "combineLatestWith:", ["with"], "combineLatest(with: other)") { b, c throws(BuildError) in try b.combine(c) },
-        .init("zip", rac: "zipWith:", ["with"], "zip(with: other)") { b, c throws(BuildError) in try b.combine(c) },
-        .init("sample", rac: "sample:", [nil], "sample(trigger)") { b, c throws(BuildError) in try b.combine(c) },
+        .init("merge", rac: "merge:", ["with"], "merge(with: other)") { b, c throws(BuildError) in try b.binary(c) { $0.merge(with: $1) } },
+        .init("combineLatest", rac: "combineLatestWith:", ["with"], "combineLatest(with: other)") { b, c throws(BuildError) in
+            try b.binary(c) { $0.combineLatest(with: $1).map { .array([$0, $1]) } }
+        },
+        .init("zip", rac: "zipWith:", ["with"], "zip(with: other)") { b, c throws(BuildError) in
+            try b.binary(c) { $0.zip(with: $1).map { .array([$0, $1]) } }
+        },
+        .init("sample", rac: "sample:", [nil], "sample(trigger)") { b, c throws(BuildError) in try b.binary(c) { $0.sample($1) } },
         .init("withLatest", rac: "combineLatest:", nil, "withLatest(from: a, b)") { b, c throws(BuildError) in try b.withLatest(c) },
-        .init("concat", rac: "concat:", ["with"], "concat(with: other)") { b, c throws(BuildError) in try b.concat(c) },
+        .init("concat", rac: "concat:", ["with"], "concat(with: other)") { b, c throws(BuildError) in try b.binary(c) { $0.concat($1) } },
         .init("then", rac: "then:", [nil], "then { just(1) }") { b, c throws(BuildError) in try b.then(c) },
-        .init("flatMap", rac: "flattenMap:", [nil, nil], "flatMap(.latest) { search($0) }") { b, c throws(BuildError) in try b.flatMap(c) },
-        .init("flattenMap", rac: "flattenMap:", [nil], "flattenMap { search($0) }") { b, c throws(BuildError) in try b.flatMap(c) },
-        .init("concatMap", rac: "concat", [nil], "concatMap { search($0) }") { b, c throws(BuildError) in try b.flatMap(c) },
+        .init("flatMap", rac: "flattenMap:", [nil, nil], "flatMap(.latest) { search($0) }") { b, c throws(BuildError) in
+            try b.flatMap(c, strategy: nil)
+        },
+        .init("flattenMap", rac: "flattenMap:", [nil], "flattenMap { search($0) }") { b, c throws(BuildError) in try b.flatMap(c, strategy: .merge) },
+        .init("concatMap", rac: "concat", [nil], "concatMap { search($0) }") { b, c throws(BuildError) in try b.flatMap(c, strategy: .concat) },
         // Errors and repetition
         .init("catch", rac: "catch:", [nil], "catch { error in just(error.message) }") { b, c throws(BuildError) in try b.catchError(c) },
-        .init("catchTo", rac: "catchTo:", [nil], "catchTo(just(0))") { b, c throws(BuildError) in try b.catchTo(c) },
+        .init("catchTo", rac: "catchTo:", [nil], "catchTo(just(0))") { b, c throws(BuildError) in try b.binary(c) { $0.catchTo($1) } },
         .init("retry", rac: "retry", nil, "retry(3)") { b, c throws(BuildError) in try b.retry(c) },
-        .init("repeat", rac: "repeat", [], "repeat()") { b, c throws(BuildError) in b.repeatForever(c) },
+        .init("repeat", rac: "repeat", [], "repeat()") { b, c throws(BuildError) in b.plain(c) { $0.repeat() } },
         .init("attempt", rac: "try:", [nil], "attempt { $0 > 0 }") { b, c throws(BuildError) in try b.attempt(c) },
         .init("materialize", rac: "materialize", [], "materialize()") { b, c throws(BuildError) in b.materialize(c) },
         .init("dematerialize", rac: "dematerialize", [], "dematerialize()") { b, c throws(BuildError) in b.dematerialize(c) },
         // Time
-        .init("throttle", rac: "throttle:", [nil], "throttle(0.5s)") { b, c throws(BuildError) in try b.timed(c) },
-        .init("rateLimit", rac: "—", [nil], "rateLimit(0.5s)") { b, c throws(BuildError) in try b.timed(c) },
-        .init("delay", rac: "delay:", [nil], "delay(0.5s)") { b, c throws(BuildError) in try b.timed(c) },
+        .init("throttle", rac: "throttle:", [nil], "throttle(0.5s)") { b, c throws(BuildError) in try b.timed(c) { $0.throttle($1, on: $2) } },
+        .init("rateLimit", rac: "—", [nil], "rateLimit(0.5s)") { b, c throws(BuildError) in try b.timed(c) { $0.rateLimit($1, on: $2) } },
+        .init("delay", rac: "delay:", [nil], "delay(0.5s)") { b, c throws(BuildError) in try b.timed(c) { $0.delay($1, on: $2) } },
         .init("timeout", rac: "timeout:onScheduler:", ["after"], "timeout(after: 2s)") { b, c throws(BuildError) in try b.timeout(c) },
-        .init("buffer", rac: "bufferWithTime:onScheduler:", ["every"], "buffer(every: 1s)") { b, c throws(BuildError) in try b.buffer(c) },
+        .init("buffer", rac: "bufferWithTime:onScheduler:", ["every"], "buffer(every: 1s)") { b, c throws(BuildError) in
+            try b.timed(c) { $0.buffer(every: $1, on: $2).map(Value.array) }
+        },
         // Schedulers
-        .init("deliverOn", rac: "deliverOn:", [nil], "deliverOn(background)") { b, c throws(BuildError) in try b.hop(c) },
-        .init("subscribeOn", rac: "subscribeOn:", [nil], "subscribeOn(background)") { b, c throws(BuildError) in try b.hop(c) },
+        .init("deliverOn", rac: "deliverOn:", [nil], "deliverOn(background)") { b, c throws(BuildError) in try b.hop(c) { $0.deliver(on: $1) } },
+        .init("subscribeOn", rac: "subscribeOn:", [nil], "subscribeOn(background)") { b, c throws(BuildError) in try b.hop(c) { $0.subscribe(on: $1) }
+        },
         // Multicasting
-        .init("replay", rac: "replay", [], "replay()") { b, c throws(BuildError) in b.replay(c) },
-        .init("replayLast", rac: "replayLast", [], "replayLast()") { b, c throws(BuildError) in b.replay(c) },
-        .init("replayLazily", rac: "replayLazily", [], "replayLazily()") { b, c throws(BuildError) in b.replay(c) },
-        .init("publish", rac: "publish", [], "publish().autoconnect()") { b, c throws(BuildError) in b.replay(c) },
+        .init("replay", rac: "replay", [], "replay()") { b, c throws(BuildError) in b.replay(c, capacity: Builder.replayCapacity, lazily: false) },
+        .init("replayLast", rac: "replayLast", [], "replayLast()") { b, c throws(BuildError) in b.replay(c, capacity: 1, lazily: false) },
+        .init("replayLazily", rac: "replayLazily", [], "replayLazily()") { b, c throws(BuildError) in
+            b.replay(c, capacity: Builder.replayCapacity, lazily: true)
+        },
+        .init("publish", rac: "publish", [], "publish().autoconnect()") { b, c throws(BuildError) in b.publish(c) },
         .init("autoconnect", rac: "autoconnect", [], "publish().autoconnect()") { _, c throws(BuildError) in c.upstream },
     ]
 

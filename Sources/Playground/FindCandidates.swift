@@ -6,10 +6,13 @@ import Pipelines
 /// the inputs, thresholds and values from the values drawn, and closures from a small fixed set.
 /// In a fixed order, the plainest first, so that among equal answers the simplest comes first.
 ///
-/// Not tried: the flattenings, `catch` and `then` with a closure of their own (their inner signals
-/// cannot be derived from the rows), the multicasting operators (one stream's output is the
-/// same with or without them), `deliverOn`/`subscribeOn` (threads, not marbles), `materialize`,
-/// `dematerialize`, `attemptMap` and `reduceEach`.
+/// Not tried (docs/API.md lists them too, and `OperatorTableTests` holds both lists to the
+/// operator table): the flattenings `flatMap`, `flattenMap`, `concatMap`, and `catch` and `then`
+/// with a closure of their own (their inner signals cannot be derived from the rows); the
+/// multicasting `replay`, `replayLast`, `replayLazily`, `publish`, `autoconnect` (one stream's
+/// output is the same with or without them); `deliverOn`/`subscribeOn` (threads, not marbles);
+/// `materialize`, `dematerialize`, `attemptMap`, `reduceEach`, `attempt`, and `and`/`or` (arrays of
+/// bools, which rows do not make).
 struct FindCandidate: Equatable {
     /// The operator's name in the catalogue (`filter`), for grouping and links.
     let operatorName: String

@@ -44,6 +44,29 @@ struct OperatorParityTests {
         ("n.rateLimit(100ms)", { n, _, clock in n.rateLimit(.milliseconds(100), on: clock) }),
         ("n.delay(50ms)", { n, _, clock in n.delay(.milliseconds(50), on: clock) }),
         ("n.buffer(every: 100ms)", { n, _, clock in n.buffer(every: .milliseconds(100), on: clock).map(Value.array) }),
+        ("n.attemptMap { $0 * 2 }", { n, _, _ in n.map { .number(number($0) * 2) } }),
+        ("n.zip(with: m).reduceEach { a, b in a + b }", { n, m, _ in n.zip(with: m).reduceEach { .number(number($0) + number($1)) } }),
+        ("n.map { $0 > 2 }.not()", { n, _, _ in n.map { number($0) > 2 }.not().map(Value.bool) }),
+        ("n.map { $0 > 1 }.combineLatest(with: m.map { $0 > 15 }).and()", { n, m, _ in bools(n, m).and().map(Value.bool) }),
+        ("n.map { $0 > 1 }.combineLatest(with: m.map { $0 > 15 }).or()", { n, m, _ in bools(n, m).or().map(Value.bool) }),
+        ("n.aggregate(0) { total, value in total + value }", { n, _, _ in n.aggregate(.number(0)) { .number(number($0) + number($1)) } }),
+        ("n.collect()", { n, _, _ in n.collect().map(Value.array) }),
+        ("n.then { m }", { n, m, _ in n.then { m } }),
+        ("n.materialize()", { n, _, _ in n.materialize().map(Builder.describe).promoteError(PipelineFailure.self) }),
+        ("n.materialize().dematerialize()", { n, _, _ in n }),
+        ("n.timeout(after: 500ms)", { n, _, clock in n.timeout(after: .milliseconds(500), raising: timeoutFailure(500), on: clock) }),
+        ("n.timeout(after: 2s)", { n, _, clock in n.timeout(after: .seconds(2), raising: timeoutFailure(2_000), on: clock) }),
+        ("n.deliverOn(session)", { n, _, clock in n.deliver(on: clock) }),
+        ("n.subscribeOn(session)", { n, _, clock in n.subscribe(on: clock) }),
+        ("n.replay()", { n, _, _ in n.replay() }),
+        ("n.replayLast()", { n, _, _ in n.replayLast() }),
+        ("n.replayLazily()", { n, _, _ in n.replayLazily() }),
+        ("n.publish().autoconnect()", { n, _, _ in n.publish().autoconnect() }),
+        ("n.attempt { $0 < 4 }", { n, _, _ in failing(n, message: "line 3, column 15: a value did not pass the test") }),
+        ("n.attempt { $0 < 4 }.catch { e in m }", { n, m, _ in failing(n).catch { _ in m } }),
+        ("n.attempt { $0 < 4 }.catchTo(m)", { n, m, _ in failing(n).catchTo(m) }),
+        ("n.attempt { $0 < 4 }.retry(2).catchTo(just(0))", { n, _, _ in failing(n).retry(2).catchTo(.just(.number(0))) }),
+        ("n.take(2).repeat().take(5)", { n, _, _ in n.take(2).repeat().take(5) }),
         ("n.merge(with: m)", { n, m, _ in n.merge(with: m) }),
         ("n.combineLatest(with: m)", { n, m, _ in n.combineLatest(with: m).map { .array([$0, $1]) } }),
         ("n.zip(with: m)", { n, m, _ in n.zip(with: m).map { .array([$0, $1]) } }),
@@ -72,7 +95,32 @@ struct OperatorParityTests {
             "n.flatMap(.concat) { v in just(v).delay(50ms) }",
             { n, _, clock in n.flatMap(.concat) { Stream.just($0).delay(.milliseconds(50), on: clock) } }
         ),
+        (
+            "n.flattenMap { v in just(v).delay(50ms) }",
+            { n, _, clock in n.flatMap(.merge) { Stream.just($0).delay(.milliseconds(50), on: clock) } }
+        ),
+        (
+            "n.concatMap { v in just(v).delay(50ms) }",
+            { n, _, clock in n.flatMap(.concat) { Stream.just($0).delay(.milliseconds(50), on: clock) } }
+        ),
     ]
+
+    /// `n > 1` and `m > 15`, combined as the language's `combineLatest(with:)` pairs them.
+    static func bools(_ n: Stream, _ m: Stream) -> Signal<[Bool], PipelineFailure> {
+        n.map { number($0) > 1 }.combineLatest(with: m.map { number($0) > 15 }).map { [$0, $1] }
+    }
+
+    /// `n` failing at its first value of 4 or more, as the language's `attempt { $0 < 4 }` fails.
+    static func failing(_ n: Stream, message: String = "") -> Stream {
+        n.attempt { value throws(PipelineFailure) in
+            if number(value) >= 4 { throw PipelineFailure(code: "attempt_failed", message: message) }
+        }
+    }
+
+    /// The failure of the language's `timeout(after:)`.
+    static func timeoutFailure(_ milliseconds: Int) -> PipelineFailure {
+        PipelineFailure(code: "timeout", message: "The stream did not complete within \(milliseconds) ms.")
+    }
 
     /// Sends the timed inputs on `clock` through `send`, completing both inputs at 1,000 ms.
     static func drive(_ clock: TestScheduler, _ send: @escaping @Sendable (String, Event<Value, PipelineFailure>) -> Void) {
@@ -113,9 +161,12 @@ struct OperatorParityTests {
         swiftClock.advance(to: .seconds(2))
         subscription.dispose()
 
-        let expected = fromSwift.withLock { $0 }.map { "\($0.time) \($0.event)" }
-        let actual = fromProgram.withLock { $0 }.map { "\($0.time) \($0.event)" }
+        let expected = fromSwift.withLock { $0 }
+        let actual = fromProgram.withLock { $0 }
         #expect(!expected.isEmpty)
-        #expect(actual == expected, "\(expression)")
+        #expect(
+            actual.map(\.time) == expected.map(\.time) && actual.map(\.event) == expected.map(\.event),
+            "\(expression): \(actual.map { "\($0.time) \($0.event)" }) ≠ \(expected.map { "\($0.time) \($0.event)" })"
+        )
     }
 }

@@ -31,7 +31,7 @@ struct OperatorContractTests {
         ("flattenMap", { s, _ in s.flattenMap { .just($0) } }),
         ("concatMap", { s, _ in s.concatMap { .just($0) } }),
         ("switchToLatest", { s, _ in s.flatMap(.latest) { .just($0) } }),
-        ("retry(0)", { s, _ in s.retry(0) }),
+        ("retry", { s, _ in s.retry(0) }),
         ("throttle", { s, t in s.throttle(.milliseconds(5), on: t) }),
         ("throttleValuesPassing", { s, t in s.throttle(.milliseconds(5), on: t, valuesPassing: { $0 > 0 }) }),
         ("rateLimit", { s, t in s.rateLimit(.milliseconds(5), on: t) }),
@@ -43,6 +43,26 @@ struct OperatorContractTests {
         ("finally", { s, _ in s.finally {} }),
         ("logEvents", { s, _ in s.logEvents("test", to: { _ in }) }),
         ("replayLazily", { s, _ in s.replayLazily() }),
+        ("takeLast", { s, _ in s.takeLast(2) }),
+        ("ignore", { s, _ in s.ignore(3) }),
+        ("combinePrevious", { s, _ in s.combinePrevious(0) { $1 - $0 } }),
+        ("aggregate", { s, _ in s.aggregate(0, +) }),
+        ("any", { s, _ in s.any { $0 > 100 }.map { $0 ? 1 : 0 } }),  // true would end it at once
+        ("all", { s, _ in s.all { $0 > 0 }.map { $0 ? 1 : 0 } }),
+        ("not", { s, _ in s.map { $0 > 0 }.not().map { $0 ? 1 : 0 } }),
+        ("and", { s, _ in s.map { [$0 > 0, true] }.and().map { $0 ? 1 : 0 } }),
+        ("or", { s, _ in s.map { [$0 > 0, false] }.or().map { $0 ? 1 : 0 } }),
+        ("attemptMap", { s, _ in s.attemptMap { $0 } }),
+        ("reduceEach", { s, _ in s.map { ($0, $0) }.reduceEach(+) }),
+        ("attempt", { s, _ in s.attempt { _ in } }),
+        ("sample", { s, _ in s.sample(Signal<Int, TestError>.never) }),
+        ("withLatest", { s, _ in s.withLatest(from: .just(0)).map { $0.0 } }),
+        ("flatMap", { s, _ in s.flatMap(.concurrent(limit: 2)) { .just($0) } }),
+        ("buffer", { s, t in s.buffer(every: .milliseconds(5), on: t).map(\.count) }),
+        // An error handled by a replacement that fails with the same error: the error "passes".
+        ("catch", { s, _ in s.catch { Signal<Int, TestError>.failure($0) } }),
+        ("catchTo", { s, _ in s.catchTo(Signal<Int, TestError>.failure(TestError(code: 42))) }),
+        ("publish+autoconnect", { s, _ in s.publish().autoconnect() }),
     ]
 
     @Test(arguments: operators.map(\.0))
