@@ -6,11 +6,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
+        // Marble diagrams for tests; it re-exports MarbleNotation.
         .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
         // The pipeline language and the scenarios' simulated services: what a test written by the
         // page's "Copy as a test" imports.
         .library(name: "Pipelines", targets: ["Pipelines"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "ProgramServices", targets: ["ProgramServices"]),
         .executable(name: "playground", targets: ["Playground"]),
         .executable(name: "microhttp-echo", targets: ["MicroHTTPEcho"]),
     ],
@@ -42,10 +44,14 @@ let package = Package(
         ),
         // The pipeline language: a program's text parsed, checked and interpreted against
         // Reactive's operators, its values and work bounded. Knows nothing of HTTP.
-        .target(name: "Pipelines", dependencies: ["Locking", "Reactive", "ReactiveTesting"]),
-        // Marble diagrams (RxJS notation), the one reader and writer of the notation: for tests,
-        // the session marbles view and the pipeline language's `marbles(…)`.
-        .target(name: "ReactiveTesting", dependencies: ["Locking", "Reactive"]),
+        .target(name: "Pipelines", dependencies: ["Locking", "MarbleNotation", "Reactive"]),
+        // Marble notation (RxJS's), the one reader and writer of it: rows, subscription rows and
+        // recorded events, for the pipeline language's `marbles(…)`, the playground's drawings
+        // and ReactiveTesting.
+        .target(name: "MarbleNotation", dependencies: ["Reactive"]),
+        // Marble tests of signals on a virtual clock (cold inputs, recordings, `Marbles.output`):
+        // a library for tests, which nothing shipped imports.
+        .target(name: "ReactiveTesting", dependencies: ["Locking", "MarbleNotation", "Reactive"]),
         // libmicrohttpd as a Swift module, plus a header-only shim for what Swift cannot call.
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -65,7 +71,7 @@ let package = Package(
         // The demo pipelines, built only from Reactive. Knows nothing of HTTP.
         .target(
             name: "Scenarios",
-            dependencies: ["Locking", "Reactive", "Pipelines"],
+            dependencies: ["Locking", "Reactive"],
             exclude: ["SearchData/README.md", "SearchData/LICENSE-LGPL-2.1"],
             // Each scenario's own file, embedded as text so the page can show the pipeline's source.
             // The .txt names are symlinks to the compiled files: one file, compiled and shown.
@@ -74,16 +80,20 @@ let package = Package(
                 // The search data set (LGPL-2.1+, see SearchData/README.md), also embedded.
                 + [.embedInCode("SearchData/language-names.txt")]
         ),
+        // The scenarios' simulated services as a program's sources: the bridge between Scenarios
+        // and Pipelines, which know nothing of each other.
+        .target(name: "ProgramServices", dependencies: ["Pipelines", "Reactive", "Scenarios"]),
         // The executable: flags, the JSON + SSE API joining Scenarios to MicroHTTP.
         .executableTarget(
             name: "Playground",
             dependencies: [
                 "CFutex",
                 "Locking",
+                "MarbleNotation",
                 "MicroHTTP",
                 "Pipelines",
+                "ProgramServices",
                 "Scenarios",
-                "ReactiveTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -108,7 +118,7 @@ let package = Package(
             dependencies: ["MicroHTTP", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
-        .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Playground", "ReactiveTesting"]),
+        .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Pipelines", "Playground", "ReactiveTesting"]),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["Reactive", "ReactiveTesting"]),
         .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "ReactiveTesting"]),
     ],

@@ -1,5 +1,5 @@
+import MarbleNotation
 import Reactive
-import ReactiveTesting
 
 /// A marble diagram in RxJS's notation, read as the events of a cold signal: `-` is a frame of
 /// time, a letter or digit a value in its frame, `(ab)` values in one frame, `|` completion, `#` an

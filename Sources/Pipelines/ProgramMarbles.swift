@@ -1,9 +1,9 @@
 import Locking
+import MarbleNotation
 import Reactive
-import ReactiveTesting
 
 /// A program run on a virtual clock of its own and recorded stream by stream, for a test to compare
-/// with marble diagrams (``ReactiveTesting/Marbles/events(_:values:error:)``) and subscription
+/// with marble diagrams (`Marbles.events(_:values:error:)` of ReactiveTesting) and subscription
 /// marbles: the test form of the playground's `POST /api/marbles`, and what its "Copy as a test"
 /// writes.
 ///
@@ -47,7 +47,7 @@ public struct ProgramMarbles: Sendable {
 
     /// Runs `program` on `clock` until no scheduled work is left or `until` virtual milliseconds,
     /// with `services` made for the run's clock (none by default). Each input the program declares
-    /// and `inputs` gives reads that signal (a cold ``ReactiveTesting/Marbles/Cold`` on the same
+    /// and `inputs` gives reads that signal (a cold `Marbles.Cold` of ReactiveTesting on the same
     /// clock, whose own `subscriptions` say how the program subscribed to it). Events are counted
     /// in frames of `frame`, by default the smallest of the program's `marbles(…)` sources, or 100 ms.
     public static func run(

@@ -1,7 +1,7 @@
 import Foundation
+import MarbleNotation
 import MicroHTTP
 import Pipelines
-import ReactiveTesting
 import Scenarios
 
 /// The body of `POST /api/marbles/find`, read and checked: one or two input rows and the output

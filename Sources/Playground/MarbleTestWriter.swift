@@ -1,7 +1,7 @@
 import Foundation
+import MarbleNotation
 import MicroHTTP
 import Pipelines
-import ReactiveTesting
 import Scenarios
 
 /// "Copy as a test" (`POST /api/marbles/test`): a marble program and its run written as a
@@ -81,7 +81,9 @@ enum MarbleTestWriter {
         }
         if answer.truncation != nil { arguments.append("\n        until: \(number(answer.until))") }
         if usesServices { arguments.append("\n        services: { Services(scheduler: $0, settings: ScenarioSettings()).programServices }") }
-        let imports = ["Pipelines", "ReactiveTesting", "Testing"] + (usesServices ? ["Scenarios"] : []) + (coldRows.isEmpty ? [] : ["Reactive"])
+        let imports =
+            ["Pipelines", "ReactiveTesting", "Testing"] + (usesServices ? ["ProgramServices", "Scenarios"] : [])
+            + (coldRows.isEmpty ? [] : ["Reactive"])
         let about = title.map { "/// \($0), stated as a test" } ?? "/// A marble program, stated as a test"
         var body = ""
         if !coldRows.isEmpty {

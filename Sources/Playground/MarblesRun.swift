@@ -1,8 +1,8 @@
 import Foundation
 import Locking
+import MarbleNotation
 import Pipelines
 import Reactive
-import ReactiveTesting
 import Scenarios
 
 /// `POST /api/marbles`: a program whose sources are `marbles(…)`, run on a virtual clock without a

@@ -1,5 +1,5 @@
 import Foundation
-import ReactiveTesting
+import MarbleNotation
 import Scenarios
 
 /// `GET /api/sessions/{sid}/marbles`: a session's streams as marble diagrams in the RxJS

@@ -1,4 +1,5 @@
 import Pipelines
+import ProgramServices
 import Reactive
 import Scenarios
 

@@ -1,8 +1,8 @@
 import Foundation
+import MarbleNotation
 import MicroHTTP
 import Pipelines
 import Reactive
-import ReactiveTesting
 import Scenarios
 
 /// `POST /api/scenarios/{id}/marbles`: a built-in scenario run on a virtual clock of its own — no

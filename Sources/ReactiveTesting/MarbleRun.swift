@@ -1,7 +1,7 @@
 import Locking
 import Reactive
 
-/// The `#` of an input diagram given to ``Marbles/output(of:frame:until:_:)``.
+/// The `#` of an input diagram given to ``MarbleNotation/Marbles/output(of:frame:until:_:)``.
 public struct MarbleFailure: Error, Equatable, Sendable {
     /// Creates the failure.
     public init() {}

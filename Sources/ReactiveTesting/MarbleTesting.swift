@@ -1,8 +1,8 @@
 import Locking
 import Reactive
 
-/// Why a diagram given to ``Marbles/cold(_:values:error:frame:on:)`` or
-/// ``Marbles/events(_:values:error:)`` cannot be used.
+/// Why a diagram given to ``MarbleNotation/Marbles/cold(_:values:error:frame:on:)`` or
+/// ``MarbleNotation/Marbles/events(_:values:error:)`` cannot be used.
 public enum MarbleDiagramError: Error, Equatable, Sendable {
     /// The diagram is not marble notation.
     case notation(Marbles.ParseError)
@@ -13,22 +13,6 @@ public enum MarbleDiagramError: Error, Equatable, Sendable {
 }
 
 extension Marbles {
-    /// One event of a stream and the frame it happened in: what a recorded stream is made of, and
-    /// what an expected diagram reads as (RxJS's `TestMessage`). Two streams are the same when
-    /// their lists are equal.
-    public struct Recorded<Value: Sendable, Failure: Error>: Sendable {
-        /// The frame: the virtual time the event happened at, divided by the frame's length.
-        public let frame: Int
-        /// What happened.
-        public let event: Event<Value, Failure>
-
-        /// Creates a recorded event.
-        public init(frame: Int, event: Event<Value, Failure>) {
-            self.frame = frame
-            self.event = event
-        }
-    }
-
     /// A cold signal made from a diagram (RxJS's `cold()`): each subscription starts the diagram
     /// again, its frames counted from the subscription, as RAC's signals are. It keeps each
     /// subscription's span, to compare with subscription marbles (`"^---!"`).
@@ -188,11 +172,4 @@ extension Marbles {
     private static func ownLetters(of diagram: String) -> [Character: String] {
         Dictionary(diagram.filter { !"-()|# ".contains($0) }.map { ($0, String($0)) }) { first, _ in first }
     }
-}
-
-extension Marbles.Recorded: Equatable where Value: Equatable, Failure: Equatable {}
-
-extension Marbles.Recorded: CustomStringConvertible {
-    /// `next(a) @ 3`, for a failed expectation's message.
-    public var description: String { "\(event) @ \(frame)" }
 }

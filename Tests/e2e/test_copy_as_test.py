@@ -1,7 +1,7 @@
 """"Copy as a test" (POST /api/marbles/test), proven on everything the page shows: the test of every
 gallery entry and of every example program (its inputs given rows) is written by the server,
 compiled in a package of its own that depends on this one as an app would (products Pipelines,
-ReactiveTesting, Scenarios), and run — and they pass; the same test with one expected value changed
+ProgramServices, ReactiveTesting, Scenarios), and run — and they pass; the same test with one expected value changed
 fails."""
 import json
 import re
@@ -31,6 +31,7 @@ let package = Package(
             name: "MarbleTests",
             dependencies: [
                 .product(name: "Pipelines", package: "ReactivePlayground"),
+                .product(name: "ProgramServices", package: "ReactivePlayground"),
                 .product(name: "ReactiveTesting", package: "ReactivePlayground"),
                 .product(name: "Scenarios", package: "ReactivePlayground"),
             ]

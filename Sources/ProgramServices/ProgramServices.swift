@@ -1,5 +1,6 @@
 import Pipelines
 import Reactive
+import Scenarios
 
 extension Services {
     /// These services as a program's sources (docs/PIPELINES.md): `search(query)`,
