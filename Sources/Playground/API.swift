@@ -119,7 +119,7 @@ struct API: Sendable {
             if case .some(nil) = since {
                 return .error(status: 400, code: "invalid_value", message: "since takes an event number, 0 or more.")
             }
-            return Self.eventStream { stream in session.watch(stream, since: since ?? nil) }
+            return Self.eventStream { watcher in session.watch(watcher, since: since ?? nil) }
         }
         router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in
             guard let session = found(request, as: Session.self) else { return Self.preflightMissing }

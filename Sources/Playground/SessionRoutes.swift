@@ -43,9 +43,9 @@ extension API {
                 ),
                 event: "session"
             )
-            return Self.eventStream { stream in
-                stream.send(announcement)
-                session.watch(stream)
+            return Self.eventStream { watcher in
+                watcher.send(announcement)
+                session.watch(watcher)
             }
         }
     }

@@ -40,15 +40,15 @@ struct OutsideNumbersTests {
             let parsed = OutsideNumbers.eventID(text)
             if let parsed { #expect(parsed >= 0 && parsed <= OutsideNumbers.maximumEventID) }
             for (oldest, next) in [(1, 1), (1, 50), (900, 2_000), (Int.max - 1, Int.max)] {
-                let plan = Session.resumption(after: .some(parsed), oldestBuffered: oldest, next: next)
+                let plan = EventLog.resumption(after: .some(parsed), oldestBuffered: oldest, next: next)
                 if case .replay(let after) = plan { #expect(after >= oldest - 1 && after < next) }
             }
         }
         #expect(OutsideNumbers.eventID("9223372036854775807") == nil, "the id that crashed the server")
-        #expect(Session.resumption(after: .some(Int.max), oldestBuffered: 1, next: 10) == .reset)
-        #expect(Session.resumption(after: .some(nil), oldestBuffered: 1, next: 10) == .reset)
-        #expect(Session.resumption(after: nil, oldestBuffered: 1, next: 10) == .snapshot)
-        #expect(Session.resumption(after: .some(0), oldestBuffered: 1, next: 10) == .replay(after: 0))
+        #expect(EventLog.resumption(after: .some(Int.max), oldestBuffered: 1, next: 10) == .reset)
+        #expect(EventLog.resumption(after: .some(nil), oldestBuffered: 1, next: 10) == .reset)
+        #expect(EventLog.resumption(after: nil, oldestBuffered: 1, next: 10) == .snapshot)
+        #expect(EventLog.resumption(after: .some(0), oldestBuffered: 1, next: 10) == .replay(after: 0))
         #expect(OutsideNumbers.eventID(" 17 ") == 17)
     }
 

@@ -1,0 +1,89 @@
+import Locking
+import Logging
+import Reactive
+import Scenarios
+
+/// A session's inputs, in arrival order on its thread, each within the session's input rate; and
+/// its virtual clock, moved only by the `advance` input and bounded in steps per request and in
+/// time in all.
+extension Session {
+    /// Why an input was not queued.
+    enum InputRefusal: Error {
+        /// The session's input rate is exceeded (429).
+        case rateExceeded
+        /// The input was completed or failed before: its signal takes nothing more (409).
+        case inputEnded
+        /// The virtual clock would pass ``Session/maximumVirtualTime`` (409).
+        case clockExhausted
+    }
+
+    /// Queues `event` for input `name`, unless the input has ended or the session's input rate
+    /// is exceeded.
+    func send(_ event: InputEvent, to name: String) -> Result<Void, InputRefusal> {
+        enqueue(input: name, ending: !event.isValue) { [self] instance in
+            // The input is an event too (`input:NAME`), and the root cause of all it propagates.
+            guard let seq = record(Self.inputStream(name), event.recorded, isInput: true) else { return }
+            Causes.with([seq]) { instance.apply(event, to: name) }
+            runDueVirtualWork()  // work due now runs after each input, with the causes it was scheduled with
+        }
+    }
+
+    /// Queues a move of the virtual clock by `milliseconds` (the `advance` input), unless the
+    /// session's virtual time would pass ``maximumVirtualTime``.
+    func advance(by milliseconds: Double) -> Result<Void, InputRefusal> {
+        enqueue(input: Self.advanceInput, ending: false, virtualMilliseconds: milliseconds) { [self] _ in
+            guard let virtualClock else { return }
+            let target = virtualClock.now + .microseconds(Int64((milliseconds * 1_000).rounded()))
+            if !virtualClock.advance(to: target, maximumSteps: Self.virtualStepBudget) {
+                budgetExhausted()
+            }
+        }
+    }
+
+    /// Runs the virtual clock's work that is due now, within the step budget.
+    func runDueVirtualWork() {
+        guard let virtualClock else { return }
+        if !virtualClock.advance(to: virtualClock.now, maximumSteps: Self.virtualStepBudget) {
+            budgetExhausted()
+        }
+    }
+
+    private func budgetExhausted() {
+        Self.logger.warning(
+            "virtual clock stopped: one request's work passed the step budget",
+            metadata: ["session": "\(id.prefix(8))…", "budget": "\(Self.virtualStepBudget)"]
+        )
+    }
+
+    private static let logger = Logger(label: "playground.sessions")
+
+    private func enqueue(
+        input name: String,
+        ending: Bool,
+        virtualMilliseconds: Double = 0,
+        _ work: @escaping @Sendable (any SessionInstance) -> Void
+    ) -> Result<Void, InputRefusal> {
+        let verdict = state.withLock { state -> Result<Void, InputRefusal> in
+            // Decided here, in arrival order, so the answer matches what the queue will do; before
+            // the rate, because an ended input stays ended (409) while a rate limit passes (429).
+            guard !state.endedInputs.contains(name) else { return .failure(.inputEnded) }
+            let now = ContinuousClock.now
+            state.inputs.refill(at: now)
+            guard state.inputs.tokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
+            guard state.virtualTimeRequested + virtualMilliseconds <= Self.maximumVirtualTime else {
+                return .failure(.clockExhausted)
+            }
+            state.virtualTimeRequested += virtualMilliseconds
+            if ending { state.endedInputs.insert(name) }
+            _ = state.inputs.take(at: now)
+            state.lastActivity = now
+            return .success(())
+        }
+        guard case .success = verdict else { return verdict }
+        scheduler.schedule { [self] in
+            guard let instance = state.withLock({ $0.instance }) else { return }
+            work(instance)
+        }
+        return verdict
+    }
+}
