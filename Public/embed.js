@@ -4,7 +4,8 @@
 import { drawMarbles } from "./api.js";
 import { html } from "./dom.js";
 import { decodeProgram } from "./editor.js";
-import { FRAME_WIDTH, Gallery, outputLane } from "./gallery.js";
+import { Gallery } from "./gallery.js";
+import { FRAME_WIDTH, outputLane } from "./marble-row.js";
 
 const $ = (id) => document.getElementById(id);
 

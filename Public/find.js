@@ -5,8 +5,8 @@
 import { findOperators } from "./api.js";
 import { html } from "./dom.js";
 import { encodeProgram } from "./editor.js";
-import { FRAME_WIDTH, outputLane, parseRow, rowDrawing } from "./gallery.js";
-import { editableRow } from "./row-drawing.js";
+import { parseRow } from "./marble-notation.js";
+import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "./marble-row.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -7,14 +7,9 @@ import { docsLink, docsPage } from "./docs-links.js";
 import { downloadPicture, rowsSVG } from "./diagram-export.js";
 import { html, svg } from "./dom.js";
 import { encodeProgram } from "./editor.js";
-import { colour } from "./format.js";
+import { parseRow, renderRow } from "./marble-notation.js";
+import { FRAME_WIDTH, MarbleRowEditor, ROW_HEIGHT, differences, drawSubscriptions, notationEditor, outputLane } from "./marble-row.js";
 
-export const FRAME_WIDTH = 30;
-const ROW_HEIGHT = 44;
-/** The height of one subscription's line under a row, and the most lines drawn (the label lists all). */
-const SUBSCRIPTION_LINE = 20;
-const MAX_SUBSCRIPTION_LINES = 4;
-const RADIUS = 12;
 /** The most variants an entry is compared with at once. */
 const MAX_VARIANTS = 3;
 /** A variant's stream name in the program: `variant1`, `variant2`… */
@@ -24,173 +19,6 @@ const DRAW_DELAY_MS = 120;
 
 const $ = (id) => document.getElementById(id);
 
-/** What a letter of a source sends: a digit is a number, a letter itself as a string. */
-const letterValue = (symbol) => (/^\d$/.test(symbol) ? Number(symbol) : symbol);
-
-/**
- * A row of RxJS notation as frames: `{values: [{frame, symbol}], end: {frame, kind} | null}`, or
- * a message saying what is wrong. As in RxJS, every character but a space takes a frame.
- */
-export function parseRow(text) {
-  const values = [];
-  let end = null;
-  let frame = 0;
-  let group = null;
-  for (const character of text.replaceAll(" ", "")) {
-    if (end && !(character === ")" && group !== null)) return { error: "nothing may follow | or #" };
-    const at = group ?? frame;
-    if (character === "(") {
-      if (group !== null) return { error: "groups do not nest" };
-      group = frame;
-    } else if (character === ")") {
-      if (group === null) return { error: ") without (" };
-      group = null;
-    } else if (character === "|" || character === "#") {
-      end = { frame: at, kind: character };
-    } else if (/^[A-Za-z0-9]$/.test(character)) {
-      values.push({ frame: at, symbol: character });
-    } else if (character !== "-") {
-      return { error: `${character} is not marble notation: -, a letter or digit, ( ), | or #` };
-    }
-    frame += 1;
-  }
-  if (group !== null) return { error: "a group ( is not closed" };
-  return { values, end };
-}
-
-/** A row back as notation; values in one frame are grouped. */
-/**
- * A subscription in RxJS's subscription-marble notation (`--^---!`, `(^!)`, no `!` while live) as
- * the frames it began and ended in (`end` null: still live at the end of the drawing).
- */
-export function parseSubscription(text) {
-  const start = text.indexOf("^") - (text.includes("(^!)") ? 1 : 0);
-  if (text.includes("(^!)")) return { start, end: start };
-  const bang = text.indexOf("!");
-  return { start, end: bang < 0 ? null : bang };
-}
-
-/** Draws one line per subscription of `name` into `node`: `^` where it began, `!` where it ended. */
-export function drawSubscriptions(node, name, subscriptions, width) {
-  node.replaceChildren();
-  const shown = subscriptions.slice(0, MAX_SUBSCRIPTION_LINES);
-  node.setAttribute("width", width);
-  node.setAttribute("height", shown.length * SUBSCRIPTION_LINE);
-  if (!shown.length) {
-    node.removeAttribute("role");
-    node.removeAttribute("aria-label");
-    return;
-  }
-  const words = subscriptions.map((text) => {
-    const { start, end } = parseSubscription(text);
-    return `subscribed in frame ${start}, ${end === null ? "still live" : `disposed in frame ${end}`}`;
-  });
-  node.setAttribute("role", "img");
-  node.setAttribute("aria-label", `${name}: ${subscriptions.length} subscription${subscriptions.length === 1 ? "" : "s"}: ${words.join("; ")}`);
-  shown.forEach((text, index) => {
-    const { start, end } = parseSubscription(text);
-    const y = index * SUBSCRIPTION_LINE + SUBSCRIPTION_LINE / 2;
-    const x1 = start * FRAME_WIDTH + FRAME_WIDTH / 2;
-    const x2 = end === null ? width : end * FRAME_WIDTH + FRAME_WIDTH / 2;
-    const line = svg("g", { class: "gallery-subscription", "data-start": start, "data-end": end ?? "" });
-    line.append(svg("line", { x1, x2, y1: y, y2: y, class: "gallery-lifeline" }),
-      svg("text", { x: x1, y: y + 5, "text-anchor": "middle", class: "gallery-mark" }, "^"));
-    if (end !== null) line.appendChild(svg("text", { x: x2, y: y + 5, "text-anchor": "middle", class: "gallery-mark" }, "!"));
-    node.appendChild(line);
-  });
-}
-
-export function renderRow({ values, end }) {
-  const byFrame = new Map();
-  for (const value of values) byFrame.set(value.frame, [...(byFrame.get(value.frame) ?? []), value.symbol]);
-  if (end) byFrame.set(end.frame, [...(byFrame.get(end.frame) ?? []), end.kind]);
-  let text = "";
-  let cursor = 0;
-  for (const frame of [...byFrame.keys()].sort((a, b) => a - b)) {
-    if (frame < cursor) continue; // inside a group drawn before: RxJS cannot say it
-    text += "-".repeat(frame - cursor);
-    const symbols = byFrame.get(frame);
-    text += symbols.length > 1 ? `(${symbols.join("")})` : symbols[0];
-    cursor = frame + (symbols.length > 1 ? symbols.length + 2 : 1);
-  }
-  return text;
-}
-
-/**
- * A labelled text field for a row in notation, with a status that says what is wrong with it;
- * `onValid` gets each parse that succeeds.
- */
-function notationEditor(id, labelText, value, onValid) {
-  const label = html("label", undefined, labelText);
-  const field = html("input", "gallery-notation");
-  field.type = "text";
-  field.id = id;
-  field.value = value;
-  field.spellcheck = false;
-  label.htmlFor = id;
-  const problem = html("span", "gallery-problem");
-  problem.setAttribute("role", "status");
-  field.addEventListener("input", () => {
-    const parsed = parseRow(field.value);
-    problem.textContent = parsed.error ?? "";
-    if (!parsed.error) onValid(parsed);
-  });
-  return { label, field, problem };
-}
-
-/**
- * A drawn stream as an image row: `drawing` as `POST /api/marbles` answers it (`events` at their
- * times, `values` by letter), at `frame` milliseconds a character, `width` pixels wide.
- */
-export function outputLane(name, drawing, frame, width, differs = new Set()) {
-  const said = differs.size ? `; ${differs.size} event${differs.size === 1 ? "" : "s"} not in every row, ringed` : "";
-  const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img", "aria-label": `${name}: ${drawing.marbles}${said}` });
-  lane.appendChild(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
-  const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
-  const atTime = new Map(); // events at one instant side by side, as the notation groups them
-  drawing.events.forEach((event, index) => {
-    const before = atTime.get(event.time) ?? 0;
-    atTime.set(event.time, before + 1);
-    const x = (event.time / frame) * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
-    if (differs.has(index)) {
-      lane.appendChild(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS + 5, class: "gallery-differs", "data-time": event.time }));
-    }
-    if (event.kind === "next") {
-      const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
-      lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
-        svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, letter));
-    } else if (event.kind === "completed") {
-      lane.appendChild(svg("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" }));
-    } else {
-      lane.appendChild(svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
-    }
-  });
-  return lane;
-}
-
-/**
- * For rows drawn side by side (a comparison): by row name, the indexes of the events that are not
- * in every other row — the same kind, value and time.
- */
-export function differences(drawings) {
-  const key = (event) => `${event.time}|${event.kind}|${JSON.stringify(event.value ?? null)}`;
-  const keys = Object.fromEntries(Object.entries(drawings).map(([name, drawing]) => [name, new Set(drawing.events.map(key))]));
-  return Object.fromEntries(Object.entries(drawings).map(([name, drawing]) => [name, new Set(drawing.events
-    .map((event, index) => (Object.entries(keys).every(([other, set]) => other === name || set.has(key(event))) ? -1 : index))
-    .filter((index) => index >= 0))]));
-}
-
-/** A row of notation (`parseRow`'s answer) as a drawing `outputLane` takes, `values` by letter. */
-export function rowDrawing(text, row, values, frame) {
-  const events = row.values.map(({ frame: at, symbol }) => ({
-    kind: "next", time: at * frame, value: symbol in values ? values[symbol] : letterValue(symbol),
-  }));
-  if (row.end) events.push({ kind: row.end.kind === "|" ? "completed" : "error", time: row.end.frame * frame });
-  events.sort((first, second) => first.time - second.time);
-  const letters = Object.fromEntries(row.values.map(({ symbol }) => [symbol, symbol in values ? values[symbol] : letterValue(symbol)]));
-  return { marbles: text, values: letters, events };
-}
-
 export class Gallery {
   constructor(entries) {
     this.groups = entries.groups;
@@ -198,6 +26,11 @@ export class Gallery {
     this.timer = null;
     this.drawNumber = 0;
     this.variants = [];
+    this.editor = new MarbleRowEditor({
+      frames: () => this.frames,
+      nextSymbol: (row) => this.nextSymbol(row),
+      onChange: () => this.scheduleDraw(),
+    });
     $("gallery-compare").addEventListener("click", () => this.addVariant());
     // The embed page (Public/embed.html) shows the diagram alone: no "Copy as a test" there.
     $("gallery-copy-test")?.addEventListener("click", () => copyAsTest(this.program(), {
@@ -318,7 +151,7 @@ export class Gallery {
       const { label, field, problem } = notationEditor(`gallery-notation-${row.name}`, row.name, renderRow(row), (parsed) => {
         row.values = parsed.values;
         row.end = parsed.end;
-        this.drawInput(row, lane);
+        this.editor.draw(row, lane);
         this.scheduleDraw();
       });
       label.className = "gallery-row-name";
@@ -332,7 +165,6 @@ export class Gallery {
         endChoice.appendChild(option);
       }
       endChoice.value = row.end?.kind ?? "";
-      endChoice.addEventListener("change", () => this.endChosen(row, lane));
       const lane = svg("svg", { class: "gallery-lane", height: ROW_HEIGHT, role: "group", "aria-label": `Row ${row.name}: click to add a marble` });
       row.field = field;
       row.endChoice = endChoice;
@@ -358,8 +190,7 @@ export class Gallery {
         block.appendChild(inner);
       }
       container.appendChild(block);
-      lane.addEventListener("click", (event) => this.addMarble(row, lane, event));
-      this.drawInput(row, lane);
+      this.editor.attach(row, lane);
     }
     $("gallery-program").textContent = this.entry.program.replaceAll("@", "");
     this.renderVariants();
@@ -432,123 +263,12 @@ export class Gallery {
     this.scheduleDraw();
   }
 
-  /** A click on a row's lane, not on a marble: a marble in that frame, with the row's next letter. */
-  addMarble(row, lane, event) {
-    if (event.target.closest(".gallery-marble")) return;
-    const frame = this.frameAt(lane, event.clientX);
-    if (this.occupied(row, frame)) return;
-    row.values.push({ frame, symbol: this.nextSymbol(row) });
-    this.changed(row, lane);
-  }
-
-  /** The row's end as its end choice now says: completes, fails, or never ends. */
-  endChosen(row, lane) {
-    const last = Math.max(0, ...row.values.map((value) => value.frame));
-    row.end = row.endChoice.value ? { frame: row.end?.frame ?? last + 2, kind: row.endChoice.value } : null;
-    this.changed(row, lane);
-  }
-
-  frameAt(lane, clientX) {
-    const box = lane.getBoundingClientRect();
-    return Math.max(0, Math.round((clientX - box.left - FRAME_WIDTH / 2) / FRAME_WIDTH));
-  }
-
-  occupied(row, frame, except) {
-    return row.values.some((value) => value !== except && value.frame === frame) || (row.end && row.end !== except && row.end.frame === frame);
-  }
-
+  /** The letter a new marble of `row` takes: one of its declared values, else a letter no row uses. */
   nextSymbol(row) {
     const [declared] = Object.keys(row.letters); // a row of declared values gets one of them
     if (declared) return declared;
     const used = new Set(this.rows.flatMap((item) => item.values.map((value) => value.symbol)));
     return [..."abcdefghijklmnopqrstuvwxyz"].find((letter) => !used.has(letter)) ?? "z";
-  }
-
-  /** After an edit: the row redrawn (focus on `focus`, a marble or a frame), its notation updated, the output asked for. */
-  changed(row, lane, focus) {
-    row.field.value = renderRow(row);
-    row.endChoice.value = row.end?.kind ?? "";
-    this.drawInput(row, lane, focus);
-    this.scheduleDraw();
-  }
-
-  drawInput(row, lane, focus) {
-    const width = this.frames * FRAME_WIDTH;
-    lane.setAttribute("width", width);
-    lane.replaceChildren(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
-    const items = [...row.values, ...(row.end ? [row.end] : [])];
-    const atFrame = new Map(); // a group's marbles side by side, as the output rows draw them
-    for (const item of items) {
-      const before = atFrame.get(item.frame) ?? 0;
-      atFrame.set(item.frame, before + 1);
-      const x = item.frame * FRAME_WIDTH + FRAME_WIDTH / 2 + before * (2 * RADIUS + 2);
-      const group = svg("g", { class: "gallery-marble", tabindex: "0", role: "button", "data-frame": item.frame });
-      if (item.symbol !== undefined) {
-        group.dataset.symbol = item.symbol;
-        group.setAttribute("aria-label", `${item.symbol} in frame ${item.frame} of ${row.name}`);
-        const value = item.symbol in row.letters ? row.letters[item.symbol] : letterValue(item.symbol);
-        group.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(value), class: "gallery-circle" }),
-          svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, item.symbol));
-      } else {
-        group.dataset.end = item.kind;
-        group.setAttribute("aria-label", `${item.kind === "|" ? "completion" : "error"} in frame ${item.frame} of ${row.name}`);
-        group.appendChild(svg("rect", { x: x - 8, y: 6, width: 16, height: ROW_HEIGHT - 12, class: "gallery-hit" }));
-        group.appendChild(item.kind === "|"
-          ? svg("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" })
-          : svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
-      }
-      this.attachMarble(group, row, item, lane);
-      lane.appendChild(group);
-      if (focus === item || (typeof focus === "number" && item.frame === focus)) group.focus();
-    }
-  }
-
-  /**
-   * Drag along the row, arrows to move a frame, Delete to remove (a value), E to switch the end;
-   * a letter or digit typed on a value gives it that symbol (a prediction's value chosen by keyboard).
-   */
-  attachMarble(group, row, item, lane) {
-    const move = (frame) => {
-      const limit = item.symbol !== undefined && row.end ? row.end.frame - 1 : this.frames + 20;
-      const floor = item.symbol === undefined ? Math.max(0, ...row.values.map((value) => value.frame + 1)) : 0;
-      const target = Math.min(limit, Math.max(floor, frame));
-      if (target === item.frame || this.occupied(row, target, item)) return false;
-      item.frame = target;
-      return true;
-    };
-    group.addEventListener("pointerdown", (event) => {
-      event.preventDefault();
-      group.setPointerCapture(event.pointerId);
-      const onMove = (moveEvent) => {
-        if (move(this.frameAt(lane, moveEvent.clientX))) {
-          group.setAttribute("transform", `translate(${(item.frame - Number(group.dataset.frame)) * FRAME_WIDTH} 0)`);
-        }
-      };
-      const onUp = () => {
-        group.removeEventListener("pointermove", onMove);
-        group.removeEventListener("pointerup", onUp);
-        this.changed(row, lane, item.frame);
-      };
-      group.addEventListener("pointermove", onMove);
-      group.addEventListener("pointerup", onUp);
-    });
-    group.addEventListener("keydown", (event) => {
-      if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
-        event.preventDefault();
-        if (move(item.frame + (event.key === "ArrowLeft" ? -1 : 1))) this.changed(row, lane, item);
-      } else if ((event.key === "Delete" || event.key === "Backspace") && item.symbol !== undefined) {
-        event.preventDefault();
-        row.values = row.values.filter((value) => value !== item);
-        this.changed(row, lane);
-      } else if (event.key.toLowerCase() === "e" && item.symbol === undefined) {
-        item.kind = item.kind === "|" ? "#" : "|";
-        this.changed(row, lane, item);
-      } else if (/^[A-Za-z0-9]$/.test(event.key) && item.symbol !== undefined && !event.ctrlKey && !event.metaKey && !event.altKey) {
-        event.preventDefault();
-        item.symbol = event.key;
-        this.changed(row, lane, item);
-      }
-    });
   }
 
   // MARK: The output

@@ -1,6 +1,6 @@
 // The course's checks, pure: a lesson's program with its inputs, a prediction compared with what
 // the server drew marble by marble, and a challenge's streams compared with the reference's.
-import { parseRow } from "./gallery.js";
+import { parseRow } from "./marble-notation.js";
 
 /** A value as JSON with its objects' keys in order: two values that are equal read the same. */
 export function canonical(value) {

@@ -7,9 +7,9 @@
 import { APIError, drawMarbles, drawScenarioMarbles } from "../api.js";
 import { docsLink, docsPage, docsTypePage } from "../docs-links.js";
 import { html, svg } from "../dom.js";
-import { FRAME_WIDTH, drawSubscriptions, outputLane, parseRow, parseSubscription, rowDrawing } from "../gallery.js";
+import { parseRow, parseSubscription } from "../marble-notation.js";
+import { FRAME_WIDTH, drawSubscriptions, editableRow, outputLane, rowDrawing } from "../marble-row.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery } from "../lesson-check.js";
-import { editableRow } from "../row-drawing.js";
 
 const $ = (id) => document.getElementById(id);
 const PROGRESS_KEY = "playground.lessons";
