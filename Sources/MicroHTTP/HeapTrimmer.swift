@@ -11,7 +11,7 @@ import Synchronization
 /// — on a fragmented heap for up to tens of milliseconds, while every allocation of every thread
 /// waits — and so does `mallinfo2`, the only way to ask glibc how much of the heap is free. Both
 /// used to run several times a second, and under hostile programs they were the tail of every
-/// other session's latency (docs/PERFORMANCE.md, "Programs on every core").
+/// other session's latency (docs/PERFORMANCE.md, "Programs").
 ///
 /// So nothing here asks the allocator. Code that frees in bulk says so with ``noteRelease()`` (the
 /// server for every closed connection, the playground for every ended session), and the heap is

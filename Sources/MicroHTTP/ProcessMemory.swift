@@ -11,7 +11,7 @@ public enum ProcessMemory {
     /// (RSS 1.15–1.27 times its figure before, when trims ran whenever the free heap grew). Fewer
     /// arenas keep less, but threads that share an arena share its lock: the playground keeps
     /// glibc's default so that no two of its threads share one, `microhttp-echo` takes one
-    /// (docs/PERFORMANCE.md, "Resilience" and "Arenas to spare").
+    /// (docs/PERFORMANCE.md, "Resilience and hostile programs").
     @discardableResult
     public static func limitAllocatorArenas(to count: Int) -> Bool {
         rp_limit_malloc_arenas(Int32(clamping: count)) == 1
@@ -24,7 +24,7 @@ public enum ProcessMemory {
     /// `malloc_trim` returns the free pages inside a thread's arena but not the space at its top,
     /// so with an arena per thread, megabytes per arena stayed resident after a flood (RSS 1.20
     /// times its figure before 50,000 sessions expired; 1.07–1.08 with the threshold fixed at 128 KiB,
-    /// glibc's starting value: docs/PERFORMANCE.md, "Arenas to spare"). Fixing it also fixes the
+    /// glibc's starting value: docs/PERFORMANCE.md, "Where the time and memory go"). Fixing it also fixes the
     /// size from which blocks get mappings of their own at glibc's starting 128 KiB.
     @discardableResult
     public static func fixTrimThreshold(at bytes: Int) -> Bool {

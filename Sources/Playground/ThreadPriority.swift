@@ -15,8 +15,8 @@ enum ThreadPriority {
     /// default is 1.4 ms on two cores). The EEVDF scheduler (Linux 6.6) lets a running thread
     /// finish its slice before a thread that wakes takes its core, so a scenario's input waited up
     /// to a program thread's whole slice; with 0.1 ms, a scenario session's p99 under the hostile
-    /// corpus fell from about 2.0–2.4× idle to 1.5× (docs/PERFORMANCE.md, "Subscribing at the
-    /// floor's pace, and program threads that yield sooner").
+    /// corpus fell from about 2.0–2.4× idle to 1.5× (docs/PERFORMANCE.md, "Where the time and
+    /// memory go").
     static let programSliceNanoseconds: UInt64 = 100_000
 
     /// Lowers the calling thread's priority to `nice` and, where the kernel can (Linux 6.12),

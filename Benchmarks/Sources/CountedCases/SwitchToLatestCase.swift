@@ -3,7 +3,7 @@ import Reactive
 
 // Case 4 of the core benchmarks (switchToLatest over single-value inner signals) for the floor and
 // Reactive, in a module of its own so that two programs run the very same code: CoreBenchmarks
-// times it, CountInstructions runs it under callgrind (docs/PERFORMANCE.md, "Case 4 is not met").
+// times it, CountInstructions runs it under callgrind (docs/PERFORMANCE.md, "Where the time and memory go").
 
 /// The floor: each outer value starts an inner source that delivers at once; a newer one
 /// supersedes it. Returns the sum of what passed.
