@@ -387,3 +387,38 @@ def test_on_a_phone_the_diagram_starts_within_a_screen_and_a_half(browser, playg
         check_console(browser)
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_first_screen_offers_three_doors_the_course_first(browser, playground):
+    """A newcomer's first screen: learn (the course), watch (a scenario), write (the editor), in that
+    order, the course's door first by keyboard too; each door opens what it says."""
+    browser.set_window_size(*DESKTOP)
+    browser.get(f"{playground.url}/")
+    wait(browser, lambda: browser.find_element(By.ID, "intro").is_displayed())
+    doors = browser.find_elements(By.CSS_SELECTOR, "#intro .door")
+    assert [door.get_attribute("id") for door in doors] == ["door-learn", "door-watch", "door-write"]
+    assert [door.find_element(By.TAG_NAME, "strong").text for door in doors] == ["Learn", "Watch", "Write"]
+    first, second = doors[0].rect, doors[1].rect
+    assert (first["y"], first["x"]) <= (second["y"], second["x"]), "the course's door comes first on screen"
+    check_layout(browser, "first-screen", DESKTOP)
+    check_layout(browser, "first-screen", PHONE)
+    browser.set_window_size(*DESKTOP)
+    # By keyboard: the doors come in their order, and Enter on the first opens the course.
+    order = browser.execute_script("""
+        const doors = [...document.querySelectorAll('#intro .door')];
+        const focusable = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+          .filter((node) => node.tabIndex >= 0 && node.offsetParent !== null);
+        return doors.map((door) => focusable.indexOf(door));""")
+    assert order == sorted(order) and order[0] >= 0, order
+    doors[0].send_keys(Keys.ENTER)
+    wait(browser, lambda: browser.current_url.endswith("#learn"))
+    wait(browser, lambda: not browser.find_element(By.ID, "intro").is_displayed())
+    browser.get(f"{playground.url}/")
+    wait(browser, lambda: browser.find_element(By.ID, "door-watch").is_displayed())
+    browser.find_element(By.ID, "door-watch").click()
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    browser.get(f"{playground.url}/")
+    wait(browser, lambda: browser.find_element(By.ID, "door-write").is_displayed())
+    browser.find_element(By.ID, "door-write").click()
+    wait(browser, lambda: browser.find_element(By.ID, "program").is_displayed())
+    check_console(browser)

@@ -29,3 +29,20 @@ def test_readme_curl_session(make_playground, script, name):
     assert result.returncode == 0, result.stderr
     for expected in expectations:
         assert expected in result.stdout, f"{name}: missing {expected!r} in:\n{result.stdout}"
+
+
+def test_the_readme_opens_with_the_diagram_and_three_doors():
+    """The README's first picture is a screenshot of the diagram kept under docs/, and its "Start
+    here" offers the page's three doors in the page's order: learn, watch, write."""
+    text = README.read_text()
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", text)
+    assert pictures and pictures[0].startswith("docs/"), pictures
+    picture = README.parent / pictures[0]
+    assert picture.is_file() and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", picture
+    assert text.index(pictures[0]) < text.index("## Set up on a fresh machine")
+    start = text.split("## Start here", 1)[1].split("\n## ", 1)[0]
+    doors = re.findall(r"^\d\. \*\*(\w+)\*\* — \[`/(#\w+)`\]", start, re.M)
+    assert doors == [("Learn", "#learn"), ("Watch", "#search"), ("Write", "#edit")], doors
+    page = (README.parent / "Public/index.html").read_text()
+    assert [page.index(f'href="{href}"', page.index('id="intro"')) for _, href in doors] == sorted(
+        page.index(f'href="{href}"', page.index('id="intro"')) for _, href in doors)
