@@ -29,15 +29,6 @@ final class MeteredScheduler: Scheduler {
         base.schedule(after: delay, metered(action))
     }
 
-    @discardableResult
-    func schedule(
-        after delay: Duration,
-        repeatingEvery interval: Duration,
-        _ action: @escaping @Sendable () -> Void
-    ) -> any Disposable {
-        base.schedule(after: delay, repeatingEvery: interval, metered(action))
-    }
-
     /// `action` between two readings of the thread's CPU time. It runs even once the program is
     /// halted: a halted program's scheduled work is its subscriptions' disposal (RAC's
     /// `subscribeOn:` disposes on its scheduler), and its streams are disposed already.

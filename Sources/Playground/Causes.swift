@@ -84,14 +84,4 @@ final class CausalScheduler: Scheduler {
         let causes = Causes.current
         return base.schedule(after: delay) { Causes.with(causes, action) }
     }
-
-    @discardableResult
-    func schedule(
-        after delay: Duration,
-        repeatingEvery interval: Duration,
-        _ action: @escaping @Sendable () -> Void
-    ) -> any Disposable {
-        let causes = Causes.current
-        return base.schedule(after: delay, repeatingEvery: interval) { Causes.with(causes, action) }
-    }
 }

@@ -47,14 +47,4 @@ public final class ImmediateScheduler: Scheduler {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         preconditionFailure("ImmediateScheduler cannot schedule delayed work")
     }
-
-    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
-    @discardableResult
-    public func schedule(
-        after delay: Duration,
-        repeatingEvery interval: Duration,
-        _ action: @escaping @Sendable () -> Void
-    ) -> any Disposable {
-        preconditionFailure("ImmediateScheduler cannot schedule repeating work")
-    }
 }

@@ -60,17 +60,6 @@ public final class NamedScheduler: Scheduler {
         return base.schedule(after: delay) { label.run(action) }
     }
 
-    /// Runs `action` after `delay`, then every `interval`, on the base scheduler, under this scheduler's name.
-    @discardableResult
-    public func schedule(
-        after delay: Duration,
-        repeatingEvery interval: Duration,
-        _ action: @escaping @Sendable () -> Void
-    ) -> any Disposable {
-        let label = self.label
-        return base.schedule(after: delay, repeatingEvery: interval) { label.run(action) }
-    }
-
     /// The per-thread key whose value is the current ``Label``, unretained: a scheduler's label is
     /// kept alive by the work that set it, a thread's by ``nameCurrentThread(_:)``.
     private static let key: pthread_key_t = {

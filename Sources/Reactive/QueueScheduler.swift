@@ -52,29 +52,6 @@ public final class QueueScheduler: Scheduler {
         }
         return disposable
     }
-
-    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
-    @discardableResult
-    public func schedule(
-        after delay: Duration,
-        repeatingEvery interval: Duration,
-        _ action: @escaping @Sendable () -> Void
-    ) -> any Disposable {
-        // Each firing is scheduled from the first deadline, not from the previous firing, so the
-        // period does not drift; disposal stops the chain at its next firing.
-        let disposable = ActionDisposable()
-        let first = DispatchTime.now() + delay.timeInterval
-        let step = max(interval, .nanoseconds(1)).timeInterval
-        @Sendable func fire(_ count: Int) {
-            queue.asyncAfter(deadline: first + step * Double(count)) {
-                guard !disposable.isDisposed else { return }
-                action()
-                fire(count + 1)
-            }
-        }
-        fire(0)
-        return disposable
-    }
 }
 
 extension Duration {

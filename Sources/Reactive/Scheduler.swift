@@ -32,3 +32,31 @@ public protocol Scheduler: AnyObject, Sendable {
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
     ) -> any Disposable
 }
+
+extension Scheduler {
+    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC
+    /// `after:repeatingEvery:withLeeway:schedule:`), through ``schedule(after:_:)``: each firing is
+    /// scheduled for its place counted from the first deadline, not from the firing before, so the
+    /// period does not drift; and before `action` runs, so that work `action` schedules for the same
+    /// instant comes after the next firing's place in line. An interval under a nanosecond counts as
+    /// one. Every scheduler but `RunLoopScheduler`, which keeps repeating work of its own, runs
+    /// repeating work so: a scheduler that wraps another's work (``NamedScheduler``) wraps each firing.
+    @discardableResult
+    public func schedule(
+        after delay: Duration,
+        repeatingEvery interval: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        let step = max(interval, .nanoseconds(1))
+        let first = now + delay
+        let serial = SerialDisposable()
+        @Sendable func fire(_ count: Int) {
+            guard !serial.isDisposed else { return }
+            let next = first + step * (count + 1)
+            serial.inner = schedule(after: max(.zero, next - now)) { fire(count + 1) }
+            action()
+        }
+        serial.inner = schedule(after: delay) { fire(0) }
+        return serial
+    }
+}

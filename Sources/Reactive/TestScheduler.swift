@@ -59,24 +59,6 @@ public final class TestScheduler: Scheduler {
         return disposable
     }
 
-    /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
-    @discardableResult
-    public func schedule(
-        after delay: Duration,
-        repeatingEvery interval: Duration,
-        _ action: @escaping @Sendable () -> Void
-    ) -> any Disposable {
-        precondition(interval > .zero, "a repeating interval must be positive")
-        let serial = SerialDisposable()
-        @Sendable func tick() {
-            guard !serial.isDisposed else { return }
-            serial.inner = schedule(after: interval, tick)
-            action()
-        }
-        serial.inner = schedule(after: delay, tick)
-        return serial
-    }
-
     /// Moves the clock forward by `interval`, running everything due on the way.
     public func advance(by interval: Duration = .zero) {
         advance(to: now + interval)
