@@ -39,6 +39,20 @@ public enum MutexWord {
         word.initialize(to: Word(0))
     }
 
+    /// A free lock in memory of its own, for an object that keeps its word apart from its state
+    /// (``ReentrantLock``, a subject's list); ``deallocate(_:)`` gives it back.
+    public static func allocate() -> UnsafeMutablePointer<Word> {
+        let word = UnsafeMutablePointer<Word>.allocate(capacity: 1)
+        initialize(word)
+        return word
+    }
+
+    /// Gives back a word made by ``allocate()``, which no thread may hold or use again.
+    public static func deallocate(_ word: UnsafeMutablePointer<Word>) {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
     /// Takes the lock, waiting for it if another thread holds it.
     @inlinable
     public static func lock(_ word: UnsafeMutablePointer<Word>) {

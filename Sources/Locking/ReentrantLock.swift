@@ -24,14 +24,10 @@ public final class ReentrantLock: @unchecked Sendable {
     /// a `PTHREAD_MUTEX_RECURSIVE` one: glibc's recursive path cost 72 instructions a lock and
     /// unlock (callgrind), a subject's whole send path 78 more than before it.
     public init() {
-        word = .allocate(capacity: 1)
-        MutexWord.initialize(word)
+        word = MutexWord.allocate()
     }
 
-    deinit {
-        word.deinitialize(count: 1)
-        word.deallocate()
-    }
+    deinit { MutexWord.deallocate(word) }
 
     /// Runs `body` holding the lock; `body` may call out, and may take this lock again.
     @inlinable

@@ -121,26 +121,7 @@ extension Builder {
                 }
             }
         }
-        let diagram: MarbleDiagram
-        do throws(MarbleError) {
-            diagram = try MarbleDiagram(text)
-        } catch {
-            throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: textRange, hint: "write `\(usage)`")
-        }
-        marbleSources.append(
-            MarbleSource(
-                frame: frame,
-                letters: diagram.marbles.compactMap { marble -> (Character, Value)? in
-                    guard case .value(let letter, _) = marble else { return nil }
-                    guard let given = values[letter] else {
-                        return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
-                    }
-                    // A value that needs a closure's parameters (a diagram inside a flattening) has no fixed letter.
-                    return (try? given([])).map { (letter, $0) }
-                }
-            )
-        )
-        let marbles = diagram.marbles
+        let marbles = try readSource(text, at: textRange, hint: "write `\(usage)`", frame: frame, values: values)
         return { scopes in
             Signal { subscriber in
                 Self.play(marbles, values: given, frame: frameLength, scopes: scopes, on: scheduler, budget: budget, to: subscriber)
@@ -161,23 +142,37 @@ extension Builder {
                 hint: "write `x: marbles(\"-1-2|\")`, and `marbles($0)` where it is flattened"
             )
         }
+        // Its letters are drawn as themselves where it is flattened (at the default frame).
+        _ = try readSource(text, at: range, hint: "write `x: marbles(\"-1-2|\")`", frame: .milliseconds(100), values: [:])
+        return { _ in .string(text) }
+    }
+
+    /// Reads the diagram `text` of a `marbles(…)` source (an error at `range` with `hint` when it
+    /// is not one) and records the source, for drawings to use its frame and its letters' values:
+    /// a letter `values` does not give is itself (a digit a number), and one whose value needs a
+    /// closure's parameters (a diagram inside a flattening) has no fixed value.
+    private mutating func readSource(
+        _ text: String,
+        at range: SourceRange,
+        hint: String,
+        frame: Duration,
+        values: [Character: @Sendable ([Evaluator.Scope]) throws(PipelineFailure) -> Value]
+    ) throws(BuildError) -> [MarbleDiagram.Marble] {
         let diagram: MarbleDiagram
         do throws(MarbleError) {
             diagram = try MarbleDiagram(text)
         } catch {
-            throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: range, hint: "write `x: marbles(\"-1-2|\")`")
+            throw BuildError(message: "the marble diagram is not valid: \(error.message)", range: range, hint: hint)
         }
-        // Its letters are drawn as themselves where it is flattened (at the default frame).
-        marbleSources.append(
-            MarbleSource(
-                frame: .milliseconds(100),
-                letters: diagram.marbles.compactMap { marble in
-                    guard case .value(let letter, _) = marble else { return nil }
-                    return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
-                }
-            )
-        )
-        return { _ in .string(text) }
+        let letters = diagram.marbles.compactMap { marble -> (Character, Value)? in
+            guard case .value(let letter, _) = marble else { return nil }
+            guard let given = values[letter] else {
+                return (letter, letter.wholeNumberValue.map { .number(Double($0)) } ?? .string(String(letter)))
+            }
+            return (try? given([])).map { (letter, $0) }
+        }
+        marbleSources.append(MarbleSource(frame: frame, letters: letters))
+        return diagram.marbles
     }
 
     /// Schedules each marble's event on `scheduler`, its frames counted from now. Each scheduled

@@ -26,7 +26,7 @@ extension API {
             } catch {
                 return refusal(error)
             }
-            var response = HTTPResponse.json(ProgramSessionCreated(session), status: 201)
+            var response = HTTPResponse.json(SessionCreated(session), status: 201)
             response.addHeader("Location", "/api/sessions/\(session.id)")
             return response
         }
@@ -83,23 +83,6 @@ private struct ProgramInvalid: Encodable {
     }
 
     let error: Body
-}
-
-/// 201: the session, as for a scenario, and what the program defines.
-private struct ProgramSessionCreated: Encodable {
-    let session: String
-    let scenario: String
-    let events: String
-    let inputs: String
-    let pipeline: ProgramSummary?
-
-    init(_ session: Session) {
-        self.session = session.id
-        scenario = session.definition.description.id
-        events = session.eventsPath
-        inputs = session.inputsPath
-        pipeline = session.definition.programSummary
-    }
 }
 
 /// `GET /api/pipelines/examples`.

@@ -232,17 +232,21 @@ struct CatalogueBody: Encodable {
     let scenarios: [ScenarioDescription]
 }
 
+/// 201 for a new session, of a scenario or of a program: where its events and inputs are, and,
+/// for a program, what it defines (left out for a scenario).
 struct SessionCreated: Encodable {
     let session: String
     let scenario: String
     let events: String
     let inputs: String
+    let pipeline: ProgramSummary?
 
     init(_ session: Session) {
         self.session = session.id
         scenario = session.definition.description.id
         events = session.eventsPath
         inputs = session.inputsPath
+        pipeline = session.definition.programSummary
     }
 }
 

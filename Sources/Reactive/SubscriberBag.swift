@@ -125,14 +125,10 @@ class SubscriberList: @unchecked Sendable {
 
     @usableFromInline init(spins: Bool) {
         self.spins = spins
-        word = .allocate(capacity: 1)
-        MutexWord.initialize(word)
+        word = MutexWord.allocate()
     }
 
-    deinit {
-        word.deinitialize(count: 1)
-        word.deallocate()
-    }
+    deinit { MutexWord.deallocate(word) }
 
     /// Runs `body` with the members, under the lock (which must not be held while calling out).
     @inlinable
