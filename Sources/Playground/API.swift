@@ -31,7 +31,7 @@ struct API: Sendable {
     /// What a program may do and make (`--max-value-bytes`), in sessions and marble runs alike.
     var programLimits = StepBudget.Limits.standard
     /// The largest answer of `POST /api/marbles` (`--marbles-answer-bytes`).
-    var marblesAnswerBytes = MarblesRun.defaultAnswerBytes
+    var marblesAnswerBytes = ProgramDrawing.defaultAnswerBytes
     /// The gallery's entries, for `/oembed` (read from the page's folder at startup).
     var gallery = GalleryIndex()
     /// Reactive's documentation site, served under `/docs/` when it was built (``Documentation``).
@@ -127,13 +127,13 @@ struct API: Sendable {
             if case .some(nil) = frame {
                 return .error(status: 400, code: "invalid_value", message: "frame takes milliseconds from 1 to 60000.")
             }
-            switch MarblesView.render(session, frame: frame ?? nil) {
+            switch SessionMarbles.render(session, frame: frame ?? nil) {
             case .success(let text): return .text(text)
             case .failure(let tooFine):
                 return .error(
                     status: 400,
                     code: "invalid_value",
-                    message: "At that frame a line would pass \(MarblesView.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more."
+                    message: "At that frame a line would pass \(SessionMarbles.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more."
                 )
             }
         }

@@ -14,25 +14,16 @@ enum EventJSON {
         }
     }
 
-    static func encode(
-        stream: String,
-        kind: String,
-        valueJSON: String?,
-        seq: Int,
-        t: Double,
-        causes: [Int],
-        thread: String,
-        subscription: Int? = nil
-    ) -> String {
+    static func encode(_ event: RecordedEvent) -> String {
         // Hand-assembled so the fields keep the documented order; names come from the catalogue
         // or a checked program (identifiers, `input:` and `·`: nothing JSON must escape), thread
         // names from the server's schedulers, and values are encoded by JSONEncoder.
-        var data = #"{"stream":"\#(stream)","kind":"\#(kind)""#
-        if let valueJSON { data += #","value":"# + valueJSON }
-        data += #","seq":\#(seq),"t":\#(t),"causes":["#
-        data += causes.map(String.init).joined(separator: ",")
-        data += #"],"thread":""# + thread + "\""
-        if let subscription { data += #","sub":\#(subscription)"# }
+        var data = #"{"stream":"\#(event.stream)","kind":"\#(event.kind.rawValue)""#
+        if let valueJSON = event.valueJSON { data += #","value":"# + valueJSON }
+        data += #","seq":\#(event.seq),"t":\#(event.t),"causes":["#
+        data += event.causes.map(String.init).joined(separator: ",")
+        data += #"],"thread":""# + event.thread + "\""
+        if let subscription = event.subscription { data += #","sub":\#(subscription)"# }
         return data + "}"
     }
 

@@ -13,11 +13,22 @@ struct EventLog {
     private(set) var subscriptions: [String: Session.SubscriptionTally] = [:]
     /// The bytes of the events kept.
     private(set) var bytes = 0
-    private var buffer: [Session.Recorded] = []
+    private var buffer: [Entry] = []
     private var start = 0
-    private var latestOfStateStream: [String: Session.Recorded] = [:]
+    private var latestOfStateStream: [String: Entry] = [:]
     private let stateStreams: Set<String>
     private let limits: SessionLimits
+
+    /// An event kept, with its SSE frame, formatted once.
+    struct Entry: Sendable {
+        let event: RecordedEvent
+        let frame: ServerSentEvent
+
+        /// The bytes it holds, about: its texts and a fixed share for the rest.
+        var bytes: Int {
+            frame.frame.utf8.count + (event.valueJSON?.utf8.count ?? 0) + event.stream.utf8.count + 8 * event.causes.count + 128
+        }
+    }
 
     init(stateStreams: Set<String>, limits: SessionLimits) {
         self.stateStreams = stateStreams
@@ -25,7 +36,7 @@ struct EventLog {
     }
 
     /// The events kept, oldest first.
-    var kept: ArraySlice<Session.Recorded> { buffer[start...] }
+    var kept: ArraySlice<Entry> { buffer[start...] }
 
     /// Takes the next event number.
     mutating func takeSeq() -> Int {
@@ -33,19 +44,20 @@ struct EventLog {
         return nextSeq
     }
 
-    /// Adds `recorded` (numbered by ``takeSeq()``): counts a subscription's start or end, remembers
+    /// Adds `entry` (numbered by ``takeSeq()``): counts a subscription's start or end, remembers
     /// a state stream's latest value or end, and keeps it, forgetting the oldest while more are
     /// kept than the session may keep in count or in bytes, or than all program sessions together
     /// may keep in bytes (the newest is always kept: no value is larger than an event stream's queue).
-    mutating func append(_ recorded: Session.Recorded) {
-        switch recorded.kind {
-        case "subscribed": subscriptions[recorded.stream, default: Session.SubscriptionTally()].began()
-        case "disposed": subscriptions[recorded.stream, default: Session.SubscriptionTally()].ended()
-        default:
-            if stateStreams.contains(recorded.stream) { latestOfStateStream[recorded.stream] = recorded }
+    mutating func append(_ entry: Entry) {
+        let stream = entry.event.stream
+        switch entry.event.kind {
+        case .subscribed: subscriptions[stream, default: Session.SubscriptionTally()].began()
+        case .disposed: subscriptions[stream, default: Session.SubscriptionTally()].ended()
+        case .next, .error, .completed:
+            if stateStreams.contains(stream) { latestOfStateStream[stream] = entry }
         }
-        let size = recorded.bytes
-        buffer.append(recorded)
+        let size = entry.bytes
+        buffer.append(entry)
         bytes += size
         limits.sharedEventBytes?.add(size)
         while buffer.count - start > 1,
@@ -63,14 +75,14 @@ struct EventLog {
     }
 
     /// The latest event of every state stream, in the order they happened: a new watcher's start.
-    var snapshot: [Session.Recorded] {
-        latestOfStateStream.values.sorted { $0.seq < $1.seq }
+    var snapshot: [Entry] {
+        latestOfStateStream.values.sorted { $0.event.seq < $1.event.seq }
     }
 
     /// How a watcher that sent `lastEventID` (`nil`: none; `.some(nil)`: one that is not a valid
     /// event number) starts.
     func resumption(after lastEventID: Int??) -> Resumption {
-        Self.resumption(after: lastEventID, oldestBuffered: kept.first?.seq ?? nextSeq, next: nextSeq)
+        Self.resumption(after: lastEventID, oldestBuffered: kept.first?.event.seq ?? nextSeq, next: nextSeq)
     }
 
     /// Forgets every event kept, giving their bytes back to the shared budget.
@@ -101,31 +113,6 @@ struct EventLog {
 }
 
 extension Session {
-    /// One recorded event: its number, stream, what happened and when, why, and its SSE frame.
-    /// Kept as text only — a value's tree of JSON takes many times its text's bytes.
-    struct Recorded: Sendable {
-        let seq: Int
-        let stream: String
-        /// `next`, `error`, `completed`, `subscribed` or `disposed`.
-        let kind: String
-        /// The JSON of a `next`'s value or an `error`'s `{code, message}`; `nil` for `completed`.
-        let valueJSON: String?
-        /// Milliseconds since the session started (virtual on a virtual clock).
-        let t: Double
-        /// The input events at the root of the propagation that sent it (see ``Causes``).
-        let causes: [Int]
-        /// The subscription that began, delivered it, or ended (`nil` for an input's events).
-        let subscription: Int?
-        /// The name of the scheduler whose thread delivered it (``Session/currentThread``).
-        let thread: String
-        let event: ServerSentEvent
-
-        /// The bytes it holds, about: its texts and a fixed share for the rest.
-        var bytes: Int {
-            event.frame.utf8.count + (valueJSON?.utf8.count ?? 0) + stream.utf8.count + 8 * causes.count + 128
-        }
-    }
-
     /// One stream's subscriptions (`GET /api/sessions/{sid}`'s `subscriptions`): made since the
     /// session started, and live now.
     struct SubscriptionTally: Encodable, Equatable {

@@ -28,9 +28,9 @@ struct FindQuery {
     /// One event of a row, as the comparison reads it: its frame, its kind and, for a value, the
     /// value's JSON (an error's value is not compared: `#` says only that it failed).
     struct Event: Equatable {
-        enum Kind: Equatable { case next, error, completed }
         let frame: Int
-        let kind: Kind
+        /// `next`, `error` or `completed`.
+        let kind: EventKind
         let valueJSON: String?
     }
 

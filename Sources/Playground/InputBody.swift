@@ -66,7 +66,7 @@ enum InputFailure {
     static let code = "input_failed"
 
     /// The error for input `name`: the body, when there is one, is its message (a JSON string or
-    /// text, at most ``ScenarioDescription/maximumTextLength`` characters).
+    /// text, at most ``PipelineDescription/maximumTextLength`` characters).
     static func error(for name: String, from raw: RawInput) -> Result<ErrorInfo, InputError> {
         let message: String
         switch raw {
@@ -74,8 +74,8 @@ enum InputFailure {
         case .json(.null): message = ""
         case .json: return .failure(.invalidValue("An error's body is its message: a JSON string or text."))
         }
-        guard message.count <= ScenarioDescription.maximumTextLength else {
-            return .failure(.invalidValue("An error's message takes at most \(ScenarioDescription.maximumTextLength) characters."))
+        guard message.count <= PipelineDescription.maximumTextLength else {
+            return .failure(.invalidValue("An error's message takes at most \(PipelineDescription.maximumTextLength) characters."))
         }
         return .success(ErrorInfo(code: code, message: message.isEmpty ? "The input '\(name)' failed." : message))
     }

@@ -37,8 +37,8 @@ enum MarbleTestWriter {
         streams wanted: [String]?,
         limits: StepBudget.Limits = .standard
     ) -> Result<String, Refusal> {
-        let answer: MarblesRun.Answer
-        switch MarblesRun.run(text, until: nil, limits: limits) {
+        let answer: ProgramDrawing.Answer
+        switch ProgramDrawing.run(text, until: nil, limits: limits) {
         case .failure(let refusal): return .failure(.program(refusal))
         case .success(let run): answer = run
         }
@@ -210,8 +210,8 @@ enum MarbleTestWriter {
     /// A stream's expected events: its diagram with the values of its letters, when the diagram
     /// reads back to the same frames; else (RxJS notation draws an event that follows a group
     /// closely a frame late) the events one by one.
-    static func expectation(of drawing: MarblesRun.Drawing, frame: Double) -> String {
-        let failure = drawing.events.first { $0.kind == "error" }.flatMap { $0.valueJSON.flatMap(failureLiteral) }
+    static func expectation(of drawing: ProgramDrawing.Drawing, frame: Double) -> String {
+        let failure = drawing.events.first { $0.kind == .error }.flatMap { $0.valueJSON.flatMap(failureLiteral) }
         let error = failure ?? "ProgramMarbles.noFailure"
         let frames = drawing.events.map { frameOf($0, frame) }
         let readBack = (try? Marbles.parse(drawing.marbles))?.map(\.frame)
@@ -223,8 +223,8 @@ enum MarbleTestWriter {
         let events = drawing.events.map { event -> String in
             let what: String
             switch event.kind {
-            case "next": what = ".next(\(event.valueJSON.map(literal) ?? ".null"))"
-            case "error": what = ".error(\(error))"
+            case .next: what = ".next(\(event.valueJSON.map(literal) ?? ".null"))"
+            case .error: what = ".error(\(error))"
             default: what = ".completed"
             }
             return "Marbles.Recorded<Value, PipelineFailure>(frame: \(frameOf(event, frame)), event: \(what))"
@@ -232,8 +232,8 @@ enum MarbleTestWriter {
         return "[\n" + events.map { "        " + $0 + ",\n" }.joined() + "    ]"
     }
 
-    private static func frameOf(_ event: MarblesRun.Recorded, _ frame: Double) -> Int {
-        Int((Double(event.time / .microseconds(1)) / 1_000 / frame).rounded(.down))
+    private static func frameOf(_ event: RecordedEvent, _ frame: Double) -> Int {
+        Int((event.t / frame).rounded(.down))
     }
 
     private static func isMarbles(_ expression: Pipelines.Expression) -> Bool {

@@ -3,7 +3,7 @@ import MicroHTTP
 import Pipelines
 
 /// `POST /api/marbles/find`: which operator turns these inputs into this output? Every candidate
-/// (``FindCandidates``) runs as a marble program on a virtual clock of its own (``MarblesRun``)
+/// (``FindCandidates``) runs as a marble program on a virtual clock of its own (``ProgramDrawing``)
 /// and its `out` is compared with the output wanted: the answer lists those that match exactly,
 /// then the nearest by ``MarbleDistance`` (docs/API.md, "Find by behaviour").
 ///
@@ -24,7 +24,7 @@ enum MarblesFind {
         let candidate: FindCandidate
         let program: String
         let distance: Double
-        let drawing: MarblesRun.Drawing
+        let drawing: ProgramDrawing.Drawing
     }
 
     /// What a find answers.
@@ -67,7 +67,7 @@ enum MarblesFind {
         // The clock runs until every row could have ended and the longest duration tried has
         // passed once more: twice the longest diagram, capped at the 60 s any marble run may go.
         let longest = ([query.outputDiagram] + query.inputs.map(\.diagram)).map(\.count).max() ?? 0
-        let until = Double(min((longest + 1) * query.frame * 2, Int(MarblesRun.maximumUntil)))
+        let until = Double(min((longest + 1) * query.frame * 2, Int(ProgramDrawing.maximumUntil)))
         var exact: [Found] = []
         var near: [Found] = []
         var steps = 0
@@ -88,7 +88,7 @@ enum MarblesFind {
             tried += 1
             let program = query.inputLines + "\nout = " + candidate.expression
             guard
-                case .success(let run) = MarblesRun.run(
+                case .success(let run) = ProgramDrawing.run(
                     program,
                     until: until,
                     limits: limits,
@@ -100,12 +100,8 @@ enum MarblesFind {
             else { continue }
             steps += run.steps
             let output = drawing.events.map { event in
-                let frame = Int((Double(event.time / .microseconds(1)) / 1_000 / Double(query.frame)).rounded(.down))
-                switch event.kind {
-                case "next": return FindQuery.Event(frame: frame, kind: .next, valueJSON: event.valueJSON)
-                case "error": return FindQuery.Event(frame: frame, kind: .error, valueJSON: nil)
-                default: return FindQuery.Event(frame: frame, kind: .completed, valueJSON: nil)
-                }
+                let frame = Int((event.t / Double(query.frame)).rounded(.down))
+                return FindQuery.Event(frame: frame, kind: event.kind, valueJSON: event.kind == .next ? event.valueJSON : nil)
             }
             let found = Found(
                 candidate: candidate,
@@ -149,7 +145,7 @@ extension API {
             // The inputs alone, run once: rows a program cannot hold (values nested too deep, say)
             // are a clear 400, not an empty list of answers.
             let identity = query.inputLines + "\nout = " + query.inputs[0].name
-            if case .failure(let refusal) = MarblesRun.run(identity, until: 1, limits: programLimits, steps: 1),
+            if case .failure(let refusal) = ProgramDrawing.run(identity, until: 1, limits: programLimits, steps: 1),
                 let problem = refusal.diagnostics.first(where: { $0.severity == .error })
             {
                 return .error(status: 400, code: "invalid_value", message: "The inputs cannot be run: \(problem.message).")

@@ -40,15 +40,15 @@ enum OutsideNumbers {
         return value
     }
 
-    /// `POST /api/marbles`'s `until`: virtual milliseconds, 1 through ``MarblesRun/maximumUntil``.
+    /// `POST /api/marbles`'s `until`: virtual milliseconds, 1 through ``ProgramDrawing/maximumUntil``.
     static func until(_ text: String) -> Double? {
-        guard let value = decimal(text), value >= 1, value <= MarblesRun.maximumUntil else { return nil }
+        guard let value = decimal(text), value >= 1, value <= ProgramDrawing.maximumUntil else { return nil }
         return value
     }
 
-    /// The marbles view's `frame`: milliseconds per character, in ``MarblesView/frameRange``.
+    /// The marbles view's `frame`: milliseconds per character, in ``SessionMarbles/frameRange``.
     static func frame(_ text: String) -> Double? {
-        guard let value = decimal(text), MarblesView.frameRange.contains(value) else { return nil }
+        guard let value = decimal(text), SessionMarbles.frameRange.contains(value) else { return nil }
         return value
     }
 

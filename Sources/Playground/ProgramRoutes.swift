@@ -35,7 +35,7 @@ extension API {
 
 extension API {
     /// `POST /api/marbles?until=MS`: the program in the body run on a virtual clock, its streams
-    /// drawn (``MarblesRun``); 400 `pipeline_invalid` with every problem when it cannot run.
+    /// drawn (``ProgramDrawing``); 400 `pipeline_invalid` with every problem when it cannot run.
     func drawMarbles(_ request: HTTPRequest) -> HTTPResponse {
         guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
         let until = request.query["until"].map(OutsideNumbers.until)
@@ -43,11 +43,11 @@ extension API {
             return .error(
                 status: 400,
                 code: "invalid_value",
-                message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil))."
+                message: "until takes virtual milliseconds from 1 to \(Int(ProgramDrawing.maximumUntil))."
             )
         }
         let metrics = self.metrics
-        switch MarblesRun.run(
+        switch ProgramDrawing.run(
             text,
             until: until ?? nil,
             limits: programLimits,

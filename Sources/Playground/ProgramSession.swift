@@ -19,7 +19,7 @@ enum ProgramSession {
         // found without running anything: the session builds it again, for real, on its thread.
         let built = Interpreter.examine(program, services: services(Services(scheduler: TestScheduler(), settings: ScenarioSettings())))
         guard built.diagnostics.isEmpty else { return .failure(ProgramRefusal(diagnostics: built.diagnostics)) }
-        let description = ScenarioDescription(
+        let description = PipelineDescription(
             id: "pipeline",
             title: "Your pipeline",
             description: "A program of the pipeline language, every named line a stream.",

@@ -136,8 +136,8 @@ final class Session: Sendable {
     private func record(_ stream: String, _ report: StageReport) {
         switch report {
         case .event(let event, let subscription): record(stream, event, subscription: subscription)
-        case .subscribed(let id): record(stream, kind: "subscribed", valueJSON: nil, subscription: id, isInput: false)
-        case .disposed(let id): record(stream, kind: "disposed", valueJSON: nil, subscription: id, isInput: false)
+        case .subscribed(let id): record(stream, kind: .subscribed, valueJSON: nil, subscription: id, isInput: false)
+        case .disposed(let id): record(stream, kind: .disposed, valueJSON: nil, subscription: id, isInput: false)
         }
     }
 
@@ -145,12 +145,12 @@ final class Session: Sendable {
     /// (`isInput`), with its own number as its cause. Returns its number (`nil` once closed).
     @discardableResult
     func record(_ stream: String, _ event: StreamEvent, subscription: Int? = nil, isInput: Bool = false) -> Int? {
-        record(stream, kind: event.kind, valueJSON: EventJSON.valueJSON(of: event), subscription: subscription, isInput: isInput)
+        record(stream, kind: event.eventKind, valueJSON: EventJSON.valueJSON(of: event), subscription: subscription, isInput: isInput)
     }
 
-    /// Records an event of `kind` (`next`, `error`, `completed`, `subscribed`, `disposed`).
+    /// Records an event of `kind`: numbered, formatted once, kept and sent to every watcher.
     @discardableResult
-    private func record(_ stream: String, kind: String, valueJSON: String?, subscription: Int?, isInput: Bool) -> Int? {
+    private func record(_ stream: String, kind: EventKind, valueJSON: String?, subscription: Int?, isInput: Bool) -> Int? {
         let elapsed = clockScheduler.now - origin
         let milliseconds = Double(elapsed / .microseconds(100)).rounded() / 10
         let current = isInput ? [] : Causes.current
@@ -159,21 +159,7 @@ final class Session: Sendable {
             guard !state.isClosed else { return nil }
             let seq = state.log.takeSeq()
             let causes = isInput ? [seq] : current
-            let frame = ServerSentEvent(
-                data: EventJSON.encode(
-                    stream: stream,
-                    kind: kind,
-                    valueJSON: valueJSON,
-                    seq: seq,
-                    t: milliseconds,
-                    causes: causes,
-                    thread: thread,
-                    subscription: subscription
-                ),
-                event: stream,
-                id: String(seq)
-            )
-            let recorded = Recorded(
+            let event = RecordedEvent(
                 seq: seq,
                 stream: stream,
                 kind: kind,
@@ -181,10 +167,10 @@ final class Session: Sendable {
                 t: milliseconds,
                 causes: causes,
                 subscription: subscription,
-                thread: thread,
-                event: frame
+                thread: thread
             )
-            state.log.append(recorded)
+            let frame = ServerSentEvent(data: EventJSON.encode(event), event: stream, id: String(seq))
+            state.log.append(EventLog.Entry(event: event, frame: frame))
             for watcher in state.watchers.values { watcher.send(frame) }
             return seq
         }
@@ -198,8 +184,8 @@ final class Session: Sendable {
     }
 
     /// The events still buffered, oldest first (all of them unless more than the buffer holds).
-    func recordedEvents() -> [Recorded] {
-        state.withLock { Array($0.log.kept) }
+    func recordedEvents() -> [RecordedEvent] {
+        state.withLock { $0.log.kept.map(\.event) }
     }
 
     // MARK: Counts

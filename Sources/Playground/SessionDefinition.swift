@@ -32,7 +32,7 @@ struct SessionClock: Sendable {
 /// What a session runs: its description (inputs, streams, source) and how to start it on the
 /// session's scheduler, its reports going to the sink.
 struct SessionDefinition: Sendable {
-    let description: ScenarioDescription
+    let description: PipelineDescription
     /// A program's warnings (`nil` for a built-in scenario).
     var warnings: [Diagnostic]?
     /// Starts it on `clock`'s schedulers, its reports going to `sink`.

@@ -229,7 +229,7 @@ extension API {
 }
 
 struct CatalogueBody: Encodable {
-    let scenarios: [ScenarioDescription]
+    let scenarios: [PipelineDescription]
 }
 
 /// 201 for a new session, of a scenario or of a program: where its events and inputs are, and,

@@ -15,9 +15,9 @@ extension Session {
             guard !state.isClosed else { return false }
             switch state.log.resumption(after: lastEventID) {
             case .snapshot:
-                for recorded in state.log.snapshot { watcher.send(recorded.event) }
+                for entry in state.log.snapshot { watcher.send(entry.frame) }
             case .replay(let after):
-                for recorded in state.log.kept where recorded.seq > after { watcher.send(recorded.event) }
+                for entry in state.log.kept where entry.event.seq > after { watcher.send(entry.frame) }
             case .reset:
                 watcher.send(
                     ServerSentEvent(
@@ -25,7 +25,7 @@ extension Session {
                         event: "reset"
                     )
                 )
-                for recorded in state.log.snapshot { watcher.send(recorded.event) }
+                for entry in state.log.snapshot { watcher.send(entry.frame) }
             }
             state.watchers[ObjectIdentifier(watcher)] = watcher
             state.lastActivity = .now

@@ -11,7 +11,7 @@ public final class Binding: Scenario {
     ]
 
     /// The catalogue entry: inputs, and streams in pipeline order.
-    public static let description = ScenarioDescription(
+    public static let description = PipelineDescription(
         id: "binding",
         title: "Two-way binding",
         sourceFile: "Binding.swift",

@@ -11,7 +11,7 @@ public final class CommandScenario: Scenario {
     ]
 
     /// The catalogue entry: inputs, and streams in pipeline order.
-    public static let description = ScenarioDescription(
+    public static let description = PipelineDescription(
         id: "command",
         title: "Command enablement",
         sourceFile: "CommandScenario.swift",

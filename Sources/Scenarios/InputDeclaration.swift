@@ -2,7 +2,7 @@
 /// running scenario that receives it, so that an input cannot be listed without being wired (or
 /// wired under a misspelt name). Its kind follows from that object's type.
 ///
-/// A scenario lists them in `static let inputs`, builds its ``ScenarioDescription`` from them, and
+/// A scenario lists them in `static let inputs`, builds its ``PipelineDescription`` from them, and
 /// gets ``Scenario/apply(_:to:)`` for free.
 public struct InputDeclaration<Owner: Scenario>: Sendable {
     /// The catalogue entry.

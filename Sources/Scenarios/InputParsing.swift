@@ -16,7 +16,7 @@ public enum InputError: Error, Equatable, Sendable {
     case invalidValue(String)
 }
 
-extension ScenarioDescription {
+extension PipelineDescription {
     /// The longest text value accepted, in characters.
     public static let maximumTextLength = 1_000
 

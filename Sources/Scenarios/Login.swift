@@ -10,7 +10,7 @@ public final class Login: Scenario {
     ]
 
     /// The catalogue entry: inputs, and streams in pipeline order.
-    public static let description = ScenarioDescription(
+    public static let description = PipelineDescription(
         id: "login",
         title: "Login validation",
         sourceFile: "Login.swift",

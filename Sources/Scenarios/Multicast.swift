@@ -23,7 +23,7 @@ public final class Multicast: Scenario {
     ]
 
     /// The catalogue entry: inputs, and streams in pipeline order.
-    public static let description = ScenarioDescription(
+    public static let description = PipelineDescription(
         id: "multicast",
         title: "Multicast a request",
         sourceFile: "Multicast.swift",

@@ -8,15 +8,6 @@ public enum StreamEvent: Sendable, Equatable {
     case error(code: String, message: String)
     /// The stream completed.
     case completed
-
-    /// The event's kind as the SSE contract spells it: `next`, `error` or `completed`.
-    public var kind: String {
-        switch self {
-        case .next: "next"
-        case .error: "error"
-        case .completed: "completed"
-        }
-    }
 }
 
 /// What a running pipeline reports of one of its named streams. A named stream is a cold signal,
@@ -69,7 +60,7 @@ public struct ScenarioSettings: Sendable {
 /// runs on that scheduler, so tests drive it in virtual time and the server in real time.
 public protocol Scenario: AnyObject, Sendable {
     /// The catalogue entry: inputs and streams.
-    static var description: ScenarioDescription { get }
+    static var description: PipelineDescription { get }
 
     /// The inputs, each declared once with the object that receives it (the catalogue entry's
     /// inputs are made from these).
@@ -80,7 +71,7 @@ public protocol Scenario: AnyObject, Sendable {
     init(scheduler: any Scheduler, settings: ScenarioSettings, sink: @escaping StreamSink)
 
     /// Sends `event` into the input `name`: a value (checked with
-    /// ``ScenarioDescription/value(for:from:)``), or the input's completion or error.
+    /// ``PipelineDescription/value(for:from:)``), or the input's completion or error.
     func apply(_ event: InputEvent, to name: String)
 
     /// Stops the pipeline: every subscription is disposed and no more events are sent.

@@ -19,7 +19,7 @@ public final class Schedulers: Scenario {
     ]
 
     /// The catalogue entry: inputs, and streams in pipeline order.
-    public static let description = ScenarioDescription(
+    public static let description = PipelineDescription(
         id: "schedulers",
         title: "Schedulers and run loops",
         sourceFile: "Schedulers.swift",

@@ -10,7 +10,7 @@ public final class Search: Scenario {
     ]
 
     /// The catalogue entry: inputs, and streams in pipeline order.
-    public static let description = ScenarioDescription(
+    public static let description = PipelineDescription(
         id: "search",
         title: "Throttled search",
         sourceFile: "Search.swift",

@@ -6,7 +6,7 @@ public final class Ticker: Scenario {
     public static let inputs: [InputDeclaration<Ticker>] = []
 
     /// The catalogue entry: inputs, and streams in pipeline order.
-    public static let description = ScenarioDescription(
+    public static let description = PipelineDescription(
         id: "ticker",
         title: "Ticker",
         sourceFile: "Ticker.swift",

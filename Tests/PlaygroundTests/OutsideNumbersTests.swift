@@ -54,7 +54,7 @@ struct OutsideNumbersTests {
 
     @Test func frameAndAdvanceAcceptOnlyPlainNumbersInRange() {
         for text in Self.generatedStrings(count: 5_000, seed: 2) {
-            if let frame = OutsideNumbers.frame(text) { #expect(MarblesView.frameRange.contains(frame)) }
+            if let frame = OutsideNumbers.frame(text) { #expect(SessionMarbles.frameRange.contains(frame)) }
             for raw in [RawInput.text(text), .json(.string(text))] {
                 if let milliseconds = OutsideNumbers.advanceMilliseconds(raw) {
                     #expect(milliseconds >= 0 && milliseconds <= Session.maximumAdvance)

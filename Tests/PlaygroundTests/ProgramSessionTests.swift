@@ -55,13 +55,13 @@ struct ProgramSessionTests {
             #expect(post("/api/sessions/\(id)/inputs/\(name)", value).status == 202)
         }
         let deadline = ContinuousClock.now + .seconds(5)
-        while !session.recordedEvents().contains(where: { $0.stream == "throttled" && $0.kind == "next" }) && ContinuousClock.now < deadline {
+        while !session.recordedEvents().contains(where: { $0.stream == "throttled" && $0.kind == .next }) && ContinuousClock.now < deadline {
             await Task.yield()
         }
         // The session subscribed `throttled`, which subscribed `valid`, before any input.
-        let subscriptions = session.recordedEvents().filter { $0.kind == "subscribed" }.map(\.stream)
+        let subscriptions = session.recordedEvents().filter { $0.kind == .subscribed }.map(\.stream)
         #expect(subscriptions == ["throttled", "valid"])
-        let recorded = session.recordedEvents().filter { $0.kind == "next" }.map { ($0.stream, $0.valueJSON, $0.t) }
+        let recorded = session.recordedEvents().filter { $0.kind == .next }.map { ($0.stream, $0.valueJSON, $0.t) }
         #expect(
             recorded.map(\.0) == ["input:query", "input:query", "valid", "input:query", "valid", "throttled"],
             "each input is recorded before what it propagates"

@@ -90,7 +90,7 @@ struct VirtualClockLimitTests {
         #expect(automatic.status == 200)
         guard case .bytes(let bytes) = automatic.body else { return }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        #expect(lines.allSatisfy { $0.count <= MarblesView.maximumFrames + 40 }, "the default frame is coarsened")
+        #expect(lines.allSatisfy { $0.count <= SessionMarbles.maximumFrames + 40 }, "the default frame is coarsened")
         sessions.closeAll(reason: "draining")
     }
 }

@@ -13,7 +13,7 @@ struct InputParsingTests {
         } else {
             Issue.record("a number is not text")
         }
-        let long = String(repeating: "x", count: ScenarioDescription.maximumTextLength + 1)
+        let long = String(repeating: "x", count: PipelineDescription.maximumTextLength + 1)
         if case .failure(.invalidValue) = description.value(for: "email", from: .text(long)) {
         } else {
             Issue.record("over-long text must be refused")

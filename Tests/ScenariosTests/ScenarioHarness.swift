@@ -65,7 +65,9 @@ final class ScenarioHarness<S: Scenario>: Sendable {
 
     /// The streams that ended, in the order they ended, with how.
     var terminations: [(stream: String, event: StreamEvent)] {
-        all.filter { $0.event.kind != "next" }.map { ($0.stream, $0.event) }
+        all.filter {
+            if case .next = $0.event { false } else { true }
+        }.map { ($0.stream, $0.event) }
     }
 
     func type(_ name: String, _ text: String) { send(name, .text(text)) }

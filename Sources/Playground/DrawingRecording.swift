@@ -1,14 +1,14 @@
 import Locking
 import Reactive
 
-/// What a run on a virtual clock records of its named streams, for ``MarblesRun`` and
-/// ``ScenarioMarbles`` alike: each event as text (a value's tree takes many times its text's
+/// What a run on a virtual clock records of its named streams, for ``ProgramDrawing`` and
+/// ``ScenarioDrawing`` alike: each event as text (a value's tree takes many times its text's
 /// bytes) and each subscription's span, bounded in bytes of values (`--marbles-answer-bytes`).
 /// Called from whichever thread delivered the event.
-final class MarblesRecording: Sendable {
+final class DrawingRecording: Sendable {
     private struct State {
-        var events: [MarblesRun.Recorded] = []
-        var spans: [String: [Int: MarblesRun.SubscriptionSpan]] = [:]
+        var events: [RecordedEvent] = []
+        var spans: [String: [Int: ProgramDrawing.SubscriptionSpan]] = [:]
         var bytes = 0
         var isFull = false
     }
@@ -32,7 +32,7 @@ final class MarblesRecording: Sendable {
                 return
             }
             state.bytes += 32
-            state.spans[stream, default: [:]][id] = MarblesRun.SubscriptionSpan(subscribed: now, disposed: nil)
+            state.spans[stream, default: [:]][id] = ProgramDrawing.SubscriptionSpan(subscribed: now, disposed: nil)
         }
     }
 
@@ -46,7 +46,7 @@ final class MarblesRecording: Sendable {
 
     /// An event of `stream`: its kind and its value's JSON (a `next`'s value, an `error`'s
     /// `{code, message}`), with the name of the thread that delivers it (read here, on it).
-    func event(_ stream: String, kind: String, valueJSON: String?, at now: Duration) {
+    func event(_ stream: String, kind: EventKind, valueJSON: String?, at now: Duration) {
         state.withLock { state in
             guard !state.isFull else { return }
             let bytes = (valueJSON?.utf8.count ?? 0) + 64
@@ -56,13 +56,24 @@ final class MarblesRecording: Sendable {
             }
             state.bytes += bytes
             let thread = NamedScheduler.currentName ?? "session"
-            state.events.append(MarblesRun.Recorded(stream: stream, kind: kind, valueJSON: valueJSON, time: now, thread: thread))
+            state.events.append(
+                RecordedEvent(
+                    seq: state.events.count + 1,
+                    stream: stream,
+                    kind: kind,
+                    valueJSON: valueJSON,
+                    t: Double(now / .microseconds(1)) / 1_000,
+                    causes: [],
+                    subscription: nil,
+                    thread: thread
+                )
+            )
         }
     }
 
     /// The streams named `names`, in that order, drawn at `frame` milliseconds a character with
     /// `letters` (each stream lettering its other values on its own). Empties the recording.
-    func drawings(of names: [String], frame: Double, letters: MarblesRun.Letters) -> [MarblesRun.Drawing] {
+    func drawings(of names: [String], frame: Double, letters: ProgramDrawing.Letters) -> [ProgramDrawing.Drawing] {
         let (events, spans) = state.withLock { state in
             defer { (state.events, state.spans) = ([], [:]) }
             return (state.events, state.spans)
@@ -74,7 +85,7 @@ final class MarblesRecording: Sendable {
             let sources = spans.filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }.map { source in
                 (name: source.key, subscriptions: source.value.sorted { $0.key < $1.key }.map(\.value))
             }
-            return MarblesRun.Drawing(
+            return ProgramDrawing.Drawing(
                 name: name,
                 events: events.filter { $0.stream == name },
                 subscriptions: subscriptions,

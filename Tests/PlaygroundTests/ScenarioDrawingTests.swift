@@ -6,7 +6,7 @@ import Testing
 /// `POST /api/scenarios/{id}/marbles`: a built-in scenario run on a virtual clock with its inputs as
 /// marble rows, drawn as `POST /api/marbles` draws a program.
 @Suite("Scenarios as marbles")
-struct ScenarioMarblesTests {
+struct ScenarioDrawingTests {
     let router: Router
 
     init() throws {
@@ -136,7 +136,7 @@ struct ScenarioMarblesTests {
     }
 
     @Test func aClientThatDrawsTooFastIsRefused() throws {
-        let limited = try ScenarioMarblesTests(burst: 2)
+        let limited = try ScenarioDrawingTests(burst: 2)
         #expect(limited.post("binding", "{}").status == 200)
         #expect(limited.post("binding", "{}").status == 200)
         let (status, answer) = limited.post("binding", "{}")

@@ -5,7 +5,7 @@ import Scenarios
 /// `GET /api/sessions/{sid}/marbles`: a session's streams as marble diagrams in the RxJS
 /// notation, one character per `frame` milliseconds, each value a letter with a legend of its JSON
 /// below, so a session can be pasted into a test (``Marbles/parse(_:values:)`` reads it) or an issue.
-enum MarblesView {
+enum SessionMarbles {
     static let defaultFrame = 100.0
     static let frameRange = 1.0...60_000.0
     /// The longest line drawn, in characters (frames): the answer's size is bounded by this and by
@@ -35,10 +35,10 @@ enum MarblesView {
             var symbols: [String: Character] = [:]
             var entries: [Marbles.Entry] = []
             // Subscriptions are not values: RxJS writes them as subscription marbles, apart.
-            for recorded in events where recorded.stream == stream.name && recorded.kind != "subscribed" && recorded.kind != "disposed" {
+            for recorded in events where recorded.stream == stream.name && !recorded.kind.isSubscriptionMark {
                 let symbol: Character
                 switch (recorded.kind, recorded.valueJSON) {
-                case ("next", let json?):
+                case (.next, let json?):
                     if let known = symbols[json] {
                         symbol = known
                     } else {
@@ -48,7 +48,7 @@ enum MarblesView {
                             legend.append((symbol, symbol == "?" ? "(more values than letters)" : json))
                         }
                     }
-                case ("error", let json?):
+                case (.error, let json?):
                     symbol = "#"
                     legend.append(("#", json))
                 default:
@@ -66,14 +66,14 @@ enum MarblesView {
 
     /// Each kept subscription of `stream` (a program's), in RxJS's subscription marbles, in the
     /// order they began: one whose `subscribed` is no longer kept is left out.
-    private static func subscriptionDiagrams(of stream: String, in events: [Session.Recorded], frame: Double) -> [String] {
+    private static func subscriptionDiagrams(of stream: String, in events: [RecordedEvent], frame: Double) -> [String] {
         var began: [(id: Int, frame: Int)] = []
         var ended: [Int: Int] = [:]
         let frameOf = { (t: Double) in Int((t / frame).rounded(.down)) }
         for recorded in events where recorded.stream == stream {
             guard let id = recorded.subscription else { continue }
-            if recorded.kind == "subscribed" { began.append((id, frameOf(recorded.t))) }
-            if recorded.kind == "disposed" { ended[id] = frameOf(recorded.t) }
+            if recorded.kind == .subscribed { began.append((id, frameOf(recorded.t))) }
+            if recorded.kind == .disposed { ended[id] = frameOf(recorded.t) }
         }
         return began.map { Marbles.renderSubscription(Marbles.Subscription(subscribed: $0.frame, disposed: ended[$0.id])) }
     }

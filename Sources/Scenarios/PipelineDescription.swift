@@ -1,6 +1,8 @@
-/// What the catalogue says about a scenario: its inputs and the named streams of its pipeline.
-public struct ScenarioDescription: Sendable, Encodable {
-    /// The scenario's id, used in URLs (`ticker`, `login`, ...).
+/// What a session runs, as the page and the API show it: a pipeline's inputs and named streams,
+/// and its source. One type for both kinds of session: a built-in scenario's (the catalogue's
+/// entries) and a user's program's (its id is `pipeline`, its source the program's text).
+public struct PipelineDescription: Sendable, Encodable {
+    /// The scenario's id, used in URLs (`ticker`, `login`, ...); `pipeline` for a program.
     public let id: String
     /// A short title.
     public let title: String

@@ -6,7 +6,7 @@ import Testing
 
 /// `POST /api/marbles`: a marble program run on a virtual clock and drawn, without a session.
 @Suite("Marble programs")
-struct MarblesRunTests {
+struct ProgramDrawingTests {
     let router: Router
 
     init() throws {
@@ -108,7 +108,7 @@ struct MarblesRunTests {
     }
 
     @Test func aClientThatDrawsTooFastIsRefused() throws {
-        let limited = try MarblesRunTests(burst: 3)
+        let limited = try ProgramDrawingTests(burst: 3)
         var statuses: [Int] = []
         for _ in 0..<5 { statuses.append(limited.post("n = never").status) }
         #expect(statuses.prefix(3).allSatisfy { $0 == 200 })

@@ -9,7 +9,7 @@ import Scenarios
 /// session — with its inputs given as marble diagrams, its named streams answered as
 /// `POST /api/marbles` answers a program's (docs/API.md). The course's lessons about a scenario
 /// (two-way binding, schedulers) are checked through it.
-enum ScenarioMarbles {
+enum ScenarioDrawing {
     /// The body, read and checked: each input's diagram, resolved to the events it sends and when.
     struct Query {
         /// One event sent into an input, `time` virtual milliseconds after the run began.
@@ -27,7 +27,7 @@ enum ScenarioMarbles {
         /// Reads `body` for `scenario`: `{"inputs": {"fieldA": "-a-|"}, "values": {"a": "Grace"},
         /// "frame": 100}` (each field optional: `{}` runs the scenario with no input), each value checked against its input's
         /// kind as `POST /api/sessions/{sid}/inputs/{name}` checks it.
-        static func read(_ body: [UInt8], for scenario: ScenarioDescription) -> Result<Query, FindQueryError> {
+        static func read(_ body: [UInt8], for scenario: PipelineDescription) -> Result<Query, FindQueryError> {
             let json: JSONValue
             switch JSONValue.read(body) {
             case .success(let value): json = value
@@ -86,11 +86,11 @@ enum ScenarioMarbles {
         _ scenario: any Scenario.Type,
         _ query: Query,
         until: Double?,
-        steps stepBudget: Int = MarblesRun.stepBudget,
-        answerBytes: Int = MarblesRun.defaultAnswerBytes
-    ) -> MarblesRun.Answer {
+        steps stepBudget: Int = ProgramDrawing.stepBudget,
+        answerBytes: Int = ProgramDrawing.defaultAnswerBytes
+    ) -> ProgramDrawing.Answer {
         let clock = TestScheduler()
-        let recording = MarblesRecording(answerBytes: answerBytes)
+        let recording = DrawingRecording(answerBytes: answerBytes)
         let description = scenario.description
         let named = Set(description.streams.map(\.name))
         let running = scenario.init(scheduler: clock, settings: ScenarioSettings()) { stream, report in
@@ -101,26 +101,26 @@ enum ScenarioMarbles {
             case .subscribed(let id): recording.subscribed(stream, id: id, at: now)
             case .disposed(let id): recording.disposed(stream, id: id, at: now)
             case .event(let event, _) where owner != nil: _ = event  // a source: its subscriptions alone
-            case .event(.next(let value), _): recording.event(stream, kind: "next", valueJSON: EventJSON.json(value), at: now)
+            case .event(.next(let value), _): recording.event(stream, kind: .next, valueJSON: EventJSON.json(value), at: now)
             case .event(.error(let code, let message), _):
                 let json = EventJSON.json(.object(["code": .string(code), "message": .string(message)]))
-                recording.event(stream, kind: "error", valueJSON: json, at: now)
-            case .event(.completed, _): recording.event(stream, kind: "completed", valueJSON: nil, at: now)
+                recording.event(stream, kind: .error, valueJSON: json, at: now)
+            case .event(.completed, _): recording.event(stream, kind: .completed, valueJSON: nil, at: now)
             }
         }
         for scheduled in query.events {
             _ = clock.schedule(after: .milliseconds(scheduled.time)) { running.apply(scheduled.event, to: scheduled.input) }
         }
-        let (steps, truncation, reached) = MarblesRun.runClock(clock, until: until, steps: stepBudget, recording: recording) {
+        let (steps, truncation, reached) = ProgramDrawing.runClock(clock, until: until, steps: stepBudget, recording: recording) {
             running.settle()
         }
         running.stop()
         let frame = Double(query.frame)
-        return MarblesRun.Answer(
+        return ProgramDrawing.Answer(
             frame: frame,
             until: Double((reached ?? clock.now) / .microseconds(1)) / 1_000,
             truncation: truncation.map { ($0, $0.message(answerBytes: answerBytes, steps: stepBudget)) },
-            streams: recording.drawings(of: description.streams.map(\.name), frame: frame, letters: MarblesRun.Letters(letters: query.letters)),
+            streams: recording.drawings(of: description.streams.map(\.name), frame: frame, letters: ProgramDrawing.Letters(letters: query.letters)),
             steps: steps
         )
     }
@@ -139,18 +139,22 @@ extension API {
     }
 
     /// `POST /api/scenarios/{id}/marbles?until=MS`: the scenario run on a virtual clock with the
-    /// body's input rows, its streams drawn (``ScenarioMarbles``).
+    /// body's input rows, its streams drawn (``ScenarioDrawing``).
     func drawScenarioMarbles(_ request: HTTPRequest) -> HTTPResponse {
         guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
         let until = request.query["until"].map(OutsideNumbers.until)
         if case .some(nil) = until {
-            return .error(status: 400, code: "invalid_value", message: "until takes virtual milliseconds from 1 to \(Int(MarblesRun.maximumUntil)).")
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: "until takes virtual milliseconds from 1 to \(Int(ProgramDrawing.maximumUntil))."
+            )
         }
-        switch ScenarioMarbles.Query.read(request.body, for: scenario.description) {
+        switch ScenarioDrawing.Query.read(request.body, for: scenario.description) {
         case .failure(let error):
             return error.response
         case .success(let query):
-            let answer = ScenarioMarbles.run(scenario, query, until: until ?? nil, answerBytes: marblesAnswerBytes)
+            let answer = ScenarioDrawing.run(scenario, query, until: until ?? nil, answerBytes: marblesAnswerBytes)
             if let truncation = answer.truncation { metrics.marblesTruncated("scenario_" + truncation.reason.rawValue) }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(answer.json.utf8)))
         }

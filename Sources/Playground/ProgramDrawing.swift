@@ -8,7 +8,7 @@ import Scenarios
 /// `POST /api/marbles`: a program whose sources are `marbles(…)`, run on a virtual clock without a
 /// session, its named streams answered as marble diagrams (RxJS notation) and as exact events —
 /// a marble diagram as a test anyone can run with curl (docs/API.md).
-enum MarblesRun {
+enum ProgramDrawing {
     /// The furthest a run goes, in virtual milliseconds (`?until=`, and the default).
     static let maximumUntil = 60_000.0
     /// The most scheduled work one run may do; past it the answer is truncated.
@@ -17,19 +17,6 @@ enum MarblesRun {
     static let defaultFrame = 100.0
     /// The largest answer, in bytes of its events' values (`--marbles-answer-bytes`).
     static let defaultAnswerBytes = 4 * 1024 * 1024
-
-    /// One event of a named stream: its kind, the JSON of its value (a `next`'s value, an
-    /// `error`'s `{code, message}`), and when. Kept as text from the moment it is sent: a value's
-    /// tree takes many times its text's bytes.
-    struct Recorded {
-        let stream: String
-        let kind: String
-        let valueJSON: String?
-        let time: Duration
-        /// The name of the scheduler whose work delivered it (`background`, the schedulers
-        /// scenario's `queue` and `run-loop`), or `session`: the run's own clock.
-        let thread: String
-    }
 
     /// When one subscription to a named stream began and ended (`nil`: still live at the end).
     struct SubscriptionSpan {
@@ -57,7 +44,7 @@ enum MarblesRun {
         _ text: String,
         until: Double?,
         limits: StepBudget.Limits = .standard,
-        steps stepBudget: Int = MarblesRun.stepBudget,
+        steps stepBudget: Int = ProgramDrawing.stepBudget,
         answerBytes: Int = defaultAnswerBytes,
         hints: [String: String] = [:],
         onLimit: @escaping @Sendable (String) -> Void = { _ in }
@@ -66,7 +53,7 @@ enum MarblesRun {
         let (program, diagnostics) = PipelineLanguage.parse(text, hints: hints)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
-        let recording = MarblesRecording(answerBytes: answerBytes)
+        let recording = DrawingRecording(answerBytes: answerBytes)
         let named = Set(program.summaries.filter { $0.stageOf == nil }.map(\.name))
         let interpreter: Interpreter
         do throws(Interpreter.Diagnostics) {
@@ -91,12 +78,12 @@ enum MarblesRun {
                 case .disposed:
                     if let id { recording.disposed(stream, id: id, at: now) }
                 case .event(.next(let value)):
-                    recording.event(stream, kind: "next", valueJSON: EventJSON.json(value.json), at: now)
+                    recording.event(stream, kind: .next, valueJSON: EventJSON.json(value.json), at: now)
                 case .event(.error(let failure)):
                     let json = EventJSON.json(.object(["code": .string(failure.code), "message": .string(failure.message)]))
-                    recording.event(stream, kind: "error", valueJSON: json, at: now)
+                    recording.event(stream, kind: .error, valueJSON: json, at: now)
                 case .event(.completed):
-                    recording.event(stream, kind: "completed", valueJSON: nil, at: now)
+                    recording.event(stream, kind: .completed, valueJSON: nil, at: now)
                 }
             }
         } catch {
@@ -127,7 +114,7 @@ enum MarblesRun {
         _ clock: TestScheduler,
         until: Double?,
         steps stepBudget: Int,
-        recording: MarblesRecording,
+        recording: DrawingRecording,
         settle: () -> Void
     ) -> (steps: Int, truncation: Truncation?, reached: Duration?) {
         let limit = Duration.microseconds(Int64(((until ?? maximumUntil) * 1_000).rounded()))
@@ -180,11 +167,11 @@ enum MarblesRun {
         let sources: [(name: String, subscriptions: [String])]
         /// Each letter's value, as JSON.
         let values: [(letter: Character, json: String)]
-        let events: [Recorded]
+        let events: [RecordedEvent]
 
         init(
             name: String,
-            events recorded: [Recorded],
+            events recorded: [RecordedEvent],
             subscriptions spans: [SubscriptionSpan],
             sources: [(name: String, subscriptions: [SubscriptionSpan])] = [],
             frame: Double,
@@ -200,14 +187,13 @@ enum MarblesRun {
             var entries: [Marbles.Entry] = []
             var values: [(Character, String)] = []
             for event in recorded {
-                let milliseconds = Double(event.time / .microseconds(1)) / 1_000
-                let at = Int((milliseconds / frame).rounded(.down))
+                let at = Int((event.t / frame).rounded(.down))
                 switch (event.kind, event.valueJSON) {
-                case ("next", let json?):
+                case (.next, let json?):
                     let letter = letters.letter(for: json)
                     if !values.contains(where: { $0.0 == letter }) { values.append((letter, json)) }
                     entries.append(Marbles.Entry(frame: at, symbol: letter))
-                case ("error", _):
+                case (.error, _):
                     entries.append(Marbles.Entry(frame: at, symbol: "#"))
                 default:
                     entries.append(Marbles.Entry(frame: at, symbol: "|"))
@@ -222,9 +208,9 @@ enum MarblesRun {
         /// "sources":{name: […]}}`.
         var json: String {
             let events = self.events.map { event in
-                let time = number(Double(event.time / .microseconds(1)) / 1_000)
+                let time = number(event.t)
                 let value = event.valueJSON.map { #","value":"# + $0 } ?? ""
-                return #"{"kind":"\#(event.kind)","time":\#(time)\#(value),"thread":"# + quoted(event.thread) + "}"
+                return #"{"kind":"\#(event.kind.rawValue)","time":\#(time)\#(value),"thread":"# + quoted(event.thread) + "}"
             }
             let values = self.values.map { quoted(String($0.letter)) + ":" + $0.json }
             return #"{"events":["# + events.joined(separator: ",") + #"],"marbles":"# + quoted(marbles) + #","values":{"#
