@@ -15,10 +15,10 @@ public final class Interpreter: Sendable {
     /// What a program's streams send.
     public typealias Sink = @Sendable (_ stream: String, _ event: Event<Value, PipelineFailure>) -> Void
 
-    /// What a program's streams do, one subscription at a time: `subscription` is the id of the
+    /// What a program's streams do, one subscription at a time: each report names the
     /// subscription (unique in the program, from 1) that was made, delivered an event, or ended;
-    /// `nil` only for the `budget_exceeded` that ends a stream never subscribed to.
-    public typealias Reporter = @Sendable (_ stream: String, _ subscription: Int?, _ report: StreamReport) -> Void
+    /// none only for the `budget_exceeded` that ends a stream never subscribed to.
+    public typealias Reporter = @Sendable (_ stream: String, _ report: StreamReport) -> Void
 
     private let inputs: [String: Subject<Value, PipelineFailure>]
     private let subscriptions: CompoundDisposable
@@ -41,8 +41,8 @@ public final class Interpreter: Sendable {
         limits: StepBudget.Limits = .standard,
         sink: @escaping Sink
     ) throws(Diagnostics) {
-        try self.init(program: program, scheduler: scheduler, background: background, services: services, limits: limits) { stream, _, report in
-            if case .event(let event) = report { sink(stream, event) }
+        try self.init(program: program, scheduler: scheduler, background: background, services: services, limits: limits) { stream, report in
+            if case .event(let event, _) = report { sink(stream, event) }
         }
     }
 
@@ -76,12 +76,12 @@ public final class Interpreter: Sendable {
             let failure = PipelineFailure.budgetExceeded(exhaustion, limits)
             for (name, ids) in unended {
                 guard !ids.isEmpty else {
-                    probe.end(name, nil, .event(.error(failure)))
+                    probe.end(name, .event(.error(failure), subscription: nil))
                     continue
                 }
                 for id in ids {
-                    probe.end(name, id, .event(.error(failure)))
-                    probe.end(name, id, .disposed)
+                    probe.end(name, .event(.error(failure), subscription: id))
+                    probe.end(name, .disposed(id))
                 }
             }
         }
@@ -129,7 +129,7 @@ public final class Interpreter: Sendable {
             services: services,
             budget: StepBudget { _ in },
             subscriptions: CompoundDisposable(),
-            probe: StreamProbe(limit: 0) { _, _, _ in },
+            probe: StreamProbe(limit: 0) { _, _ in },
             subscribes: false
         )
         builder.buildAll()

@@ -65,13 +65,13 @@ public struct ProgramMarbles: Sendable {
         )
         let interpreter: Interpreter
         do throws(Interpreter.Diagnostics) {
-            interpreter = try Interpreter(program: parsed, scheduler: clock, services: services(clock), inputs: inputs) { stream, id, report in
+            interpreter = try Interpreter(program: parsed, scheduler: clock, services: services(clock), inputs: inputs) { stream, report in
                 let now = clock.now
                 log.withLock { log in
                     switch report {
-                    case .subscribed: if let id { log.spans[stream, default: [:]][id] = (now, nil) }
-                    case .disposed: if let id { log.spans[stream]?[id]?.1 = now }
-                    case .event(let event): log.events[stream, default: []].append((now, event))
+                    case .subscribed(let id): log.spans[stream, default: [:]][id] = (now, nil)
+                    case .disposed(let id): log.spans[stream]?[id]?.1 = now
+                    case .event(let event, _): log.events[stream, default: []].append((now, event))
                     }
                 }
             }

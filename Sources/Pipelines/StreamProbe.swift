@@ -45,18 +45,18 @@ final class StreamProbe: Sendable {
     func reporting(_ signal: Signal<Value, PipelineFailure>, as name: String, values: Bool = true) -> Signal<Value, PipelineFailure> {
         Signal { [self] subscriber in
             let (id, isAdmitted) = join(name)
-            report(name, id, .subscribed)
+            report(name, .subscribed(id))
             guard isAdmitted else {
                 let failure = Self.tooManySubscriptions(limit)
-                report(name, id, .event(.error(failure)))
-                report(name, id, .disposed)
+                report(name, .event(.error(failure), subscription: id))
+                report(name, .disposed(id))
                 subscriber.sendError(failure)
                 return nil
             }
-            subscriber.add(ActionDisposable { [self] in if leave(id) { report(name, id, .disposed) } })
+            subscriber.add(ActionDisposable { [self] in if leave(id) { report(name, .disposed(id)) } })
             return signal.subscribe(
                 Subscriber { [self] event in
-                    if values || event.isTerminating { report(name, id, .event(event)) }
+                    if values || event.isTerminating { report(name, .event(event, subscription: id)) }
                     subscriber.send(event)
                 },
                 for: subscriber
@@ -64,10 +64,10 @@ final class StreamProbe: Sendable {
         }
     }
 
-    /// Sends what subscription `id` of `name` did to the reporter, unless the program was halted.
-    private func report(_ name: String, _ id: Int, _ report: StreamReport) {
+    /// Sends what a subscription of `name` did to the reporter, unless the program was halted.
+    private func report(_ name: String, _ report: StreamReport) {
         guard !state.withLock({ $0.isHalted }) else { return }
-        reporter(name, id, report)
+        reporter(name, report)
     }
 
     /// Stops reporting. Returns each of `names` that has not ended — with the ids of its live
@@ -85,10 +85,9 @@ final class StreamProbe: Sendable {
         }
     }
 
-    /// Reports, after ``halt(_:)``, what ends subscription `id` of `name` (`nil`: a name never
-    /// subscribed to).
-    func end(_ name: String, _ id: Int?, _ report: StreamReport) {
-        reporter(name, id, report)
+    /// Reports, after ``halt(_:)``, what ends a subscription of `name`.
+    func end(_ name: String, _ report: StreamReport) {
+        reporter(name, report)
     }
 
     /// Each name's subscriptions so far and live now.
@@ -124,15 +123,7 @@ final class StreamProbe: Sendable {
 }
 
 /// What a program's probe reports of one subscription to a stream or stage.
-public enum StreamReport: Sendable, Equatable {
-    /// The subscription began (RxJS's `^`).
-    case subscribed
-    /// It delivered an event.
-    case event(Event<Value, PipelineFailure>)
-    /// It ended: disposed by its reader, after its terminal event, or when the program stopped
-    /// (RxJS's `!`).
-    case disposed
-}
+public typealias StreamReport = SubscriptionReport<Value, PipelineFailure>
 
 /// How often a stream or stage of a program has been subscribed to: every subscription is its
 /// work run again (a named stream is cold), so this is how a learner counts side effects.

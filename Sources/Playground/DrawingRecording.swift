@@ -1,5 +1,6 @@
 import Locking
 import Reactive
+import Scenarios
 
 /// What a run on a virtual clock records of its named streams, for ``ProgramDrawing`` and
 /// ``ScenarioDrawing`` alike: each event as text (a value's tree takes many times its text's
@@ -41,6 +42,20 @@ final class DrawingRecording: Sendable {
         state.withLock { state in
             guard !state.isFull else { return }
             state.spans[stream]?[id]?.disposed = now
+        }
+    }
+
+    /// What `stream` reported at `now`: a subscription's start or end, or an event — not an event
+    /// without `withEvents` (a source inside a named stream is drawn by its subscriptions alone:
+    /// its values are the stream's). A scenario's drawing and a program's (``ProgramSession/stageReport(_:)``)
+    /// both record through here.
+    func record(_ stream: String, _ report: StageReport, at now: Duration, withEvents: Bool = true) {
+        switch report {
+        case .subscribed(let id): subscribed(stream, id: id, at: now)
+        case .disposed(let id): disposed(stream, id: id, at: now)
+        case .event(let happened, _):
+            guard withEvents else { return }
+            event(stream, kind: happened.eventKind, valueJSON: EventJSON.valueJSON(of: happened), at: now)
         }
     }
 

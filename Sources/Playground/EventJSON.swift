@@ -9,7 +9,7 @@ enum EventJSON {
     static func valueJSON(of event: StreamEvent) -> String? {
         switch event {
         case .next(let value): json(value)
-        case .error(let code, let message): json(.object(["code": .string(code), "message": .string(message)]))
+        case .error(let failure): failureJSON(code: failure.code, message: failure.message)
         case .completed: nil
         }
     }
@@ -25,6 +25,11 @@ enum EventJSON {
         data += #"],"thread":""# + event.thread + "\""
         if let subscription = event.subscription { data += #","sub":\#(subscription)"# }
         return data + "}"
+    }
+
+    /// The JSON of a failure: `{"code", "message"}`.
+    static func failureJSON(code: String, message: String) -> String {
+        json(.object(["code": .string(code), "message": .string(message)]))
     }
 
     static func json(_ value: JSONValue) -> String {
@@ -44,7 +49,7 @@ extension InputEvent {
         switch self {
         case .next(let value): .next(value.json)
         case .completed: .completed
-        case .error(let error): .error(code: error.code, message: error.message)
+        case .error(let error): .error(error)
         }
     }
 }

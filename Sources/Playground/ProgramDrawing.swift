@@ -62,29 +62,14 @@ enum ProgramDrawing {
                 scheduler: clock,
                 services: ProgramSession.services(Services(scheduler: clock, settings: ScenarioSettings())),
                 limits: limits
-            ) { stream, id, report in
-                if case .event(.error(let failure)) = report { reports.ended(with: failure.code) }
+            ) { stream, report in
+                if case .event(.error(let failure), _) = report { reports.ended(with: failure.code) }
                 // A source inside a named stream (`out·marbles`, an inner signal of its flattening)
                 // is answered by its subscriptions alone: its values are the stream's.
                 let owner = stream.firstIndex(of: "·").map { String(stream[..<$0]) }
                 let isSource = owner.map(named.contains) ?? false
                 guard named.contains(stream) || isSource else { return }
-                if isSource, case .event = report { return }
-                let now = clock.now
-                switch report {
-                case .subscribed:
-                    // Subscriptions are drawn apart, as RxJS's subscription marbles.
-                    if let id { recording.subscribed(stream, id: id, at: now) }
-                case .disposed:
-                    if let id { recording.disposed(stream, id: id, at: now) }
-                case .event(.next(let value)):
-                    recording.event(stream, kind: .next, valueJSON: EventJSON.json(value.json), at: now)
-                case .event(.error(let failure)):
-                    let json = EventJSON.json(.object(["code": .string(failure.code), "message": .string(failure.message)]))
-                    recording.event(stream, kind: .error, valueJSON: json, at: now)
-                case .event(.completed):
-                    recording.event(stream, kind: .completed, valueJSON: nil, at: now)
-                }
+                recording.record(stream, ProgramSession.stageReport(report), at: clock.now, withEvents: !isSource)
             }
         } catch {
             return .failure(ProgramRefusal(diagnostics: error.all))

@@ -6,6 +6,12 @@ import Scenarios
 /// A user's program (docs/PIPELINES.md) as what a session runs: checked and built once when the
 /// session is asked for, then built again on the session's clock when it starts.
 enum ProgramSession {
+    /// A program's report as a scenario's: its values as JSON, its failures a code and a message.
+    /// The one translation between the two: a program's session and its drawing both use it.
+    static func stageReport(_ report: StreamReport) -> StageReport {
+        report.map(value: \.json) { ErrorInfo(code: $0.code, message: $0.message) }
+    }
+
     /// The session definition of the program `text`, and its warnings; or every error found.
     static func definition(
         from text: String,
@@ -97,20 +103,9 @@ private struct ProgramInstance: SessionInstance {
             background: clock.background,
             services: services,
             limits: limits
-        ) {
-            stream,
-            id,
-            report in
-            switch (report, id) {
-            case (.subscribed, let id?): sink(stream, .subscribed(id))
-            case (.disposed, let id?): sink(stream, .disposed(id))
-            case (.subscribed, nil), (.disposed, nil): break  // every subscription has an id
-            case (.event(.next(let value)), _): sink(stream, .event(.next(value.json), subscription: id))
-            case (.event(.error(let failure)), _):
-                reports.ended(with: failure.code)
-                sink(stream, .event(.error(code: failure.code, message: failure.message), subscription: id))
-            case (.event(.completed), _): sink(stream, .event(.completed, subscription: id))
-            }
+        ) { stream, report in
+            if case .event(.error(let failure), _) = report { reports.ended(with: failure.code) }
+            sink(stream, ProgramSession.stageReport(report))
         }
     }
 

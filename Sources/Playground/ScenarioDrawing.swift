@@ -96,17 +96,7 @@ enum ScenarioDrawing {
         let running = scenario.init(scheduler: clock, settings: ScenarioSettings()) { stream, report in
             let owner = stream.firstIndex(of: "·").map { String(stream[..<$0]) }
             guard named.contains(stream) || owner.map(named.contains) == true else { return }
-            let now = clock.now
-            switch report {
-            case .subscribed(let id): recording.subscribed(stream, id: id, at: now)
-            case .disposed(let id): recording.disposed(stream, id: id, at: now)
-            case .event(let event, _) where owner != nil: _ = event  // a source: its subscriptions alone
-            case .event(.next(let value), _): recording.event(stream, kind: .next, valueJSON: EventJSON.json(value), at: now)
-            case .event(.error(let code, let message), _):
-                let json = EventJSON.json(.object(["code": .string(code), "message": .string(message)]))
-                recording.event(stream, kind: .error, valueJSON: json, at: now)
-            case .event(.completed, _): recording.event(stream, kind: .completed, valueJSON: nil, at: now)
-            }
+            recording.record(stream, report, at: clock.now, withEvents: owner == nil)  // a source: its subscriptions alone
         }
         for scheduled in query.events {
             _ = clock.schedule(after: .milliseconds(scheduled.time)) { running.apply(scheduled.event, to: scheduled.input) }

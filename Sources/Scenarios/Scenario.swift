@@ -1,28 +1,12 @@
 import Reactive
 
-/// An event of a named stream, in the form it leaves the scenario.
-public enum StreamEvent: Sendable, Equatable {
-    /// A value.
-    case next(JSONValue)
-    /// The stream failed and ended.
-    case error(code: String, message: String)
-    /// The stream completed.
-    case completed
-}
+/// An event of a named stream, in the form it leaves the scenario: its values as JSON, its
+/// failure a code and a message.
+public typealias StreamEvent = Event<JSONValue, ErrorInfo>
 
 /// What a running pipeline reports of one of its named streams. A named stream is a cold signal,
-/// as RAC's are: each reader subscribes to it again, so its reports come per subscription — its
-/// start (RxJS's `^`), each event it delivers, and its end (`!`: disposed by its reader, after its
-/// terminal event, or when the pipeline stops) — each with an id unique in the pipeline.
-public enum StageReport: Sendable, Equatable {
-    /// A subscription began, before it subscribed to what it reads.
-    case subscribed(Int)
-    /// An event, delivered to `subscription` (`nil` only for an event that ends a stream never
-    /// subscribed to, as a halted program reports).
-    case event(StreamEvent, subscription: Int?)
-    /// The subscription ended.
-    case disposed(Int)
-}
+/// as RAC's are: each reader subscribes to it again, so its reports come per subscription.
+public typealias StageReport = SubscriptionReport<JSONValue, ErrorInfo>
 
 /// Receives what a running scenario reports of its named streams, as it happens, on the thread
 /// that delivered it (the scenario's scheduler, or another it moved work to).

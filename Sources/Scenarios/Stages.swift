@@ -107,9 +107,9 @@ final class Stages: Sendable {
     ) -> StreamEvent? {
         switch event {
         case .next(let next): value.map { .next($0(next)) }
-        case .error(let error as ErrorInfo): .error(code: error.code, message: error.message)
-        case .error(let error as ServiceError): .error(code: error.code, message: error.message)
-        case .error(let error): .error(code: "stream_failed", message: String(describing: error))
+        case .error(let error as ErrorInfo): .error(error)
+        case .error(let error as ServiceError): .error(ErrorInfo(code: error.code, message: error.message))
+        case .error(let error): .error(ErrorInfo(code: "stream_failed", message: String(describing: error)))
         case .completed: .completed
         }
     }

@@ -160,16 +160,18 @@ struct ColdStreamTests {
         #expect(errors("input q: text\nx = q.publish().autoconnect().map { $0 }").isEmpty)
     }
     /// Runs `text` with a reporter: each report with the virtual time it came at.
-    func reports(_ text: String, requests: Requests, until milliseconds: Int) throws -> [(time: Int, stream: String, id: Int?, report: StreamReport)]
-    {
+    func reports(
+        _ text: String,
+        requests: Requests,
+        until milliseconds: Int
+    ) throws -> [(time: Int, stream: String, id: Int?, report: ReportWithoutID)] {
         let (program, _) = PipelineLanguage.parse(text)
         let scheduler = TestScheduler()
-        let recorded = Lock<[(time: Int, stream: String, id: Int?, report: StreamReport)]>([])
+        let recorded = Lock<[(time: Int, stream: String, id: Int?, report: ReportWithoutID)]>([])
         let interpreter = try Interpreter(program: program, scheduler: scheduler, services: ["request": requests.service(on: scheduler)]) {
             stream,
-            id,
             report in
-            recorded.withLock { $0.append((Int(scheduler.now / .milliseconds(1)), stream, id, report)) }
+            recorded.withLock { $0.append((Int(scheduler.now / .milliseconds(1)), stream, report.subscription, ReportWithoutID(report))) }
         }
         scheduler.advance(by: .milliseconds(milliseconds))
         interpreter.stop()
@@ -205,13 +207,12 @@ struct ColdStreamTests {
         let requests = Requests()
         let (program, _) = PipelineLanguage.parse("input q: text\nresults = q.flatMap(.latest) { _ in request() }")
         let scheduler = TestScheduler()
-        let recorded = Lock<[(time: Int, id: Int?, report: StreamReport)]>([])
+        let recorded = Lock<[(time: Int, id: Int?, report: ReportWithoutID)]>([])
         let interpreter = try Interpreter(program: program, scheduler: scheduler, services: ["request": requests.service(on: scheduler)]) {
             stream,
-            id,
             report in
             guard stream == "results·request" else { return }
-            recorded.withLock { $0.append((Int(scheduler.now / .milliseconds(1)), id, report)) }
+            recorded.withLock { $0.append((Int(scheduler.now / .milliseconds(1)), report.subscription, ReportWithoutID(report))) }
         }
         interpreter.send(.next(.string("swe")), to: "q")
         scheduler.schedule(after: .milliseconds(50)) { interpreter.send(.next(.string("swedish")), to: "q") }

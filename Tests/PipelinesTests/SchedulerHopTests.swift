@@ -11,14 +11,14 @@ import Testing
 @Suite("Pipeline language: deliverOn and subscribeOn")
 struct SchedulerHopTests {
     /// Each report of `text`'s run, with the scheduler name current when it was made.
-    func run(_ text: String, sending values: [Value] = []) throws -> [(stream: String, report: StreamReport, thread: String?)] {
+    func run(_ text: String, sending values: [Value] = []) throws -> [(stream: String, report: ReportWithoutID, thread: String?)] {
         let (program, diagnostics) = PipelineLanguage.parse(text)
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         let clock = TestScheduler()
         let session = NamedScheduler(clock, name: "session")
-        let reports = Lock<[(stream: String, report: StreamReport, thread: String?)]>([])
-        let interpreter = try Interpreter(program: program, scheduler: session) { stream, _, report in
-            reports.withLock { $0.append((stream, report, NamedScheduler.currentName)) }
+        let reports = Lock<[(stream: String, report: ReportWithoutID, thread: String?)]>([])
+        let interpreter = try Interpreter(program: program, scheduler: session) { stream, report in
+            reports.withLock { $0.append((stream, ReportWithoutID(report), NamedScheduler.currentName)) }
         }
         for (index, value) in values.enumerated() {
             session.schedule(after: .milliseconds(100 * (index + 1))) { interpreter.send(.next(value), to: "x") }
@@ -28,7 +28,7 @@ struct SchedulerHopTests {
         return reports.withLock { $0 }
     }
 
-    func threads(of stream: String, in reports: [(stream: String, report: StreamReport, thread: String?)]) -> [String?] {
+    func threads(of stream: String, in reports: [(stream: String, report: ReportWithoutID, thread: String?)]) -> [String?] {
         reports.filter {
             if $0.stream == stream, case .event(.next) = $0.report { return true }
             return false

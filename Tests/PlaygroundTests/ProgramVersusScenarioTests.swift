@@ -48,7 +48,7 @@ struct ProgramVersusScenarioTests {
             let converted: StreamEvent =
                 switch event {
                 case .next(let value): .next(value.json)
-                case .error(let failure): .error(code: failure.code, message: failure.message)
+                case .error(let failure): .error(ErrorInfo(code: failure.code, message: failure.message))
                 case .completed: .completed
                 }
             programEvents.withLock { $0.append((stream, Int(programClock.now / .milliseconds(1)), converted)) }

@@ -22,8 +22,8 @@ struct SubscriptionLifecycleTests {
         let clock = TestScheduler()
         let reports = Lock<[(stream: String, id: Int?, report: StreamReport)]>([])
         let services = ProgramSession.services(Services(scheduler: clock, settings: ScenarioSettings()))
-        let interpreter = try Interpreter(program: program, scheduler: clock, services: services) { stream, id, report in
-            reports.withLock { $0.append((stream, id, report)) }
+        let interpreter = try Interpreter(program: program, scheduler: clock, services: services) { stream, report in
+            reports.withLock { $0.append((stream, report.subscription, report)) }
         }
         // Something to do for each input: a text, a number, a press, a switch.
         for input in program.inputs {
@@ -35,7 +35,7 @@ struct SubscriptionLifecycleTests {
         interpreter.stop()
 
         let recorded = reports.withLock { $0 }
-        #expect(recorded.contains { $0.report == .subscribed }, "\(name) subscribed to something")
+        #expect(recorded.contains { if case .subscribed = $0.report { true } else { false } }, "\(name) subscribed to something")
         var open: Set<Int> = []
         var ended: Set<Int> = []
         for entry in recorded {

@@ -27,7 +27,7 @@ struct InputEndTests {
         search.fail("query", failure)
         #expect(search.values("throttled").isEmpty, "an error drops the pending throttled value")
         #expect(search.terminations.map(\.stream) == searchStreams)
-        #expect(search.terminations.allSatisfy { $0.event == .error(code: "input_failed", message: "the keyboard broke") })
+        #expect(search.terminations.allSatisfy { $0.event == .error(ErrorInfo(code: "input_failed", message: "the keyboard broke")) })
     }
 
     @Test func aValueAfterTheEndIsIgnored() {
