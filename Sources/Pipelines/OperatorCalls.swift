@@ -181,6 +181,21 @@ extension Builder {
         return { scopes in upstream(scopes).then { maker(scopes) } }
     }
 
+    /// `c.if(then: a, else: b)`: follows `a` while `c`'s latest bool is true and `b` while it is
+    /// false (RAC `+if:then:else:`, a switch: each change subscribes to the chosen stream afresh).
+    mutating func ifThenElse(_ call: OperatorCall) throws(BuildError) -> SignalMaker {
+        let whenTrue = try compile(call.arguments[0], parameters: call.parameters)
+        let whenFalse = try compile(call.arguments[1], parameters: call.parameters)
+        let (upstream, range) = (call.upstream, call.arguments.range)
+        return { scopes in
+            let flags = upstream(scopes).attemptMap { value throws(PipelineFailure) -> Bool in
+                guard case .bool(let flag) = value else { throw .closure("`if` needs bools, not \(value.kindName)", at: range) }
+                return flag
+            }
+            return Signal.if(flags, then: whenTrue(scopes), else: whenFalse(scopes))
+        }
+    }
+
     /// `flatMap(.strategy) { }` (`strategy` is `nil`: the first argument gives it), and
     /// `flattenMap { }` (merge) and `concatMap { }` (concat), which are given theirs.
     mutating func flatMap(_ call: OperatorCall, strategy given: FlattenStrategy?) throws(BuildError) -> SignalMaker {

@@ -96,6 +96,7 @@ struct LanguageOperator: Sendable {
         .init("withLatest", rac: "combineLatest:", nil, "withLatest(from: a, b)") { b, c throws(BuildError) in try b.withLatest(c) },
         .init("concat", rac: "concat:", ["with"], "concat(with: other)") { b, c throws(BuildError) in try b.binary(c) { $0.concat($1) } },
         .init("then", rac: "then:", [nil], "then { just(1) }") { b, c throws(BuildError) in try b.then(c) },
+        .init("if", rac: "+if:then:else:", ["then", "else"], "if(then: a, else: b)") { b, c throws(BuildError) in try b.ifThenElse(c) },
         .init("flatMap", rac: "flattenMap:", [nil, nil], "flatMap(.latest) { search($0) }") { b, c throws(BuildError) in
             try b.flatMap(c, strategy: nil)
         },

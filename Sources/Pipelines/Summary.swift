@@ -71,7 +71,7 @@ extension Program {
     public var summaries: [StreamSummary] {
         let actions = Set(inputs.filter { $0.kind == .action }.map(\.name))
         let valueInputs = Set(inputs.map(\.name)).subtracting(actions)
-        let flattening: Set<String> = ["flatMap", "flattenMap", "concatMap", "catch"]
+        let flattening: Set<String> = ["flatMap", "flattenMap", "concatMap", "catch", "if"]
         var state: [String: Bool] = [:]
         let definitions = Dictionary(streams.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         /// Whether the stream `name` is a state stream, resolving the streams it starts from first.

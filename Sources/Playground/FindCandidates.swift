@@ -12,7 +12,7 @@ import Pipelines
 /// multicasting `replay`, `replayLast`, `replayLazily`, `publish`, `autoconnect` (one stream's
 /// output is the same with or without them); `deliverOn`/`subscribeOn` (threads, not marbles);
 /// `materialize`, `dematerialize`, `attemptMap`, `reduceEach`, `attempt`, and `and`/`or` (arrays of
-/// bools, which rows do not make).
+/// bools, which rows do not make); `if` (three streams, where a find has two inputs at most).
 struct FindCandidate: Equatable {
     /// The operator's name in the catalogue (`filter`), for grouping and links.
     let operatorName: String

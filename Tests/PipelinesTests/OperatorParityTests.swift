@@ -52,6 +52,7 @@ struct OperatorParityTests {
         ("n.aggregate(0) { total, value in total + value }", { n, _, _ in n.aggregate(.number(0)) { .number(number($0) + number($1)) } }),
         ("n.collect()", { n, _, _ in n.collect().map(Value.array) }),
         ("n.then { m }", { n, m, _ in n.then { m } }),
+        ("n.map { $0 > 1 }.if(then: m, else: n)", { n, m, _ in Signal.if(n.map { number($0) > 1 }, then: m, else: n) }),
         ("n.materialize()", { n, _, _ in n.materialize().map(Builder.describe).promoteError(PipelineFailure.self) }),
         ("n.materialize().dematerialize()", { n, _, _ in n }),
         ("n.timeout(after: 500ms)", { n, _, clock in n.timeout(after: .milliseconds(500), raising: timeoutFailure(500), on: clock) }),

@@ -63,6 +63,7 @@ struct OperatorContractTests {
         ("catch", { s, _ in s.catch { Signal<Int, TestError>.failure($0) } }),
         ("catchTo", { s, _ in s.catchTo(Signal<Int, TestError>.failure(TestError(code: 42))) }),
         ("publish+autoconnect", { s, _ in s.publish().autoconnect() }),
+        ("if", { s, _ in Signal.if(s.map { $0 > 0 }, then: s, else: .empty) }),
     ]
 
     @Test(arguments: operators.map(\.0))
