@@ -38,7 +38,7 @@ enum MarbleTestWriter {
         limits: StepBudget.Limits = .standard
     ) -> Result<String, Refusal> {
         let answer: ProgramDrawing.Answer
-        switch ProgramDrawing.run(text, until: nil, limits: limits) {
+        switch ProgramDrawing.run(text, until: nil, rules: ProgramRules(limits: limits)) {
         case .failure(let refusal): return .failure(.program(refusal))
         case .success(let run): answer = run
         }

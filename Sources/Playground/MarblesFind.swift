@@ -91,10 +91,9 @@ enum MarblesFind {
                 case .success(let run) = ProgramDrawing.run(
                     program,
                     until: until,
-                    limits: limits,
+                    rules: ProgramRules(limits: limits, onLimit: onLimit),
                     steps: stepsPerCandidate,
-                    answerBytes: answerBytesPerCandidate,
-                    onLimit: onLimit
+                    answerBytes: answerBytesPerCandidate
                 ),
                 let drawing = run.streams.first(where: { $0.name == "out" })
             else { continue }
@@ -145,7 +144,7 @@ extension API {
             // The inputs alone, run once: rows a program cannot hold (values nested too deep, say)
             // are a clear 400, not an empty list of answers.
             let identity = query.inputLines + "\nout = " + query.inputs[0].name
-            if case .failure(let refusal) = ProgramDrawing.run(identity, until: 1, limits: programLimits, steps: 1),
+            if case .failure(let refusal) = ProgramDrawing.run(identity, until: 1, rules: ProgramRules(limits: programLimits), steps: 1),
                 let problem = refusal.diagnostics.first(where: { $0.severity == .error })
             {
                 return .error(status: 400, code: "invalid_value", message: "The inputs cannot be run: \(problem.message).")

@@ -41,6 +41,9 @@ enum OutsideNumbers {
     }
 
     /// `POST /api/marbles`'s `until`: virtual milliseconds, 1 through ``ProgramDrawing/maximumUntil``.
+    /// A number from outside that is not one of the values its parser accepts.
+    struct Invalid: Error {}
+
     static func until(_ text: String) -> Double? {
         guard let value = decimal(text), value >= 1, value <= ProgramDrawing.maximumUntil else { return nil }
         return value

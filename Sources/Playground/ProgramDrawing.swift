@@ -38,19 +38,18 @@ enum ProgramDrawing {
     }
 
     /// Runs `text` until every stream is quiet (no work left on the clock) or `until` virtual
-    /// milliseconds, with at most `answerBytes` of values in its answer; or every problem that
-    /// keeps it from running.
+    /// milliseconds, run by `rules`, with at most `answerBytes` of values in its answer; or every
+    /// problem that keeps it from running.
     static func run(
         _ text: String,
         until: Double?,
-        limits: StepBudget.Limits = .standard,
+        rules: ProgramRules = ProgramRules(),
         steps stepBudget: Int = ProgramDrawing.stepBudget,
-        answerBytes: Int = defaultAnswerBytes,
-        hints: [String: String] = [:],
-        onLimit: @escaping @Sendable (String) -> Void = { _ in }
+        answerBytes: Int = defaultAnswerBytes
     ) -> Result<Answer, ProgramRefusal> {
-        let reports = LimitReports(onLimit)
-        let (program, diagnostics) = PipelineLanguage.parse(text, hints: hints)
+        let reports = LimitReports(rules.onLimit)
+        let limits = rules.limits
+        let (program, diagnostics) = PipelineLanguage.parse(text, hints: rules.hints)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         let clock = TestScheduler()
         let recording = DrawingRecording(answerBytes: answerBytes)

@@ -2,7 +2,22 @@ import MicroHTTP
 import Pipelines
 import Scenarios
 
+/// How this server runs the programs people post: their limits (`--max-value-bytes`…), the hints
+/// the checker gives for names the language lacks (from the gallery), and where a limit reached
+/// is counted.
+struct ProgramRules: Sendable {
+    var limits = StepBudget.Limits.standard
+    var hints: [String: String] = [:]
+    var onLimit: @Sendable (String) -> Void = { _ in }
+}
+
 extension API {
+    /// The rules of the programs posted to this server.
+    var programRules: ProgramRules {
+        let metrics = self.metrics
+        return ProgramRules(limits: programLimits, hints: gallery.operatorHints) { metrics.programReachedLimit($0) }
+    }
+
     /// `POST /api/pipelines`: a session running the program in the body (docs/PIPELINES.md), or
     /// 400 `pipeline_invalid` with every problem found.
     func runProgram(_ request: HTTPRequest) -> HTTPResponse {
@@ -10,13 +25,7 @@ extension API {
         guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
             return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
         }
-        let metrics = self.metrics
-        switch ProgramSession.definition(
-            from: text,
-            limits: programLimits,
-            hints: gallery.operatorHints,
-            onLimit: { metrics.programReachedLimit($0) }
-        ) {
+        switch ProgramSession.definition(from: text, rules: programRules) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let (definition, _)):
@@ -38,23 +47,8 @@ extension API {
     /// drawn (``ProgramDrawing``); 400 `pipeline_invalid` with every problem when it cannot run.
     func drawMarbles(_ request: HTTPRequest) -> HTTPResponse {
         guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
-        let until = request.query["until"].map(OutsideNumbers.until)
-        if case .some(nil) = until {
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: "until takes virtual milliseconds from 1 to \(Int(ProgramDrawing.maximumUntil))."
-            )
-        }
-        let metrics = self.metrics
-        switch ProgramDrawing.run(
-            text,
-            until: until ?? nil,
-            limits: programLimits,
-            answerBytes: marblesAnswerBytes,
-            hints: gallery.operatorHints,
-            onLimit: { metrics.programReachedLimit($0) }
-        ) {
+        guard case .success(let until) = Self.until(request) else { return Self.untilInvalid }
+        switch ProgramDrawing.run(text, until: until, rules: programRules, answerBytes: marblesAnswerBytes) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let answer):

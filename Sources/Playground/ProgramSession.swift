@@ -12,14 +12,13 @@ enum ProgramSession {
         report.map(value: \.json) { ErrorInfo(code: $0.code, message: $0.message) }
     }
 
-    /// The session definition of the program `text`, and its warnings; or every error found.
+    /// The session definition of the program `text`, run by `rules`, and its warnings; or every
+    /// error found.
     static func definition(
         from text: String,
-        limits: StepBudget.Limits = .standard,
-        hints: [String: String] = [:],
-        onLimit: @escaping @Sendable (String) -> Void = { _ in }
+        rules: ProgramRules = ProgramRules()
     ) -> Result<(definition: SessionDefinition, warnings: [Diagnostic]), ProgramRefusal> {
-        let (program, diagnostics) = PipelineLanguage.parse(text, hints: hints)
+        let (program, diagnostics) = PipelineLanguage.parse(text, hints: rules.hints)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return .failure(ProgramRefusal(diagnostics: diagnostics)) }
         // What only building finds (an argument out of range, a value where a signal is needed),
         // found without running anything: the session builds it again, for real, on its thread.
@@ -36,8 +35,8 @@ enum ProgramSession {
         let definition = SessionDefinition(description: description, warnings: diagnostics) { clock, settings, sink in
             ProgramInstance(
                 program: program,
-                limits: limits,
-                reports: LimitReports(onLimit),
+                limits: rules.limits,
+                reports: LimitReports(rules.onLimit),
                 clock: clock,
                 services: services(Services(scheduler: clock.session, settings: settings)),
                 sink: sink

@@ -128,23 +128,28 @@ extension API {
         return Self.rateLimited(request, by: marbleRuns, "Too many marble runs from your address; slow down.")
     }
 
+    /// A drawing's `until` query value: virtual milliseconds from 1 to ``ProgramDrawing/maximumUntil``,
+    /// `nil` when it is not given; a failure when it is given but is not one.
+    static func until(_ request: HTTPRequest) -> Result<Double?, OutsideNumbers.Invalid> {
+        guard let text = request.query["until"] else { return .success(nil) }
+        return OutsideNumbers.until(text).map { .success($0) } ?? .failure(OutsideNumbers.Invalid())
+    }
+
+    /// 400 for an `until` that ``until(_:)`` refused.
+    static var untilInvalid: HTTPResponse {
+        .error(status: 400, code: "invalid_value", message: "until takes virtual milliseconds from 1 to \(Int(ProgramDrawing.maximumUntil)).")
+    }
+
     /// `POST /api/scenarios/{id}/marbles?until=MS`: the scenario run on a virtual clock with the
     /// body's input rows, its streams drawn (``ScenarioDrawing``).
     func drawScenarioMarbles(_ request: HTTPRequest) -> HTTPResponse {
         guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
-        let until = request.query["until"].map(OutsideNumbers.until)
-        if case .some(nil) = until {
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: "until takes virtual milliseconds from 1 to \(Int(ProgramDrawing.maximumUntil))."
-            )
-        }
+        guard case .success(let until) = Self.until(request) else { return Self.untilInvalid }
         switch ScenarioDrawing.Query.read(request.body, for: scenario.description) {
         case .failure(let error):
             return error.response
         case .success(let query):
-            let answer = ScenarioDrawing.run(scenario, query, until: until ?? nil, answerBytes: marblesAnswerBytes)
+            let answer = ScenarioDrawing.run(scenario, query, until: until, answerBytes: marblesAnswerBytes)
             if let truncation = answer.truncation { metrics.marblesTruncated("scenario_" + truncation.reason.rawValue) }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(answer.json.utf8)))
         }

@@ -45,12 +45,7 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
     /// Sends any event: a value to every current subscriber, or the end (RAC `sendError:`,
     /// `sendCompleted`), after which the subject takes nothing more and its feeds are disposed.
     public func send(_ event: Event<Value, Failure>) {
-        guard case .next(let value) = event else {
-            core.terminate(with: event)
-            feeds.dispose()
-            return
-        }
-        sendNext(value)
+        send(event, endingWith: core.terminate(with:))
     }
 
     /// The values that a new subscriber would receive, oldest first.

@@ -43,12 +43,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     /// Sends any event: a value to every current subscriber, or the end (RAC `sendError:`,
     /// `sendCompleted`), after which the subject takes nothing more and its feeds are disposed.
     public func send(_ event: Event<Value, Failure>) {
-        guard case .next(let value) = event else {
-            core.terminate(with: event)
-            feeds.dispose()
-            return
-        }
-        sendNext(value)
+        send(event, endingWith: core.terminate(with:))
     }
 
     /// The number of current subscribers.

@@ -21,6 +21,18 @@ public protocol SubjectProtocol<Value, Failure>: AnyObject, Sendable {
 }
 
 extension SubjectProtocol {
+    /// What every subject's ``send(_:)`` does: a value goes through ``sendNext(_:)``; an end goes
+    /// through `end`, which delivers it and closes the subject, and then the subject's feeds are
+    /// disposed (RAC's subject disposes its subscriptions when it ends).
+    func send(_ event: Event<Value, Failure>, endingWith end: (Event<Value, Failure>) -> Void) {
+        guard case .next(let value) = event else {
+            end(event)
+            feeds.dispose()
+            return
+        }
+        sendNext(value)
+    }
+
     /// Sends an error to the current subscribers and ends the subject (RAC `sendError:`).
     public func sendError(_ error: Failure) { send(.error(error)) }
 
