@@ -43,6 +43,16 @@ struct ProgramDrawingTests {
         #expect(stream(answer, "a")["marbles"] as? String == "-ab----cd-----|")
     }
 
+    /// `rateLimit` lets `c` through at 300 ms, a full interval after `a`; the `b` it held is
+    /// replaced, never sent after `c`.
+    @Test func rateLimitNeverSendsAnOlderValueAfterANewer() {
+        let (status, answer) = post("a = marbles(\"-abc----|\", frame: 100ms)\nout = a.rateLimit(0.2s)\n")
+        #expect(status == 200)
+        let events = stream(answer, "out")["events"] as? [[String: Any]] ?? []
+        #expect(events.map { $0["time"] as? Double } == [100, 300, 800])
+        #expect(events.map { $0["value"] as? String } == ["a", "c", nil])
+    }
+
     /// New values take letters no source uses; a value a source's letter sends keeps its letter.
     @Test func outputLettersReuseTheInputsAndOtherwiseTakeFreeOnes() {
         let (_, answer) = post("a = marbles(\"-x-y|\", x: 1, y: 2)\nb = a.map { $0 * 10 }\nc = a.filter { $0 > 1 }\n")
