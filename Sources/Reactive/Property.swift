@@ -20,6 +20,8 @@ public protocol PropertyProtocol<Value>: AnyObject, Sendable {
 public final class MutableProperty<Value: Sendable>: PropertyProtocol {
     private let subject: CurrentValueSubject<Value, Never>
     private let lifetime = CompoundDisposable()
+    /// Completes the channel of each terminal still open, when the property is released.
+    private let openTerminals = CompoundDisposable()
 
     /// Creates a property holding `value`.
     public init(_ value: Value) {
@@ -27,6 +29,9 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
     }
 
     deinit {
+        // A released property ends its terminals' channels (RAC's KVO channel completes when its
+        // target deallocates), so what they were bound to lets go of them.
+        openTerminals.dispose()
         lifetime.dispose()
         subject.sendCompleted()
     }
@@ -79,6 +84,7 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
             }
             if !isEcho { channel.leading.sendNext(value) }
         })
+        let ending = ActionDisposable { channel.leading.sendCompleted() }
         // When the terminal's side ends (completion reaches both ends of a channel), the binding
         // is over in both directions and is forgotten.
         let toProperty = Subscriber<Value, Never>(
@@ -89,6 +95,8 @@ public final class MutableProperty<Value: Sendable>: PropertyProtocol {
             },
             completed: { fromProperty.dispose() }
         )
+        openTerminals.add(ending)
+        toProperty.add(ActionDisposable { [weak openTerminals] in openTerminals?.remove(ending) })
         keepWhileActive(fromProperty)
         keepWhileActive(toProperty)
         signal.subscribe(fromProperty)

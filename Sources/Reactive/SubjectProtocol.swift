@@ -40,31 +40,20 @@ extension SubjectProtocol {
     public func sendCompleted() { send(.completed) }
 
     /// A subscriber that forwards every event it receives into this subject, so a signal can be
-    /// subscribed into it (RAC `[signal subscribe:subject]`). The subject holds the subscription:
-    /// when the subject ends, it is disposed (the source stops feeding an ended subject), and once
-    /// the subject has ended, a new one is disposed at once (RAC `didSubscribeWithDisposable:`).
-    /// A feed that ends by itself leaves the subject's list.
+    /// subscribed into it (RAC `[signal subscribe:subject]`). The subject holds the subscription,
+    /// as RAC's does (`didSubscribeWithDisposable:`), whether or not the caller keeps the returned
+    /// disposable and whether or not the source keeps its subscriber: when the subject ends, the
+    /// subscription is disposed (the source stops feeding an ended subject), and once the subject
+    /// has ended, a new one is disposed at once. A feed that ends by itself leaves the subject.
+    ///
+    /// Subject and feed hold each other — RAC's cycle too — until either ends.
     public var input: Subscriber<Value, Failure> {
         let feeds = self.feeds
         let feed = Subscriber<Value, Failure> { [self] event in send(event) }
-        // Held weakly by the subject (the feed holds the subject: strongly both ways, a source
-        // dropped without ending would keep both alive).
-        let entry = WeakDisposable(feed)
-        feeds.add(entry)
-        feed.add(ActionDisposable { [weak feeds] in feeds?.remove(entry) })
+        feeds.add(feed)
+        feed.add(ActionDisposable { [weak feeds, weak feed] in if let feed { feeds?.remove(feed) } })
         return feed
     }
-}
-
-/// Disposes its target if the target still exists; holds it weakly.
-final class WeakDisposable: Disposable, Sendable {
-    private weak let target: (any Disposable & AnyObject)?
-
-    init(_ target: any Disposable & AnyObject) { self.target = target }
-
-    var isDisposed: Bool { target?.isDisposed ?? true }
-
-    func dispose() { target?.dispose() }
 }
 
 extension Subject: SubjectProtocol {}

@@ -1,5 +1,6 @@
-import Reactive
 import Testing
+
+@testable import Reactive
 
 @Suite("Channel and Property (RACChannel, RAC(), RACObserve)")
 struct BindingTests {
@@ -115,5 +116,21 @@ struct BindingTests {
         channel.leading.sendCompleted()
         channel.leading.sendNext("z")
         #expect(property.value == "y")
+    }
+
+    /// A released property ends its terminals' channels, as RAC's KVO channel completes when its
+    /// target deallocates: the property bound to it lets go of the binding (nothing is left
+    /// holding the other's subjects).
+    @Test func aReleasedPropertyEndsTheBindingsOfItsTerminals() {
+        let field = MutableProperty("field")
+        do {
+            let model = MutableProperty("model")
+            field.makeTerminal().bind(to: model.makeTerminal())
+            #expect(field.value == "model")
+            #expect(field.observerCount == 1, "the binding observes the field")
+        }
+        #expect(field.observerCount == 0, "the model went; the binding ended with it")
+        field.value = "after"
+        #expect(field.value == "after")
     }
 }

@@ -123,18 +123,91 @@ struct SubjectFeedTests {
         #expect(source.subscriberCount == 0)
     }
 
-    @Test func aFeedThatEndsLeavesTheSubjectAndNeitherKeepsTheOtherAlive() {
+    /// ReactiveObjC's RACSubjectSpec and RACReplaySubjectSpec, "should dispose of all current
+    /// subscriptions upon termination", with a source that keeps nothing — not even its
+    /// subscriber — once its subscribe closure returns: only the subject holds the subscription.
+    @Test(arguments: ["error", "completed"])
+    func anEndingSubjectDisposesFeedsNobodyElseHolds(_ ending: String) {
+        for subject in AnySubject.everyKind() {
+            let disposed = Lock(false)
+            let source = Signal<Int, TestError> { _ in ActionDisposable { disposed.withLock { $0 = true } } }
+            _ = source.subscribe(subject.input)  // the disposable is dropped, as RAC callers do
+            #expect(!disposed.withLock { $0 }, "\(subject.kind)")
+            subject.send(ending == "error" ? .error(TestError(code: 1)) : .completed)
+            #expect(disposed.withLock { $0 }, "\(subject.kind): the feed is disposed when the subject ends")
+        }
+    }
+
+    /// RACSubjectSpec's "should dispose of future subscriptions upon termination".
+    @Test func anEndedSubjectDisposesFeedsAddedLater() {
+        for subject in AnySubject.everyKind() {
+            subject.send(.completed)
+            let disposed = Lock(false)
+            let source = Signal<Int, TestError> { _ in ActionDisposable { disposed.withLock { $0 = true } } }
+            _ = source.subscribe(subject.input)
+            #expect(disposed.withLock { $0 }, "\(subject.kind)")
+        }
+    }
+
+    /// A feed that ends — disposed, or its source ended — lets go of the subject, and the subject
+    /// of it: nothing stays alive.
+    @Test(arguments: ["disposed", "source completed"])
+    func aFinishedFeedLeavesNothingAlive(_ how: String) {
         weak var weakTarget: Subject<Int, Never>?
+        weak var weakFeed: Subscriber<Int, Never>?
         do {
             let source = Subject<Int, Never>()
             let target = Subject<Int, Never>()
             weakTarget = target
-            source.signal.subscribe(target.input)
+            let feed = target.input
+            weakFeed = feed
+            let subscription = source.signal.subscribe(feed)
             source.sendNext(1)
-            // The source goes away without ending: the feed it held goes with it.
+            if how == "disposed" {
+                subscription.dispose()
+                #expect(!target.feeds.isDisposed, "only the feed ended, not the subject")
+            } else {
+                source.sendCompleted()  // forwarded: the subject ends too, as in RAC
+            }
         }
         #expect(weakTarget == nil)
+        #expect(weakFeed == nil)
     }
+
+    /// A subject that ends lets go of its feeds, and its source lets go of the feed.
+    @Test func aFinishedSubjectLeavesNothingAlive() {
+        weak var weakTarget: ReplaySubject<Int, Never>?
+        weak var weakFeed: Subscriber<Int, Never>?
+        let source = Subject<Int, Never>()
+        do {
+            let target = ReplaySubject<Int, Never>()
+            weakTarget = target
+            let feed = target.input
+            weakFeed = feed
+            source.signal.subscribe(feed)
+            target.sendCompleted()
+        }
+        #expect(source.subscriberCount == 0)
+        #expect(weakTarget == nil)
+        #expect(weakFeed == nil)
+    }
+
+    /// A source dropped without ending does not end the feed: subject and feed hold each other,
+    /// as in RAC, until the subject ends.
+    @Test func aFeedWhoseSourceIsDroppedLivesUntilTheSubjectEnds() {
+        weak var weakFeed: Subscriber<Int, Never>?
+        let target = Subject<Int, Never>()
+        do {
+            let source = Subject<Int, Never>()
+            let feed = target.input
+            weakFeed = feed
+            source.signal.subscribe(feed)
+        }
+        #expect(weakFeed != nil, "the subject holds what feeds it")
+        target.sendCompleted()
+        #expect(weakFeed == nil)
+    }
+
     /// ReactiveObjC's RACSubjectSpec and RACReplaySubjectSpec, "should dispose of all current
     /// subscriptions upon termination": the feeding timer stops although the caller dropped the
     /// disposable that `subscribe` returned.
@@ -146,7 +219,7 @@ struct SubjectFeedTests {
             ticks.withLock { $0 += 1 }
             return 1
         }.promoteError(TestError.self)
-        for subject in [AnySubject(Subject<Int, TestError>()), AnySubject(ReplaySubject<Int, TestError>())] {
+        for subject in AnySubject.everyKind() {
             ticks.withLock { $0 = 0 }
             _ = timer.subscribe(subject.input)  // the disposable is dropped, as RAC callers do
             scheduler.advance(by: .seconds(2))
@@ -159,13 +232,33 @@ struct SubjectFeedTests {
     }
 }
 
-/// Either kind of subject, to run one spec over both.
+/// Any kind of subject, to run one spec over all.
 private struct AnySubject: Sendable {
-    let input: Subscriber<Int, TestError>
+    let kind: String
+    let makeInput: @Sendable () -> Subscriber<Int, TestError>
     let send: @Sendable (Event<Int, TestError>) -> Void
 
+    var input: Subscriber<Int, TestError> { makeInput() }
+
     init(_ subject: some SubjectProtocol<Int, TestError>) {
-        input = subject.input
+        kind = "\(type(of: subject))"
+        makeInput = { subject.input }
         send = { subject.send($0) }
+    }
+
+    /// A channel terminal: what is subscribed into it feeds the other end's subject.
+    init(_ terminal: ChannelTerminal<Int, TestError>) {
+        kind = "ChannelTerminal"
+        makeInput = { terminal.input }
+        send = { terminal.send($0) }
+    }
+
+    /// One of every subject-like type, fresh.
+    static func everyKind() -> [AnySubject] {
+        [
+            AnySubject(Subject<Int, TestError>()), AnySubject(ReplaySubject<Int, TestError>()),
+            AnySubject(ReplaySubject<Int, TestError>(capacity: 1)), AnySubject(CurrentValueSubject<Int, TestError>(0)),
+            AnySubject(Channel<Int, TestError>().following),
+        ]
     }
 }
