@@ -16,13 +16,13 @@ struct API: Sendable {
     /// about 2,600 requests a second).
     let catalogue = PreparedCatalogue()
     /// Programs run (`POST /api/pipelines`) per client (`--program-runs-per-second`).
-    var programRuns = ClientRateLimiter(perSecond: 2, burst: 10)
+    var programRuns = ClientRateLimiter(perSecond: 2, burst: 40)
     /// Programs checked (`POST /api/pipelines/check`) per client: an editor checking as the user
     /// types (`--program-checks-per-second`).
-    var programChecks = ClientRateLimiter(perSecond: 20, burst: 20)
+    var programChecks = ClientRateLimiter(perSecond: 60, burst: 60)
     /// Marble programs run (`POST /api/marbles`) per client: a gallery redrawing as a marble is
     /// dragged (`--marble-runs-per-second`).
-    var marbleRuns = ClientRateLimiter(perSecond: 20, burst: 20)
+    var marbleRuns = ClientRateLimiter(perSecond: 60, burst: 60)
     /// Finds (`POST /api/marbles/find`, hundreds of marble runs each) per client
     /// (`--marble-finds-per-second`).
     var marbleFinds = ClientRateLimiter(perSecond: 2, burst: 6)
@@ -84,7 +84,7 @@ struct API: Sendable {
             HTTPResponse(
                 status: 200,
                 headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                body: .bytes(metrics.render(sessions: sessions.count))
+                body: .bytes(metrics.render(sessions: sessions.count, programEventBytes: sessions.programEventBytes.total))
             )
         }
         router.add(.get, "/api/scenarios") { [catalogue] _ in
@@ -98,7 +98,7 @@ struct API: Sendable {
         }
         let scenarioMarblesPreflight: Router.Preflight = { limitingScenarioMarbles(&$0) }
         router.add(.post, "/api/scenarios/{id}/marbles", preflight: scenarioMarblesPreflight) { request in
-            .deferred { respond in sessions.onProgramThread { respond(drawScenarioMarbles(request)) } }
+            onProgramThread(request) { drawScenarioMarbles(request) }
         }
         router.add(.get, "/api/scenarios/{id}/events", preflight: requireScenario) { request in
             curlShortcut(request)
@@ -143,7 +143,7 @@ struct API: Sendable {
         // Checking and building a program (up to 64 KiB of it) is done on a program thread, not on
         // the polling thread every connection shares.
         router.add(.post, "/api/pipelines", preflight: limitingPrograms(programRuns, "run")) { request in
-            .deferred { respond in sessions.onProgramThread { respond(runProgram(request)) } }
+            onProgramThread(request) { runProgram(request) }
         }
         router.add(.get, "/api/pipelines/examples") { _ in
             .json(ExampleList(examples: Example.all))
@@ -152,17 +152,17 @@ struct API: Sendable {
             .json(LessonList(lessons: lessons.lessons))
         }
         router.add(.post, "/api/pipelines/check", preflight: limitingPrograms(programChecks, "checked")) { request in
-            .deferred { respond in sessions.onProgramThread { respond(ProgramCheck.respond(to: request, hints: gallery.operatorHints)) } }
+            onProgramThread(request) { ProgramCheck.respond(to: request, hints: gallery.operatorHints) }
         }
         router.add(.post, "/api/marbles", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
-            .deferred { respond in sessions.onProgramThread { respond(drawMarbles(request)) } }
+            onProgramThread(request) { drawMarbles(request) }
         }
         router.add(.post, "/api/marbles/test", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
-            .deferred { respond in sessions.onProgramThread { respond(writeMarbleTest(request)) } }
+            onProgramThread(request) { writeMarbleTest(request) }
         }
         let findPreflight: Router.Preflight = { limitingFinds(&$0) }
         router.add(.post, "/api/marbles/find", preflight: findPreflight) { request in
-            .deferred { respond in sessions.onProgramThread { respond(findOperators(request)) } }
+            onProgramThread(request) { findOperators(request) }
         }
         // Whether `/docs/` has a site, so that the page asks for its index only then (a fetch
         // that answers 404 is an error in the browser's console).

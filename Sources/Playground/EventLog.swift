@@ -45,9 +45,8 @@ struct EventLog {
     }
 
     /// Adds `entry` (numbered by ``takeSeq()``): counts a subscription's start or end, remembers
-    /// a state stream's latest value or end, and keeps it, forgetting the oldest while more are
-    /// kept than the session may keep in count or in bytes, or than all program sessions together
-    /// may keep in bytes (the newest is always kept: no value is larger than an event stream's queue).
+    /// a state stream's latest value or end, and keeps it, forgetting the oldest as
+    /// ``forgetOldest()`` says.
     mutating func append(_ entry: Entry) {
         let stream = entry.event.stream
         switch entry.event.kind {
@@ -60,8 +59,16 @@ struct EventLog {
         buffer.append(entry)
         bytes += size
         limits.sharedEventBytes?.add(size)
+        forgetOldest()
+    }
+
+    /// Forgets the oldest events while more are kept than the session may keep in count or in
+    /// bytes, or while its client holds more than its share of a full shared budget; the newest
+    /// is always kept (no value is larger than an event stream's queue). What a session asked to
+    /// shed (``ByteLedger``) runs.
+    mutating func forgetOldest() {
         while buffer.count - start > 1,
-            buffer.count - start > limits.eventBuffer || bytes > limits.eventBytes || limits.sharedEventBytes?.isOverLimit == true
+            buffer.count - start > limits.eventBuffer || bytes > limits.eventBytes || limits.sharedEventBytes?.mustShed == true
         {
             let oldest = buffer[start].bytes
             start += 1

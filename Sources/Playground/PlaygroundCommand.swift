@@ -44,8 +44,17 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Live sessions at most; more answer 503 too_many_sessions.")
     var maxSessions = 1_000
 
-    @Option(help: "Live sessions per client address at most; more answer 429 rate_limited.")
-    var maxSessionsPerClient = 20
+    @Option(help: "Live sessions per client address at most (a class behind one address shares it); more answer 429 rate_limited.")
+    var maxSessionsPerClient = 100
+
+    @Option(
+        help:
+            "Live program sessions at most, within --max-sessions (the rest is kept for the built-in scenarios; default a quarter of it); one client may hold a quarter of them, more answer 429 share_used."
+    )
+    var maxProgramSessions: Int?
+
+    @Option(help: "Programs one client may have waiting to be checked, run or drawn; more answer 429 share_used.")
+    var programWorkPerClient = 32
 
     @Option(help: "Seconds after which a session nobody watches or drives is deleted.")
     var sessionIdleTimeout = 600
@@ -59,12 +68,15 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Bytes of events per session kept for Last-Event-ID resumption (the oldest go first).")
     var eventBufferBytes = 4 * 1024 * 1024
 
-    @Option(help: "Bytes of events all program sessions keep together; beyond, new ones answer 503 server_busy.")
+    @Option(
+        help:
+            "Bytes of events all program sessions keep together, shared fairly between clients (the largest holder forgets its oldest first); a client holding its share of a full budget gets 429 share_used for a new one."
+    )
     var programEventBytes = 64 * 1024 * 1024
 
     @Option(
         help:
-            "Heap bytes in use beyond which the program session that sent the most bytes lately is halted and new program sessions answer 503 server_busy."
+            "Heap bytes in use beyond which the program session that sent the most bytes lately is halted and new program sessions from the clients whose programs sent the most answer 429 share_used."
     )
     var maxHeapBytes = 192 * 1024 * 1024
 
@@ -80,14 +92,17 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Threads for users' programs, apart from the scenarios', at a lower priority (default: one per core).")
     var programThreads = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Programs a client may run (POST /api/pipelines) per second, in bursts of five times as many; more answer 429.")
+    @Option(help: "Programs a client may run (POST /api/pipelines) per second, sustained; more answer 429.")
     var programRunsPerSecond = 2
 
+    @Option(help: "Programs a client may run at once before --program-runs-per-second applies: a class pressing Run together.")
+    var programRunBurst = 40
+
     @Option(help: "Programs a client may check (POST /api/pipelines/check) per second, in bursts as large; more answer 429.")
-    var programChecksPerSecond = 20
+    var programChecksPerSecond = 60
 
     @Option(help: "Marble programs a client may run (POST /api/marbles) per second, in bursts as large; more answer 429.")
-    var marbleRunsPerSecond = 20
+    var marbleRunsPerSecond = 60
 
     @Option(
         help:
@@ -152,6 +167,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(serviceLatencyMs, in: 0...60_000, "--service-latency-ms")
         try Self.require(maxSessions, in: 1...1_000_000, "--max-sessions")
         try Self.require(maxSessionsPerClient, in: 1...1_000_000, "--max-sessions-per-client")
+        if let maxProgramSessions { try Self.require(maxProgramSessions, in: 1...maxSessions, "--max-program-sessions") }
+        try Self.require(programWorkPerClient, in: 1...10_000, "--program-work-per-client")
         try Self.require(sessionIdleTimeout, in: 1...86_400, "--session-idle-timeout")
         try Self.require(inputsPerSecond, in: 50...100_000, "--inputs-per-second")
         try Self.require(eventBuffer, in: 16...1_000_000, "--event-buffer")
@@ -168,6 +185,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(sessionThreads, in: 1...256, "--session-threads")
         try Self.require(programThreads, in: 1...256, "--program-threads")
         try Self.require(programRunsPerSecond, in: 1...100_000, "--program-runs-per-second")
+        try Self.require(programRunBurst, in: 1...100_000, "--program-run-burst")
         try Self.require(programChecksPerSecond, in: 1...100_000, "--program-checks-per-second")
         try Self.require(marbleRunsPerSecond, in: 1...100_000, "--marble-runs-per-second")
         try Self.require(marbleFindsPerSecond, in: 1...10_000, "--marble-finds-per-second")
@@ -213,6 +231,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         var limits = SessionStore.Limits()
         limits.maxSessions = maxSessions
         limits.maxSessionsPerClient = maxSessionsPerClient
+        limits.maxProgramSessions = maxProgramSessions ?? max(1, maxSessions / 4)
+        limits.programWorkPerClient = programWorkPerClient
         limits.idleTimeout = .seconds(sessionIdleTimeout)
         limits.session.inputsPerSecond = Double(inputsPerSecond)
         limits.session.inputBurst = Double(inputsPerSecond)
@@ -246,7 +266,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
             onMemoryHalt: { metrics.memoryLimitReached("program_halted") }
         )
         var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
-        api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(5 * programRunsPerSecond))
+        api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(programRunBurst))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
         api.marbleRuns = ClientRateLimiter(perSecond: Double(marbleRunsPerSecond), burst: Double(marbleRunsPerSecond))
         api.marbleFinds = ClientRateLimiter(perSecond: Double(marbleFindsPerSecond), burst: Double(3 * marbleFindsPerSecond))

@@ -10,6 +10,7 @@ final class PlaygroundMetrics: Sendable {
     /// The HTTP server's metrics: give them to the `HTTPServer`.
     let server: ServerMetrics
     private let liveSessions: CoreMetrics.Gauge
+    private let programEventBytes: CoreMetrics.Gauge
     private let factory: PrometheusMetricsFactory
 
     init() {
@@ -18,6 +19,7 @@ final class PlaygroundMetrics: Sendable {
         self.factory = factory
         server = ServerMetrics(factory: factory)
         liveSessions = CoreMetrics.Gauge(label: "playground_sessions", factory: factory)
+        programEventBytes = CoreMetrics.Gauge(label: "playground_program_event_bytes", factory: factory)
     }
 
     /// A program reached a limit (`value_too_large`, `budget_exceeded`): counted once per program
@@ -32,17 +34,20 @@ final class PlaygroundMetrics: Sendable {
         CoreMetrics.Counter(label: "playground_marbles_truncated_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
-    /// A memory limit did its work: a program session refused (`server_busy`: no room for its
-    /// events, or the heap over its limit), an input's value refused (`value_too_large`), a
-    /// program halted because the heap was over its limit (`program_halted`):
+    /// A memory limit did its work: a program session refused (`share_used`: its client holds its
+    /// share; `server_busy`: the heap over its limit, no client's programs to blame), an input's
+    /// value refused (`value_too_large`), a program halted because the heap was over its limit
+    /// (`program_halted`):
     /// `playground_memory_limits_total{reason}`.
     func memoryLimitReached(_ reason: String) {
         CoreMetrics.Counter(label: "playground_memory_limits_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
-    /// Every metric in Prometheus text exposition format, with `sessions` as the live-session gauge.
-    func render(sessions: Int) -> [UInt8] {
+    /// Every metric in Prometheus text exposition format, with `sessions` as the live-session
+    /// gauge and `programEventBytes` as what program sessions keep of their events together.
+    func render(sessions: Int, programEventBytes bytes: Int) -> [UInt8] {
         liveSessions.record(sessions)
+        programEventBytes.record(bytes)
         return registry.emitToBuffer()
     }
 }

@@ -211,6 +211,12 @@ final class Session: Sendable {
         state.withLock { $0.isHaltingForMemory ? nil : $0.instance }?.recentBytesSent ?? 0
     }
 
+    /// Lets go of the oldest events kept while the session's client holds more than its share of
+    /// what all program sessions keep (``EventLog/forgetOldest()``).
+    func forgetOldestEvents() {
+        state.withLock { $0.log.forgetOldest() }
+    }
+
     /// Halts the session's program, on its thread, because the server's memory is short.
     func haltForMemory() {
         state.withLock { $0.isHaltingForMemory = true }

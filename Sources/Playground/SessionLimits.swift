@@ -4,8 +4,9 @@ struct SessionLimits: Sendable {
     var eventBuffer = 1_024
     /// Bytes of events kept for `Last-Event-ID` resumption.
     var eventBytes = 4 * 1024 * 1024
-    /// What all sessions sharing it keep together (the program sessions'); `nil` for no such limit.
-    var sharedEventBytes: ByteLedger?
+    /// The session's client's account in what all program sessions keep together, shared fairly
+    /// between clients; `nil` for no such limit (a scenario's session).
+    var sharedEventBytes: LedgerAccount?
     /// Inputs accepted per second, sustained.
     var inputsPerSecond = 100.0
     /// Inputs accepted in a burst.

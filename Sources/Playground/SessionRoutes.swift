@@ -153,6 +153,22 @@ extension API {
         }
     }
 
+    /// `work`'s response, computed on a program thread in the client's turn (``FairWorkQueue``);
+    /// 429 `share_used` at once when the client has its share of work waiting already.
+    func onProgramThread(_ request: HTTPRequest, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        let client = request.clientAddress
+        guard sessions.programWork.reserve(for: client) else {
+            return .error(
+                status: 429,
+                code: "share_used",
+                message: "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
+                    + "wait for their answers before sending more.",
+                retryAfterSeconds: 1
+            )
+        }
+        return .deferred { [sessions] respond in sessions.onProgramThread(reservedFor: client) { respond(work()) } }
+    }
+
     /// 429 with `message` when `limiter` refuses the request's client; `nil` when it allows it.
     static func rateLimited(_ request: HTTPRequest, by limiter: ClientRateLimiter, _ message: String) -> HTTPResponse? {
         guard !limiter.allow(request.clientAddress) else { return nil }
@@ -197,6 +213,16 @@ extension API {
                 message: "The playground has as many live sessions as it allows; try again later.",
                 retryAfterSeconds: 30
             )
+        case .tooManyPrograms:
+            return .error(
+                status: 503,
+                code: "too_many_sessions",
+                message: "The playground runs as many program sessions as it allows; try again later (the built-in scenarios still open).",
+                retryAfterSeconds: 30
+            )
+        case .shareUsed(let share):
+            metrics.memoryLimitReached("share_used")
+            return .error(status: 429, code: "share_used", message: Self.message(for: share), retryAfterSeconds: 30)
         case .tooManyForClient:
             return .error(
                 status: 429,
@@ -211,9 +237,25 @@ extension API {
             return .error(
                 status: 503,
                 code: "server_busy",
-                message: "The playground's program sessions keep as many events as it allows; try again when some have ended.",
+                message: "The playground's memory is short; try again in a moment.",
                 retryAfterSeconds: 30
             )
+        }
+    }
+
+    /// Why a client's share refuses it, in its own terms: what it holds, and what to do.
+    static func message(for share: SessionStore.Share) -> String {
+        switch share {
+        case .programSessions(let limit):
+            return "Your address has \(limit) program sessions open, its share of the playground's; "
+                + "delete some (DELETE /api/sessions/{id}) or let them expire."
+        case .eventBytes(let held, let share):
+            return "Your address's program sessions keep \(held / 1_048_576) MiB of events, "
+                + "its share (\(share / 1_048_576) MiB) of what all program sessions may keep now; "
+                + "delete some of your sessions or try again later."
+        case .memory:
+            return "Your address's programs sent the most data lately while the playground's memory is short; "
+                + "try again when they have ended."
         }
     }
 

@@ -115,7 +115,8 @@ struct OutsideNumbersTests {
             "--inputs-per-second", "--event-buffer", "--session-threads", "--max-body-bytes", "--max-connections",
             "--connection-timeout", "--connection-memory-kib", "--sse-queue-bytes", "--keep-alive-seconds", "--malloc-arenas",
             "--request-timeout", "--max-connections-per-client", "--event-buffer-bytes", "--program-event-bytes",
-            "--max-value-bytes", "--marbles-answer-bytes", "--max-heap-bytes",
+            "--max-value-bytes", "--marbles-answer-bytes", "--max-heap-bytes", "--max-program-sessions",
+            "--program-work-per-client", "--program-run-burst", "--max-sessions-per-client",
         ]
         for text in Self.generatedStrings(count: 60, seed: 5) {
             for flag in flags {
@@ -125,5 +126,6 @@ struct OutsideNumbersTests {
         }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--connection-memory-kib", "9223372036854775807"]) }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--port", "65536"]) }
+        #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--max-sessions", "10", "--max-program-sessions", "11"]) }
     }
 }

@@ -46,7 +46,7 @@ struct SessionStoreTests {
         let slices = Lock<[UInt64?]>([])
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<2 {  // one piece of work on each thread, in turn
-            store.onProgramThread {
+            store.onProgramThread(for: "test") {
                 seen.withLock { $0.append(ThreadPriority.currentNice) }
                 slices.withLock { $0.append(ThreadPriority.currentSliceNanoseconds) }
                 done.signal()

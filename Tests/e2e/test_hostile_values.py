@@ -174,7 +174,9 @@ def test_twenty_program_sessions_keeping_the_largest_values_hold_bounded_memory(
             if status == 201:
                 sessions.append(body["session"])
             else:
-                assert status == 503 and body["error"]["code"] == "server_busy", body
+                # Its share used (the address holds its part of what program sessions keep), or
+                # the heap short with nobody to blame.
+                assert (status, body["error"]["code"]) in ((429, "share_used"), (503, "server_busy")), body
                 refused += 1
         assert sessions, "no session was created"
         # They run for a while, filling what they keep at up to 4 MB/s each (without the heap
