@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Instructions of core cases 3 (combineLatest), 4 (switchToLatest), 4b (inner signals the switch
-# must subscribe to) and 5a (subscribe + dispose), for the floor and Reactive, counted by callgrind:
-# exact, where this machine's wall times vary by a third between identical runs. Each contender
-# runs at two sizes (release build, CountInstructions); the difference divided by the difference in
-# size leaves out start-up and the run's fixed costs: instructions per outer value (4, 4b), per
-# pair of values (3) or per subscription (5a).
+# Instructions of core cases 2 (a sequence mapped and filtered), 3 (combineLatest), 4
+# (switchToLatest), 4b (inner signals the switch must subscribe to) and 5a (subscribe + dispose),
+# for the floor and Reactive, counted by callgrind: exact, where this machine's wall times vary by
+# a third between identical runs. Each contender runs at two sizes (release build,
+# CountInstructions); the difference divided by the difference in size leaves out start-up and the
+# run's fixed costs: instructions per value (2), per outer value (4, 4b), per pair of values (3)
+# or per subscription (5a).
 # Needs valgrind (apt-get install valgrind). Usage: Benchmarks/run-instruction-counts.sh
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -37,6 +38,7 @@ row() { # label unit floor-contender reactive-contender
   reactive=$(per_unit "$4")
   echo "| $1 | $2 | $floor | $reactive | $(ratio "$reactive" "$floor") |"
 }
+row "2 sequence map filter" "value" 2-floor 2-Reactive
 row "3 combineLatest" "pair of values" 3-floor 3-Reactive
 row "4 switchToLatest (\`just\` inners)" "outer value" floor Reactive
 row "4b switchToLatest, inners subscribed" "outer value" floor Reactive-subscribed

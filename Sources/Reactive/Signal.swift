@@ -128,7 +128,7 @@ extension Signal {
         Signal { subscriber in
             for value in sequence {
                 if subscriber.isStopped { return nil }
-                subscriber.sendNext(value)
+                subscriber.deliverNext(value)
             }
             subscriber.sendCompleted()
             return nil

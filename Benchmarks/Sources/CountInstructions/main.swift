@@ -9,6 +9,7 @@ import Foundation
 
 let contenders: [String: (Int) -> Int] = [
     "floor": switchToLatestFloor, "Reactive": switchToLatestReactive, "Reactive-subscribed": switchToLatestReactiveSubscribing,
+    "2-floor": { sequenceFloor(count: $0) }, "2-Reactive": { sequenceReactive(count: $0) },
     "3-floor": combineLatestFloor, "3-Reactive": combineLatestReactive,
     "5a-floor": subscribeDisposeFloor, "5a-Reactive": subscribeDisposeReactive, "6-Reactive": fanOutReactive,
 ]

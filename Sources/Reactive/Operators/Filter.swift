@@ -6,7 +6,7 @@ extension Signal {
             subscribe(
                 // Separate closures, as `map`'s and for the same reason: no copy of the value.
                 Subscriber(
-                    next: { if isIncluded($0) { subscriber.sendNext($0) } },
+                    next: { if isIncluded($0) { subscriber.forwardNext($0) } },
                     error: { subscriber.sendError($0) },
                     completed: { subscriber.sendCompleted() }
                 ),

@@ -12,7 +12,7 @@ extension Signal {
             // fifth of case 3's time (docs/PERFORMANCE.md).
             subscribe(
                 Subscriber(
-                    next: { subscriber.sendNext(transform($0)) },
+                    next: { subscriber.forwardNext(transform($0)) },
                     error: { subscriber.sendError($0) },
                     completed: { subscriber.sendCompleted() }
                 ),
