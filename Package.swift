@@ -113,7 +113,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
-        .testTarget(name: "ReactiveTests", dependencies: ["Locking", "Reactive"]),
+        .testTarget(name: "ReactiveTests", dependencies: ["Locking", "Reactive", "ReactiveTesting"]),
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: ["MicroHTTP", .product(name: "Prometheus", package: "swift-prometheus")]
