@@ -1,5 +1,7 @@
 import MicroHTTP
 import Pipelines
+import Reactive
+import Scenarios
 
 /// `POST /api/pipelines/check`: a program's problems, for an editor to show as the user types.
 enum ProgramCheck {
@@ -23,7 +25,19 @@ enum ProgramCheck {
         guard let program = String(validating: request.body, as: UTF8.self) else {
             return InputBodyError.invalidUTF8.response
         }
-        return .json(CheckResult(diagnostics: PipelineLanguage.check(program, hints: hints)))
+        return .json(CheckResult(diagnostics: diagnostics(of: program, hints: hints)))
+    }
+
+    /// Every problem of `text` that running it would meet before it starts: the checker's, and —
+    /// when it finds no error — what only building finds (`throttle(300)`: a number where a
+    /// duration is needed), found as a session finds it, without running anything. What checks
+    /// clean here also builds.
+    static func diagnostics(of text: String, hints: [String: String] = [:]) -> [Diagnostic] {
+        let (program, diagnostics) = PipelineLanguage.parse(text, hints: hints)
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return diagnostics }
+        let services = ProgramSession.services(Services(scheduler: TestScheduler(), settings: ScenarioSettings()))
+        let built = Interpreter.validate(program, services: services)
+        return (diagnostics + built).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
     private struct CheckResult: Encodable {
