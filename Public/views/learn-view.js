@@ -66,6 +66,14 @@ export class LearnView {
       this.checkChallenge();
     });
     $("lesson-restart").addEventListener("click", () => this.restart());
+    // Ctrl+Enter (⌘+Enter) checks what is typed in a lesson's boxes, as it runs the editor's.
+    for (const form of [$("predict-form"), $("challenge-form")]) {
+      form.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+        event.preventDefault();
+        form.requestSubmit();
+      });
+    }
     $("prediction").addEventListener("input", () => {
       const text = $("prediction").value.trim();
       $("prediction-problem").textContent = text ? parseRow(text).error ?? "" : "";
@@ -320,14 +328,16 @@ export class LearnView {
         drawMarbles(lessonProgram(lesson.challenge.inputs, lesson.challenge.solution)),
       ]);
     } catch (error) {
-      status.textContent = error.code === "pipeline_invalid"
-        ? `Your program cannot run: ${(error.details.diagnostics ?? []).map((item) => `line ${item.line - lesson.challenge.inputs.length}: ${item.message}`).join("; ")}.`
-        : `Not checked: ${error.message}`;
+      // The editor's words: each problem with its hint ("did you mean `take`?").
+      const problem = (item) => `line ${item.line - lesson.challenge.inputs.length}: ${item.message}${item.hint ? ` — ${item.hint}` : ""}`;
+      status.replaceChildren(prose("span", error.code === "pipeline_invalid"
+        ? `Your program cannot run: ${(error.details.diagnostics ?? []).map(problem).join("; ")}.`
+        : `Not checked: ${error.message}`));
       return;
     }
     if (this.lesson !== lesson) return;
     const problems = challengeDifferences(Object.keys(lesson.challenge.expected), mine, goal);
-    status.textContent = problems.length ? `Not yet. ${problems.join(" ")}` : "Passed: your program does what the challenge asks, on rows of its own.";
+    status.replaceChildren(prose("span", problems.length ? `Not yet. ${problems.join(" ")}` : "Passed: your program does what the challenge asks, on rows of its own."));
     status.dataset.passed = problems.length ? "false" : "true";
     this.record({ program, challenge: !problems.length || Boolean(this.progress[lesson.id]?.challenge) });
   }

@@ -199,6 +199,11 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
         try Self.require(mallocArenas, in: 1...1_024, "--malloc-arenas")
         try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
+        if let docsFolder, !FileManager.default.fileExists(atPath: docsFolder + "/index.html") {
+            throw ValidationError(
+                "--docs \(docsFolder): no documentation site there (a folder with index.html, as scripts/build-docs.sh builds it)."
+            )
+        }
         if let instanceID, !SessionID.isValidInstance(instanceID) {
             throw ValidationError("--instance-id must be 1 to 32 characters of a-z, 0-9 and -.")
         }

@@ -127,5 +127,11 @@ struct OutsideNumbersTests {
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--connection-memory-kib", "9223372036854775807"]) }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--port", "65536"]) }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--max-sessions", "10", "--max-program-sessions", "11"]) }
+        // A flag's mistake names the flag (a missing --docs folder once read as --public's).
+        #expect {
+            try PlaygroundCommand.parse(["--docs", "/nonexistent"])
+        } throws: { error in
+            PlaygroundCommand.message(for: error).contains("--docs /nonexistent")
+        }
     }
 }

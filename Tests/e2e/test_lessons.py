@@ -318,7 +318,8 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     assert predict(browser, "-----s-----|").startswith("Not quite")
     status = check_challenge(browser, schedulers["challenge"]["program"])
     assert status.get_attribute("data-passed") == "false", status.text
-    assert "2 events delivered on another thread (yours on `background`, the goal's on `session`)" in status.text, status.text
+    assert "2 events delivered on another thread (yours on background, the goal's on session)" in status.text, status.text
+    assert [code.text for code in status.find_elements(By.TAG_NAME, "code")] == ["shown", "background", "session"]
     assert check_challenge(browser, schedulers["challenge"]["solution"]).get_attribute("data-passed") == "true"
 
     # Every lesson's page: axe finds nothing serious, and it links its operators to the documentation
@@ -340,3 +341,28 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     assert width[0] <= width[1], "only the rows scroll sideways on a phone"
     browser.save_screenshot(str(ARTIFACTS / "lesson-375px.png"))
     check_console(browser)
+
+
+def test_a_challenge_is_checked_by_ctrl_enter_and_a_typo_gets_the_editors_hint(browser, server):
+    """Ctrl+Enter in a lesson's box checks it, as in the editor; a misspelt operator is answered
+    with the editor's suggestion, and code is shown as code, not between backticks."""
+    browser.set_window_size(1280, 900)
+    browser.get(f"{server.url}/#learn")
+    wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#learn-list li")) == len(LESSONS))
+    open_lesson(browser, LESSONS[0]["id"])
+    field = browser.find_element(By.ID, "challenge-program")
+    field.clear()
+    field.send_keys("out = a.tak(2)")
+    field.send_keys(Keys.CONTROL, Keys.ENTER)
+    status = browser.find_element(By.ID, "challenge-status")
+    wait(browser, lambda: "cannot run" in status.text)
+    assert "did you mean take?" in status.text, status.text
+    assert "`" not in status.text, status.text
+    assert [code.text for code in status.find_elements(By.TAG_NAME, "code")][:2] == ["tak", "take"]
+    assert field.get_attribute("value") == "out = a.tak(2)", "Ctrl+Enter adds no line"
+    # A wrong program that runs: the differences, their code as code.
+    field.clear()
+    field.send_keys("out = a.take(1)", Keys.CONTROL, Keys.ENTER)
+    wait(browser, lambda: status.get_attribute("data-passed") == "false")
+    assert status.text.startswith("Not yet.") and "`" not in status.text, status.text
+    assert status.find_elements(By.TAG_NAME, "code"), "out is shown as code"
