@@ -11,6 +11,17 @@ export class APIError extends Error {
   }
 }
 
+/**
+ * A refused program's problems (`details.diagnostics`) in one sentence, as the editor words them:
+ * each message with its hint ("did you mean `take`?"). With `linesBefore`, each is prefixed by its
+ * line, counted after that many lines the page added; without, no line is named.
+ */
+export function describeProblems(error, linesBefore) {
+  return (error.details?.diagnostics ?? [])
+    .map((item) => `${linesBefore === undefined ? "" : `line ${item.line - linesBefore}: `}${item.message}${item.hint ? ` — ${item.hint}` : ""}`)
+    .join("; ");
+}
+
 /** Calls the API; `body` is sent as JSON, or as it is when `plain` is true (a program). */
 async function call(method, path, body, { plain = false, answerText = false } = {}) {
   const options = { method, headers: {} };

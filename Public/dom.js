@@ -17,3 +17,10 @@ export function svg(tag, attributes = {}, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
+
+/** Text with `code` spans as <code>, in an element `tag`, as text nodes (never markup). */
+export function prose(tag, text) {
+  const node = html(tag);
+  text.split(/(`[^`]+`)/).forEach((part) => node.append(part.startsWith("`") ? html("code", undefined, part.slice(1, -1)) : part));
+  return node;
+}

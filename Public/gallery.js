@@ -1,11 +1,11 @@
 // The operator gallery: each operator as RxMarbles draws it — input rows above, the output below —
 // computed by the real Swift operator on the server (POST /api/marbles). Input marbles are
 // dragged, added, removed and edited as notation; the output is drawn again after each change.
-import { drawMarbles } from "./api.js";
+import { describeProblems, drawMarbles } from "./api.js";
 import { copyAsTest } from "./copy-test.js";
 import { docsLink, docsPage } from "./docs-links.js";
 import { downloadPicture, rowsSVG } from "./diagram-export.js";
-import { html, svg } from "./dom.js";
+import { html, prose, svg } from "./dom.js";
 import { encodeProgram } from "./editor.js";
 import { parseRow, renderRow } from "./marble-notation.js";
 import { FRAME_WIDTH, MarbleRowEditor, ROW_HEIGHT, differences, drawSubscriptions, notationEditor, outputLane } from "./marble-row.js";
@@ -290,7 +290,11 @@ export class Gallery {
       this.drawOutputs(answer);
     } catch (error) {
       if (number !== this.drawNumber) return;
-      status.textContent = `Not drawn: ${error.message}`;
+      // The problems themselves, not a pointer to them; the last drawing goes, so that nothing
+      // drawn (nor ringed) belongs to another program.
+      const problems = describeProblems(error);
+      status.replaceChildren(prose("span", `Not drawn: ${problems ? `${problems}.` : error.message}`));
+      $("gallery-outputs").replaceChildren();
     }
   }
 

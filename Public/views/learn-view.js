@@ -4,9 +4,9 @@
 // with the prediction compared marble by marble, then sets a challenge checked against the lesson's
 // reference solution on rows of its own. Lessons are data (Public/lessons/, docs/LESSONS.md);
 // progress is kept in this browser.
-import { APIError, drawMarbles, drawScenarioMarbles } from "../api.js";
+import { APIError, describeProblems, drawMarbles, drawScenarioMarbles } from "../api.js";
 import { docsLink, docsPage, docsTypePage } from "../docs-links.js";
-import { html, svg } from "../dom.js";
+import { html, prose, svg } from "../dom.js";
 import { parseRow, parseSubscription } from "../marble-notation.js";
 import { FRAME_WIDTH, drawSubscriptions, editableRow, outputLane, rowDrawing } from "../marble-row.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery } from "../lesson-check.js";
@@ -41,13 +41,6 @@ function lessonValues(lesson) {
 /** What a lesson runs: its scenario on its rows, or its program after its rows. */
 function runLesson(lesson) {
   return lesson.scenario ? drawScenarioMarbles(lesson.scenario, scenarioQuery(lesson.inputs)) : drawMarbles(lessonProgram(lesson.inputs, lesson.program));
-}
-
-/** Text with `code` spans as <code>, as text nodes (never markup). */
-function prose(tag, text) {
-  const node = html(tag);
-  text.split(/(`[^`]+`)/).forEach((part) => node.append(part.startsWith("`") ? html("code", undefined, part.slice(1, -1)) : part));
-  return node;
 }
 
 export class LearnView {
@@ -328,10 +321,8 @@ export class LearnView {
         drawMarbles(lessonProgram(lesson.challenge.inputs, lesson.challenge.solution)),
       ]);
     } catch (error) {
-      // The editor's words: each problem with its hint ("did you mean `take`?").
-      const problem = (item) => `line ${item.line - lesson.challenge.inputs.length}: ${item.message}${item.hint ? ` — ${item.hint}` : ""}`;
       status.replaceChildren(prose("span", error.code === "pipeline_invalid"
-        ? `Your program cannot run: ${(error.details.diagnostics ?? []).map(problem).join("; ")}.`
+        ? `Your program cannot run: ${describeProblems(error, lesson.challenge.inputs.length)}.`
         : `Not checked: ${error.message}`));
       return;
     }

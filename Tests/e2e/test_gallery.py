@@ -278,6 +278,19 @@ def test_compare_with_adds_a_variant_that_is_drawn_ringed_and_linkable(browser, 
     wait(browser, lambda: rows() == ["out", "variant1"] and variant() == "-a-b---c-d----|")
     assert browser.find_element(By.ID, "gallery-variant-0").get_attribute("value") == "a.rateLimit(0.2s)"
     browser.save_screenshot(str(ROOT / "test-artifacts" / "gallery-compare-with-1280px.png"))
+    # A typo: the problem itself with the editor's hint, and no drawing left of another program.
+    field = browser.find_element(By.ID, "gallery-variant-0")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("a.rateLimt(0.2s)")
+    status = browser.find_element(By.ID, "gallery-status")
+    wait(browser, lambda: status.text.startswith("Not drawn"))
+    assert "unknown operator rateLimt — did you mean rateLimit?" in status.text, status.text
+    assert rows() == [] and not browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")
+    refused = [entry["message"] for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+    assert all("/api/marbles" in message and "400" in message for message in refused), refused  # the refusal, nothing else
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("a.rateLimit(0.2s)")
+    wait(browser, lambda: rows() == ["out", "variant1"] and status.text == "")
     browser.find_element(By.CSS_SELECTOR, ".gallery-variant button").click()
     wait(browser, lambda: rows() == ["out"])
     assert browser.execute_script("return location.hash") == "#gallery/throttle"
