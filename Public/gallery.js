@@ -14,6 +14,18 @@ import { FRAME_WIDTH, MarbleRowEditor, ROW_HEIGHT, differences, drawSubscription
 const MAX_VARIANTS = 3;
 /** A variant's stream name in the program: `variant1`, `variant2`… */
 const variantName = (index) => `variant${index + 1}`;
+
+/**
+ * What a reader calls each variant: the last operator its expression calls (`a.rateLimit(0.2s)`:
+ * "rateLimit"), else its stream's name; one called like another gets its number too. Its stream
+ * keeps `variantN`: an operator's name is reserved as a stream's.
+ */
+function variantLabels(expressions) {
+  const operators = expressions.map((expression) => [...expression.matchAll(/\.([A-Za-z][A-Za-z0-9]*)\s*\(/g)].at(-1)?.[1]);
+  return operators.map((operator, index) =>
+    !operator ? variantName(index) : operators.filter((other) => other === operator).length > 1 ? `${operator} ${index + 1}` : operator);
+}
+
 /** How long the gallery waits after a change before it asks the server to draw again. */
 const DRAW_DELAY_MS = 120;
 
@@ -217,13 +229,22 @@ export class Gallery {
     return line.slice(line.indexOf(" = ") + 3).replaceAll("@", "");
   }
 
+  /** Each variant's label and Remove button named after what it runs now. */
+  relabelVariants() {
+    const labels = variantLabels(this.variants);
+    $("gallery-variants").querySelectorAll(".gallery-variant").forEach((row, index) => {
+      row.querySelector("label").textContent = labels[index];
+      row.querySelector("button").setAttribute("aria-label", `Remove the variant ${labels[index]}`);
+    });
+  }
+
   /** A text field per variant, and the button that adds one (at most MAX_VARIANTS). */
   renderVariants() {
     const container = $("gallery-variants");
     container.replaceChildren();
     this.variants.forEach((expression, index) => {
       const row = html("div", "gallery-row-controls gallery-variant");
-      const label = html("label", "gallery-row-name", variantName(index));
+      const label = html("label", "gallery-row-name");
       const field = html("input", "gallery-notation gallery-variant-field");
       field.id = `gallery-variant-${index}`;
       field.type = "text";
@@ -232,11 +253,11 @@ export class Gallery {
       label.htmlFor = field.id;
       field.addEventListener("input", () => {
         this.variants[index] = field.value;
+        this.relabelVariants();
         this.variantsChanged();
       });
       const remove = html("button", "secondary", "Remove");
       remove.type = "button";
-      remove.setAttribute("aria-label", `Remove ${variantName(index)}`);
       remove.addEventListener("click", () => {
         this.variants.splice(index, 1);
         this.renderVariants();
@@ -246,6 +267,7 @@ export class Gallery {
       row.append(label, field, remove);
       container.appendChild(row);
     });
+    this.relabelVariants();
     $("gallery-compare").disabled = this.variants.length >= MAX_VARIANTS;
   }
 
@@ -302,6 +324,7 @@ export class Gallery {
     const container = $("gallery-outputs");
     container.replaceChildren();
     const shown = [...Object.keys(this.entry.expected), ...this.variants.map((_, index) => variantName(index))];
+    const labelOf = Object.fromEntries(variantLabels(this.variants).map((label, index) => [variantName(index), label]));
     const names = shown.filter((name) => answer.streams[name]);
     const comparing = this.entry.comparison || this.variants.length > 0;
     const differs = comparing ? differences(Object.fromEntries(names.map((name) => [name, answer.streams[name]]))) : {};
@@ -315,7 +338,7 @@ export class Gallery {
       const drawing = answer.streams[name];
       if (!drawing) continue;
       const block = html("div", "gallery-row gallery-output");
-      const label = html("span", "gallery-row-name", name);
+      const label = html("span", "gallery-row-name", labelOf[name] ?? name);
       const text = html("code", "gallery-output-notation", drawing.marbles);
       text.dataset.stream = name;
       const width = this.frames * FRAME_WIDTH;

@@ -270,6 +270,10 @@ def test_compare_with_adds_a_variant_that_is_drawn_ringed_and_linkable(browser, 
             return None
     wait(browser, lambda: variant() == "-a-b---c-d----|" and legend().startswith("Ringed"))
     assert output() == "----b-----d---|"
+    # Named after what it runs, in its control and on its output row.
+    assert browser.find_element(By.CSS_SELECTOR, ".gallery-variant label").text == "rateLimit"
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".gallery-output .gallery-row-name")]
+    assert labels[-1] == "rateLimit", labels
     assert len(browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")) > 0
     link = browser.execute_script("return location.hash")
     assert link.startswith("#gallery/throttle/compare=")
