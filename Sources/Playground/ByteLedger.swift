@@ -28,8 +28,8 @@ final class ByteLedger: Sendable {
     }
 
     /// A ledger of `limit` bytes; `askToShed` is called, outside the ledger's lock, with a
-    /// client whose sessions should let go of their oldest events (``shed(_:in:)``), and must
-    /// call ``finishedShedding(_:)`` once they have.
+    /// client whose sessions should let go of their oldest events (`EventLog.forgetOldest()`),
+    /// and must call ``finishedShedding(_:)`` once they have.
     init(limit: Int, askToShed: @escaping @Sendable (String) -> Void = { _ in }) {
         self.limit = limit
         self.askToShed = askToShed
