@@ -41,8 +41,8 @@ REPRODUCERS = {
     + "v = combineLatest(" + ", ".join(["w"] * 100) + ")\n",
     # The background queue is shared by every program: a flood of work handed to it is charged to
     # the program that made it, on both threads.
-    "work on the background queue": "x = just(1).repeat().deliverOn(background).scan([]) { a, v in a + [v] }\n",
-    "subscriptions on the background queue": "x = just(1).subscribeOn(background).repeat().map { $0 + 1 }\n",
+    "work on the background queue": "x = just(1).repeat().deliver(on: background).scan([]) { a, v in a + [v] }\n",
+    "subscriptions on the background queue": "x = just(1).subscribe(on: background).repeat().map { $0 + 1 }\n",
 }
 
 

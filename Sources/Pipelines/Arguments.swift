@@ -61,13 +61,13 @@ struct Arguments {
     }
 
     /// The name of one of the program's schedulers (``Vocabulary/schedulers``), written bare:
-    /// `deliverOn(background)`.
+    /// `deliver(on: background)`.
     func schedulerName(_ index: Int) throws(BuildError) -> String {
         guard case .name(let name, _) = self[index], Vocabulary.schedulers.contains(name) else {
             throw BuildError(
                 message: "`\(name)` needs a scheduler here: `session` or `background`",
                 range: self[index].range,
-                hint: "write `\(name)(background)`"
+                hint: LanguageOperator.racSpellings[name] == nil ? "write `\(name)(on: background)`" : "write `\(name)(background)`"
             )
         }
         return name

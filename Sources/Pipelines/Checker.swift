@@ -89,7 +89,7 @@ struct Checker {
             if closureParameters?.contains(where: { $0.contains(name) }) == true { return }
             if defined[name] != nil {
                 if !used.contains(name) { used.append(name) }
-            } else if !Vocabulary.sources.contains(name), !Vocabulary.schedulers.contains(name) {  // `deliverOn(background)`
+            } else if !Vocabulary.sources.contains(name), !Vocabulary.schedulers.contains(name) {  // `deliver(on: background)`
                 let known = Set(defined.keys).union(Vocabulary.sources).union((closureParameters ?? []).joined())
                 let hint = suggestion(for: name, among: known)
                 report("unknown name `\(Checker.shortened(name))`", at: range, hint: hint ?? "define it as an input or a stream")

@@ -60,17 +60,17 @@ public struct Example: Sendable, Equatable, Encodable {
         ),
         Example(
             id: "deliver-on-subscribe-on",
-            title: "deliverOn against subscribeOn",
-            description: "Press tap. Each event says which thread delivered it. deliverOn(background) sends each value "
-                + "on from the background queue. subscribeOn(background) makes the subscription there: just's value, "
+            title: "deliver(on:) against subscribe(on:)",
+            description: "Press tap. Each event says which thread delivered it. deliver(on: background) sends each value "
+                + "on from the background queue. subscribe(on: background) makes the subscription there: just's value, "
                 + "sent as it is subscribed, comes from the queue, but a search only starts there: its answer comes "
                 + "on the session's thread, where the service's timer fires.",
             program: """
                 input tap: action
                 taps = tap.scan(0) { count, _ in count + 1 }
-                delivered = taps.deliverOn(background)
-                subscribed = taps.flatMap(.merge) { just($0).subscribeOn(background) }
-                answered = taps.flatMap(.merge) { search("swe").subscribeOn(background) }
+                delivered = taps.deliver(on: background)
+                subscribed = taps.flatMap(.merge) { just($0).subscribe(on: background) }
+                answered = taps.flatMap(.merge) { search("swe").subscribe(on: background) }
                 """
         ),
         Example(

@@ -49,8 +49,8 @@ public final class Interpreter: Sendable {
     /// Builds `program` (which must have no errors) on `scheduler` and starts it: from now on every
     /// subscription to a named stream or stage, its events and its end go to `reporter`.
     /// `scheduler` is the program's `session` scheduler (where inputs arrive and time-based
-    /// operators run) and `background` the one `deliverOn(background)` and
-    /// `subscribeOn(background)` move work to; without one, `background` is `scheduler` under the
+    /// operators run) and `background` the one `deliver(on: background)` and
+    /// `subscribe(on: background)` move work to; without one, `background` is `scheduler` under the
     /// name `background` (a virtual clock's hop: same thread, another name). Throws the diagnostics of what cannot be built (a wrong
     /// argument, a closure where a signal is needed…). A program that runs out of its
     /// ``StepBudget`` is halted: each stream not ended yet ends with `budget_exceeded`.
@@ -178,7 +178,7 @@ typealias SignalMaker = @Sendable (_ scopes: [Evaluator.Scope]) -> Signal<Value,
 struct Builder {
     let program: Program
     let scheduler: any Scheduler
-    /// The scheduler `background` names in `deliverOn` and `subscribeOn`.
+    /// The scheduler `background` names in `deliver(on:)` and `subscribe(on:)`.
     let background: any Scheduler
     let services: [String: Service]
     let budget: StepBudget

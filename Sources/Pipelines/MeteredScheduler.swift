@@ -3,7 +3,7 @@ import Reactive
 /// A program's view of a scheduler: each piece of work it hands over is measured on the thread
 /// that runs it and charged to the program's ``StepBudget``.
 ///
-/// Work a program schedules (a timer's tick, a `deliverOn` hop) runs as pieces of its own, between
+/// Work a program schedules (a timer's tick, a `deliver(on:)` hop) runs as pieces of its own, between
 /// other sessions' pieces, so the budget's readings taken every few steps never span one: a loop
 /// that hops to `background` and back at each turn would use a core for ever uncharged. Reading
 /// the thread's CPU time before and after each piece (two system calls a piece) charges exactly

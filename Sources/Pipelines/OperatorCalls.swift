@@ -10,7 +10,8 @@ extension Builder {
         _ arguments: Arguments,
         parameters: [[String]]
     ) throws(BuildError) -> SignalMaker {
-        guard let entry = LanguageOperator.byName[name] else {
+        let spelling = LanguageOperator.racSpellings[name]
+        guard let entry = LanguageOperator.byName[spelling?.operator ?? name] else {
             if let unavailable = Self.outsideTheLanguage[name] {
                 throw BuildError(message: unavailable.reason, range: arguments.range, hint: unavailable.hint)
             }
@@ -27,7 +28,7 @@ extension Builder {
                 hint: "docs/PIPELINES.md lists the operators"
             )
         }
-        if let shape = entry.shape { try arguments.expect(shape, usage: entry.usage) }
+        if let shape = spelling?.shape ?? entry.shape { try arguments.expect(shape, usage: entry.usage) }
         return try entry.build(&self, OperatorCall(name: name, upstream: upstream, arguments: arguments, parameters: parameters))
     }
 
@@ -256,9 +257,9 @@ extension Builder {
         return { scopes in upstream(scopes).timeout(after: interval, raising: failure, on: scheduler) }
     }
 
-    /// `deliverOn(scheduler)` (RAC `deliverOn:`: each event sent on from the scheduler) and
-    /// `subscribeOn(scheduler)` (RAC `subscribeOn:`: the subscription, and so the work it starts,
-    /// made on the scheduler) over the program's named schedulers.
+    /// `deliver(on: scheduler)` (RAC `deliverOn:`: each event sent on from the scheduler) and
+    /// `subscribe(on: scheduler)` (RAC `subscribeOn:`: the subscription, and so the work it
+    /// starts, made on the scheduler) over the program's named schedulers.
     func hop(_ call: OperatorCall, _ operate: @escaping @Sendable (Stream, any Scheduler) -> Stream) throws(BuildError) -> SignalMaker {
         let name = try call.arguments.schedulerName(0)
         let (scheduler, upstream) = (name == "background" ? background : self.scheduler, call.upstream)

@@ -119,8 +119,9 @@ struct LanguageOperator: Sendable {
             try b.timed(c) { $0.buffer(every: $1, on: $2).map(Value.array) }
         },
         // Schedulers
-        .init("deliverOn", rac: "deliverOn:", [nil], "deliverOn(background)") { b, c throws(BuildError) in try b.hop(c) { $0.deliver(on: $1) } },
-        .init("subscribeOn", rac: "subscribeOn:", [nil], "subscribeOn(background)") { b, c throws(BuildError) in try b.hop(c) { $0.subscribe(on: $1) }
+        .init("deliver", rac: "deliverOn:", ["on"], "deliver(on: background)") { b, c throws(BuildError) in try b.hop(c) { $0.deliver(on: $1) } },
+        .init("subscribe", rac: "subscribeOn:", ["on"], "subscribe(on: background)") { b, c throws(BuildError) in
+            try b.hop(c) { $0.subscribe(on: $1) }
         },
         // Multicasting
         .init("replay", rac: "replay", [], "replay()") { b, c throws(BuildError) in b.replay(c, capacity: Builder.replayCapacity, lazily: false) },
@@ -134,4 +135,13 @@ struct LanguageOperator: Sendable {
 
     /// ``all`` by name.
     static let byName: [String: LanguageOperator] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    /// RAC's spellings the language also takes, each as the operator it names and the arguments it
+    /// is written with: `deliverOn(background)` is `deliver(on: background)`. Programs written
+    /// before the language took Swift's spelling keep running; the docs, lessons and examples show
+    /// only the operator's own name.
+    static let racSpellings: [String: (operator: String, shape: [String?])] = [
+        "deliverOn": ("deliver", [nil]),
+        "subscribeOn": ("subscribe", [nil]),
+    ]
 }

@@ -9,15 +9,16 @@ enum Vocabulary {
         "combineLatest", "merge", "zip", "concat",
     ]
 
-    /// Operators, called as `stream.operator(…)`: the language's (``LanguageOperator/all``), the
-    /// names of docs/OPERATORS.md a program cannot use (so that the builder can say why), and a
+    /// Operators, called as `stream.operator(…)`: the language's (``LanguageOperator/all``) and
+    /// RAC's spellings it takes (``LanguageOperator/racSpellings``), the names of docs/OPERATORS.md a program cannot use (so that the builder can say why), and a
     /// command's members.
     static let operators: Set<String> = Set(LanguageOperator.all.map(\.name))
+        .union(LanguageOperator.racSpellings.keys)
         .union(Builder.outsideTheLanguage.keys)
         .union(Builder.commandMembers)
         .union(["execute"])
 
-    /// The schedulers `deliverOn` and `subscribeOn` take: the session's own (its run-loop
+    /// The schedulers `deliver(on:)` and `subscribe(on:)` take: the session's own (its run-loop
     /// thread, where inputs arrive and timers fire) and one background queue that every program
     /// shares (so no program can make threads).
     static let schedulers: Set<String> = ["session", "background"]

@@ -10,7 +10,7 @@ import Pipelines
 /// operator table): the flattenings `flatMap`, `flattenMap`, `concatMap`, and `catch` and `then`
 /// with a closure of their own (their inner signals cannot be derived from the rows); the
 /// multicasting `replay`, `replayLast`, `replayLazily`, `publish`, `autoconnect` (one stream's
-/// output is the same with or without them); `deliverOn`/`subscribeOn` (threads, not marbles);
+/// output is the same with or without them); the scheduler hops `deliver` and `subscribe` (threads, not marbles);
 /// `materialize`, `dematerialize`, `attemptMap`, `reduceEach`, `attempt`, and `and`/`or` (arrays of
 /// bools, which rows do not make); `if` (three streams, where a find has two inputs at most).
 struct FindCandidate: Equatable {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Pipelines
 
-/// `deliverOn(scheduler)` and `subscribeOn(scheduler)`, RAC's `deliverOn:` and `subscribeOn:`,
+/// `deliver(on: scheduler)` and `subscribe(on: scheduler)`, RAC's `deliverOn:` and `subscribeOn:`,
 /// over the program's two named schedulers: each event is delivered under the name of the
 /// scheduler that delivered it (read as ``NamedScheduler/currentName`` when it is reported).
 @Suite("Pipeline language: deliverOn and subscribeOn")
@@ -39,8 +39,8 @@ struct SchedulerHopTests {
         let reports = try run(
             """
             input x: number
-            there = x.map { $0 * 2 }.deliverOn(background)
-            back = there.deliverOn(session)
+            there = x.map { $0 * 2 }.deliver(on: background)
+            back = there.deliver(on: session)
             """,
             sending: [1, 2]
         )
@@ -56,7 +56,7 @@ struct SchedulerHopTests {
     @Test func subscribeOnMakesTheSubscriptionAndItsWorkOnTheScheduler() throws {
         let reports = try run(
             """
-            work = just("done").subscribeOn(background)
+            work = just("done").subscribe(on: background)
             """
         )
         #expect(threads(of: "work", in: reports) == ["background"])
@@ -68,7 +68,7 @@ struct SchedulerHopTests {
     /// A loop that hops to the background queue at each turn runs as many tiny pieces of work,
     /// which readings every few steps would never span: each piece is measured on its own.
     @Test func workHandedToTheBackgroundQueueIsChargedToTheProgram() throws {
-        let (program, _) = PipelineLanguage.parse("x = just(1).subscribeOn(background).repeat().map { $0 + 1 }")
+        let (program, _) = PipelineLanguage.parse("x = just(1).subscribe(on: background).repeat().map { $0 + 1 }")
         let ended = DispatchSemaphore(value: 0)
         let failure = Lock<PipelineFailure?>(nil)
         // Steps enough for minutes; CPU time for a twentieth of a second.
@@ -91,10 +91,32 @@ struct SchedulerHopTests {
         #expect(failure.withLock { $0?.message.contains("CPU") == true || $0?.message.contains("thread's time") == true })
     }
 
+    /// RAC's spelling (`deliverOn(background)`) is the same operator: programs written with it run.
+    @Test func racsSpellingIsTheSameOperator() throws {
+        let reports = try run(
+            """
+            input x: number
+            there = x.deliverOn(background)
+            work = just("done").subscribeOn(background)
+            """,
+            sending: [1]
+        )
+        #expect(threads(of: "there", in: reports) == ["background"])
+        #expect(threads(of: "work", in: reports) == ["background"])
+        for (text, message) in [
+            ("input x: text\ny = x.deliver(background)", "`deliver` takes (on:), not (_)"),
+            ("input x: text\ny = x.deliverOn(on: background)", "`deliverOn` takes (_), not (on:)"),
+        ] {
+            let (program, diagnostics) = PipelineLanguage.parse(text)
+            let all = diagnostics + Interpreter.validate(program)
+            #expect(all.contains { $0.severity == .error && $0.message.contains(message) }, "\(text): \(all.map(\.message))")
+        }
+    }
+
     @Test func onlyTheProgramsSchedulersAreNamedAndOnlyThere() {
         for (text, message) in [
-            ("input x: text\ny = x.deliverOn(mainThread)", "unknown name `mainThread`"),
-            ("input x: text\ny = x.deliverOn(x)", "`deliverOn` needs a scheduler here: `session` or `background`"),
+            ("input x: text\ny = x.deliver(on: mainThread)", "unknown name `mainThread`"),
+            ("input x: text\ny = x.deliver(on: x)", "`deliver` needs a scheduler here: `session` or `background`"),
             ("input x: text\ny = x.deliverOn(\"background\")", "`deliverOn` needs a scheduler here"),
             ("input x: text\ny = background", "background"),
             ("input background: text\ny = background.map { $0 }", "background"),

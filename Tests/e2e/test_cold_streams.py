@@ -154,9 +154,9 @@ def test_the_session_marbles_view_lists_a_programs_subscriptions(playground):
 
 
 def test_deliver_on_background_names_the_background_thread(playground):
-    """`deliverOn(background)` moves each event to the programs' shared queue, `deliverOn(session)`
+    """`deliver(on: background)` moves each event to the programs' shared queue, `deliver(on: session)`
     back; every event says which. On a virtual clock the hop is named the same."""
-    program = "input x: number\nthere = x.map { $0 * 2 }.deliverOn(background)\nback = there.deliverOn(session)\n"
+    program = "input x: number\nthere = x.map { $0 * 2 }.deliver(on: background)\nback = there.deliver(on: session)\n"
     for clock in ("real", "virtual"):
         created = run(playground, program, clock=clock)
         assert created["pipeline"]["diagnostics"] == []
