@@ -1,6 +1,6 @@
 // The course's checks, pure: a lesson's program with its inputs, a prediction compared with what
 // the server drew marble by marble, and a challenge's streams compared with the reference's.
-import { parseRow } from "./marble-notation.js";
+import { parseRow, parseSubscription } from "./marble-notation.js";
 
 /** A value as JSON with its objects' keys in order: two values that are equal read the same. */
 export function canonical(value) {
@@ -93,7 +93,9 @@ export function notationEvents(text, values) {
  * `predicted` against `actual` (events in time order, compared by `key`), marble by marble: each item is `right`,
  * `time` (the right value in another frame), `value` (another value in the right frame), `extra`
  * (predicted, not sent) or `missing` (sent, not predicted), with the events it pairs. The pairing
- * is the cheapest: a wrong time or value costs half an event missing or extra.
+ * is the cheapest, by value and order before time: the right value at another time costs about
+ * half an event missing or extra, another value in the right frame three quarters of the two — so
+ * a value that never comes is called missing rather than every later value wrong.
  */
 export function compareEvents(predicted, actual) {
   const pairCost = (guess, real) => {
@@ -102,7 +104,7 @@ export function compareEvents(predicted, actual) {
     const sameValue = guess.key === real.key;
     if (sameTime && sameValue) return 0;
     if (sameValue) return 0.5 + Math.min(Math.abs(guess.frame - real.frame), 20) / 100;
-    if (sameTime) return 0.5;
+    if (sameTime) return 1.5;
     return Infinity;
   };
   const rows = predicted.length + 1;
@@ -137,25 +139,59 @@ export function compareEvents(predicted, actual) {
 
 const WHAT = { next: (event) => event.text ?? event.symbol, completed: () => "the completion", error: () => "the error" };
 
-/** One item of `compareEvents` as a sentence. */
+/** One item of `compareEvents` (a prediction against what was sent) as a sentence. */
 export function describeItem(item, frame) {
   const at = (event) => `${event.frame * frame} ms`;
   switch (item.status) {
     case "right": return `${WHAT[item.actual.kind](item.actual)} at ${at(item.actual)}: right`;
     case "time": return `${WHAT[item.actual.kind](item.actual)}: right, but at ${at(item.actual)}, not ${at(item.predicted)}`;
     case "value": return `at ${at(item.actual)}: ${WHAT[item.actual.kind](item.actual)}, not ${WHAT[item.predicted.kind](item.predicted)}`;
-    case "extra": return `${WHAT[item.predicted.kind](item.predicted)} at ${at(item.predicted)}: not sent`;
-    default: return `${WHAT[item.actual.kind](item.actual)} at ${at(item.actual)}: sent, but not predicted`;
+    case "extra": return `${WHAT[item.predicted.kind](item.predicted)} is missing: it is never sent (you predicted it at ${at(item.predicted)})`;
+    default: return `${WHAT[item.actual.kind](item.actual)} at ${at(item.actual)}: sent, but not in your prediction`;
   }
 }
 
+/** One item of `compareEvents` (the learner's run against the goal's) as a sentence about `name`. */
+function describeDifference(name, item, frame) {
+  const at = (event) => `${event.frame * frame} ms`;
+  const what = (event) => WHAT[event.kind](event);
+  switch (item.status) {
+    case "time": return `\`${name}\` sends ${what(item.predicted)} at ${at(item.predicted)}; the goal sends it at ${at(item.actual)}`;
+    case "value": return `at ${at(item.actual)} \`${name}\` sends ${what(item.predicted)}; the goal sends ${what(item.actual)}`;
+    case "extra": return `\`${name}\` sends ${what(item.predicted)} at ${at(item.predicted)}; the goal does not`;
+    default: return `the goal sends ${what(item.actual)} at ${at(item.actual)}; \`${name}\` does not`;
+  }
+}
+
+/** A list of subscriptions (`^--!`) as words: when each began and ended, in ms. */
+function subscriptionWords(lines, frame) {
+  if (!lines.length) return "never subscribed to";
+  return lines.map((text) => {
+    const { start, end } = parseSubscription(text);
+    return `subscribed at ${start * frame} ms${end === null ? "" : ` and disposed of at ${end * frame} ms`}`;
+  }).join(", then ");
+}
+
+/** The subscriptions of stream `name` in a `POST /api/marbles` answer; a source inside a stream is `out·marbles`. */
+export function subscriptionsOf(answer, name) {
+  const owner = name.split("·")[0];
+  return (owner === name ? answer.streams[name]?.subscriptions : answer.streams[owner]?.sources?.[name]) ?? [];
+}
+
 /**
- * What differs between the learner's streams and the reference's, run on the challenge's rows
- * (`POST /api/marbles` answers): one sentence per stream that differs, without showing the rows.
+ * What differs between the learner's run and the reference's on the challenge's rows (two `POST
+ * /api/marbles` answers), for everything the challenge holds: the events of each stream of its
+ * `expected` (value and time, then the thread each came on) and the subscriptions of each stream
+ * its `subscriptions` names. Answers `{problems, streams, subscriptions}`: one sentence per stream
+ * that differs, leading with its first difference; the streams that differ with their comparison
+ * (to draw yours against the goal); the subscriptions that differ, yours and the goal's.
  */
-export function challengeDifferences(names, learner, reference) {
+export function challengeDifferences(challenge, learner, reference) {
   const problems = [];
-  for (const name of names) {
+  const streams = [];
+  const subscriptions = [];
+  const frame = reference.frame;
+  for (const name of Object.keys(challenge.expected)) {
     const mine = learner.streams[name];
     const goal = reference.streams[name];
     if (!mine) {
@@ -163,22 +199,32 @@ export function challengeDifferences(names, learner, reference) {
       continue;
     }
     const items = compareEvents(drawnEvents(mine, { byValue: true }), drawnEvents(goal, { byValue: true }));
-    const count = (status) => items.filter((item) => item.status === status).length;
-    const parts = [];
-    if (count("missing")) parts.push(`${count("missing")} event${count("missing") === 1 ? "" : "s"} the goal sends and yours does not`);
-    if (count("extra")) parts.push(`${count("extra")} event${count("extra") === 1 ? "" : "s"} yours sends and the goal does not`);
-    if (count("time")) parts.push(`${count("time")} at another time`);
-    if (count("value")) parts.push(`${count("value")} with another value`);
-    if (!parts.length) {
-      // The same events: were they delivered on the same threads (`deliverOn`, `subscribeOn`)?
-      const threads = (drawing) => drawing.events.map((event) => event.thread ?? "session");
-      const [ours, theirs] = [threads(mine), threads(goal)];
-      const moved = ours.flatMap((thread, index) => (thread === theirs[index] ? [] : [[thread, theirs[index]]]));
-      if (ours.length === theirs.length && moved.length) {
-        parts.push(`${moved.length} event${moved.length === 1 ? "" : "s"} delivered on another thread (yours on \`${moved[0][0]}\`, the goal's on \`${moved[0][1]}\`)`);
-      }
+    const differing = items.filter((item) => item.status !== "right");
+    if (differing.length) {
+      const count = (status) => items.filter((item) => item.status === status).length;
+      const parts = [];
+      if (count("missing")) parts.push(`${count("missing")} event${count("missing") === 1 ? "" : "s"} the goal sends and yours does not`);
+      if (count("extra")) parts.push(`${count("extra")} event${count("extra") === 1 ? "" : "s"} yours sends and the goal does not`);
+      if (count("time")) parts.push(`${count("time")} at another time`);
+      if (count("value")) parts.push(`${count("value")} with another value`);
+      problems.push(`On the challenge's own rows, ${describeDifference(name, differing[0], frame)} (in all: ${parts.join("; ")}).`);
+      streams.push({ name, mine, goal, items });
+      continue;
     }
-    if (parts.length) problems.push(`\`${name}\` differs on the challenge's own rows: ${parts.join("; ")}.`);
+    // The same events: were they delivered on the same threads (`deliverOn`, `subscribeOn`)?
+    const threads = (drawing) => drawing.events.map((event) => event.thread ?? "session");
+    const [ours, theirs] = [threads(mine), threads(goal)];
+    const moved = ours.flatMap((thread, index) => (thread === theirs[index] ? [] : [[thread, theirs[index]]]));
+    if (ours.length === theirs.length && moved.length) {
+      problems.push(`\`${name}\` sends the goal's events, but ${moved.length} of them on another thread (yours on \`${moved[0][0]}\`, the goal's on \`${moved[0][1]}\`).`);
+      streams.push({ name, mine, goal, items });
+    }
   }
-  return problems;
+  for (const name of challenge.subscriptions ?? []) {
+    const [mine, goal] = [subscriptionsOf(learner, name), subscriptionsOf(reference, name)];
+    if (mine.join(" ") === goal.join(" ")) continue;
+    problems.push(`\`${name}\` is ${subscriptionWords(mine, frame)} in yours; in the goal's it is ${subscriptionWords(goal, frame)}.`);
+    subscriptions.push({ name, mine, goal });
+  }
+  return { problems, streams, subscriptions };
 }

@@ -13,6 +13,8 @@ export const ROW_HEIGHT = 44;
 const SUBSCRIPTION_LINE = 20;
 const MAX_SUBSCRIPTION_LINES = 4;
 const RADIUS = 12;
+/** The height of the line under a lane that names each event's thread. */
+const THREAD_LINE = 14;
 
 /** Draws one line per subscription of `name` into `node`: `^` where it began, `!` where it ended. */
 export function drawSubscriptions(node, name, subscriptions, width) {
@@ -68,11 +70,14 @@ export function notationEditor(id, labelText, value, onValid) {
 
 /**
  * A drawn stream as an image row: `drawing` as `POST /api/marbles` answers it (`events` at their
- * times, `values` by letter), at `frame` milliseconds a character, `width` pixels wide.
+ * times, `values` by letter), at `frame` milliseconds a character, `width` pixels wide; the events
+ * whose indexes are in `differs` ringed; with `threads`, each event's thread named under it.
  */
-export function outputLane(name, drawing, frame, width, differs = new Set()) {
+export function outputLane(name, drawing, frame, width, differs = new Set(), { threads = false } = {}) {
   const said = differs.size ? `; ${differs.size} event${differs.size === 1 ? "" : "s"} not in every row, ringed` : "";
-  const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT, role: "img", "aria-label": `${name}: ${drawing.marbles}${said}` });
+  const where = threads ? `; on the threads ${drawing.events.map((event) => event.thread ?? "session").join(", ")}` : "";
+  const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT + (threads ? THREAD_LINE : 0), role: "img",
+    "aria-label": `${name}: ${drawing.marbles}${said}${where}` });
   lane.appendChild(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
   const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
   const atTime = new Map(); // events at one instant side by side, as the notation groups them
@@ -92,6 +97,7 @@ export function outputLane(name, drawing, frame, width, differs = new Set()) {
     } else {
       lane.appendChild(svg("path", { d: `M${x - 7} ${ROW_HEIGHT / 2 - 7} l14 14 m0 -14 l-14 14`, class: "gallery-error" }));
     }
+    if (threads) lane.appendChild(svg("text", { x, y: ROW_HEIGHT + THREAD_LINE - 4, "text-anchor": "middle", class: "lesson-thread" }, event.thread ?? "session"));
   });
   return lane;
 }

@@ -6,16 +6,15 @@
 // progress is kept in this browser.
 import { APIError, describeProblems, drawMarbles, drawScenarioMarbles } from "../api.js";
 import { docsLink, docsPage, docsTypePage } from "../docs-links.js";
-import { html, prose, svg } from "../dom.js";
+import { html, prose } from "../dom.js";
 import { parseRow, parseSubscription } from "../marble-notation.js";
-import { FRAME_WIDTH, drawSubscriptions, editableRow, outputLane, rowDrawing } from "../marble-row.js";
-import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery } from "../lesson-check.js";
+import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../marble-row.js";
+import { MARKS, challengeComparison, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow } from "./lesson-drawings.js";
+import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "../lesson-check.js";
 
 const $ = (id) => document.getElementById(id);
 const PROGRESS_KEY = "playground.lessons";
 const FRAME = 100;
-/** The mark each outcome of a compared marble gets on the check row. */
-const MARKS = { right: "✓", time: "⇄", value: "≠", extra: "✗", missing: "?" };
 
 function loadProgress() {
   try {
@@ -36,6 +35,11 @@ function saveProgress(progress) {
 /** Every letter a lesson's rows and predictions may use, with its value: the rows', then the lesson's own. */
 function lessonValues(lesson) {
   return Object.assign({}, ...lesson.inputs.map((input) => input.values ?? {}), lesson.values ?? {});
+}
+
+/** Events (`drawnEvents`, `notationEvents`) with the words of the lesson's labels for their letters. */
+function labelled(lesson, events) {
+  return lesson.labels ? events.map((event) => (event.symbol in lesson.labels ? { ...event, text: lesson.labels[event.symbol] } : event)) : events;
 }
 
 /** What a lesson runs: its scenario on its rows, or its program after its rows. */
@@ -141,6 +145,7 @@ export class LearnView {
     $("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
     $("lesson-program").textContent = lesson.scenario ? lesson.code : lessonProgram(lesson.inputs, lesson.program);
     $("lesson-scenario").hidden = !lesson.scenario;
+    $("lesson-code-caption").hidden = !lesson.scenario;
     if (lesson.scenario) {
       $("lesson-scenario-link").href = `#${lesson.scenario}`;
       $("lesson-scenario-link").textContent = `the ${lesson.scenario} scenario`;
@@ -148,7 +153,8 @@ export class LearnView {
     this.linkDocumentation(lesson);
     const rows = $("lesson-inputs");
     rows.replaceChildren();
-    for (const input of lesson.inputs) rows.appendChild(this.row(input.name, outputLane(input.name, rowDrawing(input.marbles, parseRow(input.marbles), input.values ?? {}, FRAME), FRAME, this.width(lesson)), input.marbles));
+    rows.replaceChildren(laneGroup("The lesson's input rows", lesson.inputs.map((input) => lessonRow(input.name,
+      outputLane(input.name, rowDrawing(input.marbles, parseRow(input.marbles), input.values ?? {}, FRAME), FRAME, this.width(lesson)), input.marbles))));
     $("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
     $("prediction").value = "";
     $("prediction-problem").textContent = "";
@@ -156,7 +162,9 @@ export class LearnView {
     const legend = Object.entries(lesson.values ?? {});
     const list = html("ul", "lesson-legend");
     for (const [letter, value] of legend) {
-      list.appendChild(html("li")).append(html("code", undefined, letter), " = ", html("code", undefined, JSON.stringify(value, null, 1).replace(/\n\s*/g, " ")));
+      const words = lesson.labels?.[letter];
+      list.appendChild(html("li")).append(html("code", undefined, letter), " = ",
+        words ? words : html("code", undefined, JSON.stringify(value, null, 1).replace(/\n\s*/g, " ")));
     }
     $("prediction-legend").hidden = !legend.length;
     $("prediction-legend").replaceChildren(...(legend.length ? ["Letters for what it may send:", list] : []));
@@ -172,7 +180,9 @@ export class LearnView {
     $("lesson-after").replaceChildren(prose("p", lesson.result));
     $("challenge-task").replaceChildren(prose("p", lesson.challenge.task));
     $("challenge-program").value = this.progress[lesson.id]?.program ?? lesson.challenge.program ?? lesson.program;
-    $("challenge-rows").replaceChildren(prose("span", `Your program reads the rows ${lesson.challenge.inputs.map((row) => `\`${row.name}\``).join(", ")}; the check runs it on rows of its own.`));
+    const names = lesson.challenge.inputs.map((row) => `\`${row.name}\``);
+    $("challenge-rows").replaceChildren(prose("span", `Your program reads the row${names.length === 1 ? "" : "s"} ${names.join(", ")}; the check runs it on rows of its own.`));
+    $("challenge-result").replaceChildren();
     $("challenge-status").textContent = this.progress[lesson.id]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
     const next = this.lessons[index + 1];
     $("lesson-next").hidden = !next;
@@ -204,27 +214,18 @@ export class LearnView {
     return Math.max(16, longest + 4) * FRAME_WIDTH;
   }
 
-  row(name, lane, notation) {
-    const block = html("div", "gallery-row gallery-output");
-    const label = html("p", "gallery-row-controls");
-    label.append(html("span", "gallery-row-name", name), html("code", "gallery-output-notation", notation));
-    const scroll = html("div", "gallery-scroll");
-    scroll.appendChild(lane);
-    block.append(label, scroll);
-    return block;
-  }
-
   /** Runs the lesson's program and draws the stream against the prediction, marble by marble. */
   async check() {
     const lesson = this.lesson;
     const text = $("prediction").value.trim();
     const values = lessonValues(lesson);
-    const predicted = notationEvents(text, values);
-    if (predicted.error) {
-      $("prediction-problem").textContent = predicted.error;
+    const parsed = notationEvents(text, values);
+    if (parsed.error) {
+      $("prediction-problem").textContent = parsed.error;
       $("prediction").focus();
       return;
     }
+    const predicted = labelled(lesson, parsed);
     let answer;
     try {
       answer = await runLesson(lesson);
@@ -234,19 +235,11 @@ export class LearnView {
     }
     if (this.lesson !== lesson) return;
     const drawing = relabel(answer.streams[lesson.predict], values);
-    const items = compareEvents(predicted, drawnEvents(drawing, { byValue: true }));
+    const items = compareEvents(predicted, labelled(lesson, drawnEvents(drawing, { byValue: true })));
     const right = items.every((item) => item.status === "right");
     const width = this.width(lesson);
-    const result = $("lesson-result");
-    result.replaceChildren(
-      html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
-        ? `Right: ${lesson.predict} sends ${drawing.marbles}.`
-        : `Not quite: ${lesson.predict} sends ${drawing.marbles}; you predicted ${text || "nothing"}.`),
-      this.row(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width), drawing.marbles),
-      this.row("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
-      this.row("check", this.checkLane(items, width), ""),
-    );
-    const subscriptionsRight = this.showSubscriptions(lesson, answer, width);
+    const subscriptions = this.subscriptionsChecked(lesson, answer, width);
+    const inner = lesson.inner ? innerSignals(lesson, answer, width) : { rows: [], words: null };
     const list = html("ul", "lesson-mismatches");
     list.setAttribute("aria-label", "Marble by marble");
     for (const item of items) {
@@ -254,57 +247,48 @@ export class LearnView {
       entry.dataset.status = item.status;
       list.appendChild(entry);
     }
-    result.appendChild(list);
+    $("lesson-result").replaceChildren(
+      html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
+        ? `Right: ${lesson.predict} sends ${drawing.marbles}.`
+        : `Not quite: ${lesson.predict} sends ${drawing.marbles}; you predicted ${text || "nothing"}.`),
+      ...subscriptions.verdict,
+      laneGroup(`What ${lesson.predict} sent against your prediction`, [
+        lessonRow(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width, new Set(), { threads: lesson.threads }), drawing.marbles),
+        lessonRow("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
+        lessonRow("check", checkLane(items, width), ""),
+        ...subscriptions.rows,
+        ...inner.rows,
+      ]),
+      list,
+      ...(inner.words ? [inner.words] : []),
+    );
     $("lesson-after").hidden = false;
-    this.record({ predicted: true, predictedRight: (right && subscriptionsRight) || this.progress[lesson.id]?.predictedRight });
+    this.record({ predicted: true, predictedRight: (right && subscriptions.right) || this.progress[lesson.id]?.predictedRight });
   }
 
   /**
    * For a lesson about subscriptions: the predicted subscriptions of its stream against the real
-   * ones (`POST /api/marbles` answers them), each drawn as a line from `^` to `!`. Whether they agree.
+   * ones (`POST /api/marbles` answers them), each drawn as a line from `^` to `!`. Answers whether
+   * they agree, the verdict (none, or a paragraph) and the rows.
    */
-  showSubscriptions(lesson, answer, width) {
-    if (!lesson.subscriptions) return true;
+  subscriptionsChecked(lesson, answer, width) {
+    if (!lesson.subscriptions) return { right: true, verdict: [], rows: [] };
     const name = lesson.subscriptions.stream;
-    // A source inside a stream (`out·marbles`: the inner signals of its flattening) is answered
-    // with the stream's sources.
-    const owner = name.split("·")[0];
-    const real = (owner === name ? answer.streams[name]?.subscriptions : answer.streams[owner]?.sources?.[name]) ?? [];
+    const real = subscriptionsOf(answer, name);
     const predicted = $("subscriptions-prediction").value.split("\n").map((line) => line.trim()).filter(Boolean);
     const same = (first, second) => first.length === second.length && first.every((text, index) => {
       const [a, b] = [parseSubscription(text), parseSubscription(second[index])];
       return a.start === b.start && a.end === b.end;
     });
     const right = same(predicted, real);
-    const lines = (label, subscriptions) => {
-      const node = svg("svg", { class: "gallery-subscriptions" });
-      drawSubscriptions(node, label, subscriptions, width);
-      return this.row(label, node, subscriptions.join("  "));
-    };
-    $("lesson-result").append(
-      html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
-        ? `Subscriptions of ${name}: right, ${real.join(" ")}.`
-        : `Subscriptions of ${name}: the program made ${real.join(" ") || "none"}; you predicted ${predicted.join(" ") || "none"}.`),
-      lines(`${name}'s subscriptions`, real),
-      lines("your prediction", predicted.filter((text) => /^\s*-*\(?\^/.test(text))),
-    );
-    return right;
-  }
-
-  /** The marks of a comparison, each in the frame of the marble it judges. */
-  checkLane(items, width) {
-    const lane = svg("svg", { class: "gallery-lane lesson-check", width, height: 36, role: "img",
-      "aria-label": `Check: ${items.filter((item) => item.status === "right").length} of ${items.length} right` });
-    const taken = new Map();
-    for (const item of items) {
-      const frame = (item.actual ?? item.predicted).frame;
-      const before = taken.get(frame) ?? 0;
-      taken.set(frame, before + 1);
-      const x = frame * FRAME_WIDTH + FRAME_WIDTH / 2 + before * 14;
-      const mark = svg("text", { x, y: 24, "text-anchor": "middle", class: `lesson-mark lesson-mark-${item.status}`, "data-status": item.status }, MARKS[item.status]);
-      lane.appendChild(mark);
-    }
-    return lane;
+    const verdict = html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
+      ? `Subscriptions of ${name}: right, ${real.join(" ")}.`
+      : `Subscriptions of ${name}: the program made ${real.join(" ") || "none"}; you predicted ${predicted.join(" ") || "none"}.`);
+    const rows = [
+      subscriptionRow(`${name}'s subscriptions`, real, width),
+      subscriptionRow("your predicted subscriptions", predicted.filter((text) => /^\s*-*\(?\^/.test(text)), width),
+    ];
+    return { right, verdict: [verdict], rows };
   }
 
   /** Runs the learner's program and the reference solution on the challenge's rows, and compares. */
@@ -327,9 +311,11 @@ export class LearnView {
       return;
     }
     if (this.lesson !== lesson) return;
-    const problems = challengeDifferences(Object.keys(lesson.challenge.expected), mine, goal);
+    const { problems, streams, subscriptions } = challengeDifferences(lesson.challenge, mine, goal);
     status.replaceChildren(prose("span", problems.length ? `Not yet. ${problems.join(" ")}` : "Passed: your program does what the challenge asks, on rows of its own."));
     status.dataset.passed = problems.length ? "false" : "true";
+    const rows = challengeComparison(lesson, streams, subscriptions, goal.frame);
+    $("challenge-result").replaceChildren(...(rows.length ? [laneGroup("Your program against the goal, on the challenge's rows", rows)] : []));
     this.record({ program, challenge: !problems.length || Boolean(this.progress[lesson.id]?.challenge) });
   }
 

@@ -79,7 +79,7 @@ def check_lesson(playground, lesson):
     scenario = lesson.get("scenario")
     for field in (*FIELDS, *(("code",) if scenario else ("program",))):
         assert lesson.get(field) not in (None, "", []), f"{lesson.get('id')}: no {field}"
-    for field in ("task", "inputs", "expected", "solution", *(("program",) if scenario else ())):
+    for field in ("task", "inputs", "expected", "solution", "wrong", *(("program",) if scenario else ())):
         assert lesson["challenge"].get(field) not in (None, "", []), f"{lesson['id']}: the challenge has no {field}"
     assert lesson["predict"] in lesson["expected"], f"{lesson['id']}: the predicted stream has no expected answer"
     # The lesson's own letters name what its streams send; none may say another value than a row's.
@@ -105,15 +105,64 @@ def check_lesson(playground, lesson):
         assert made == lesson["subscriptions"]["expected"], \
             f"{lesson['id']}: {name} is subscribed {made}, not {lesson['subscriptions']['expected']}"
     solved = drawn(playground, lesson_program(challenge["inputs"], challenge["solution"]))
-    unchanged = drawn(playground, lesson_program(challenge["inputs"], starting))
     values = {**lesson_values(challenge["inputs"]), **lesson.get("values", {})}
     for name, marbles in challenge["expected"].items():
         assert solved[name]["read"] == notation_events(marbles, values), \
             f"{lesson['id']}: the solution's {name} draws {solved[name]['marbles']} ({solved[name]['values']}), not {marbles}"
-    # As the page compares them: by value and frame, then by the thread each event came on.
+    for name in challenge.get("subscriptions", []):
+        assert subscriptions_of(solved, name) is not None, f"{lesson['id']}: the challenge holds {name}'s subscriptions, which the solution lacks"
+    # The challenge tests its point: the unchanged program and every known wrong answer fail it.
+    for program in [starting, *challenge["wrong"]]:
+        assert not challenge_passes(challenge, drawn(playground, lesson_program(challenge["inputs"], program)), solved), \
+            f"{lesson['id']}: {program!r} passes the challenge, which it should fail"
+
+
+def subscriptions_of(streams, name):
+    """A stream's subscriptions, or those of a source inside one (`out·marbles`), as the page reads them."""
+    owner = name.split("·")[0]
+    return streams.get(name, {}).get("subscriptions") if owner == name else streams.get(owner, {}).get("sources", {}).get(name)
+
+
+def challenge_passes(challenge, candidate, solved):
+    """The page's check (`challengeDifferences`): every stream of `challenge.expected` sends the
+    solution's events (value and frame) on the solution's threads, and every stream of
+    `challenge.subscriptions` is subscribed as the solution's is."""
     threads = lambda stream: [event["thread"] for event in stream["events"]]
-    assert any(name not in unchanged or unchanged[name]["read"] != solved[name]["read"] or threads(unchanged[name]) != threads(solved[name])
-               for name in challenge["expected"]), f"{lesson['id']}: the unchanged program already passes the challenge"
+    return all(name in candidate and candidate[name]["read"] == solved[name]["read"] and threads(candidate[name]) == threads(solved[name])
+               for name in challenge["expected"]) \
+        and all((subscriptions_of(candidate, name) or []) == (subscriptions_of(solved, name) or []) for name in challenge.get("subscriptions", []))
+
+
+MARBLE_NOTATION = re.compile(r"[-\w()|#^! ]*")
+
+
+def code_spans(lesson):
+    """The code spans of a lesson's text (explanation, result, task) that are neither marble
+    notation (`--1-2-(34)-5|`, `(ab)`), an operator's name as Swift writes it (`deliver(on:)`) nor
+    RAC's own Objective-C (`RACObserve(model, name)`)."""
+    texts = [*lesson["explanation"], lesson["result"], lesson["challenge"]["task"]]
+    spans = [span for text in texts for span in re.findall(r"`([^`]+)`", text)]
+    notation = lambda span: MARBLE_NOTATION.fullmatch(span) and (re.search(r"[-|#^!]", span) or span.startswith("("))
+    swift_name = lambda span: re.fullmatch(r"\w+\((\w+:)+\)", span)
+    return [span for span in spans if "(" in span and not notation(span) and not swift_name(span) and not span.startswith("RAC")]
+
+
+def test_every_code_span_of_a_lesson_is_the_language(server):
+    """What a lesson's text shows as code runs as written: a statement (`out = a.skip(1)`), an
+    expression (`timer(after: 0.2s).flatMap(.merge) { _ in a }`) or an operator call on a row
+    (`take(3)`) checks clean after the lesson's rows, so a learner who copies it is not told it is
+    unknown. Swift is shown only as a scenario lesson's `code`, captioned as Swift."""
+    checked = 0
+    for lesson in LESSONS:
+        rows = lesson["inputs"] + ([{"name": "press", "marbles": "-a|"}] if "press" not in {row["name"] for row in lesson["inputs"]} else [])
+        for span in code_spans(lesson):
+            candidates = [span] if re.match(r"^\w+\s*=", span) else [f"shown = {span}", f"shown = {rows[0]['name']}.{span}"]
+            answers = [server.json("POST", "/api/pipelines/check", lesson_program(rows, text).encode(), {"Content-Type": "text/plain"})[1]["diagnostics"]
+                       for text in candidates]
+            assert any(not [d for d in diagnostics if d["severity"] == "error"] for diagnostics in answers), \
+                f"{lesson['id']}: `{span}` does not check in the language: {answers}"
+            checked += 1
+    assert checked >= 15, checked
 
 
 @pytest.fixture(scope="module")
@@ -145,12 +194,16 @@ def test_every_lesson_holds(server, lesson):
     check_lesson(server, lesson)
 
 
-@pytest.mark.parametrize("breaking", ["expected answer", "solution", "challenge answer", "program", "subscriptions"])
+@pytest.mark.parametrize("breaking", ["expected answer", "solution", "challenge answer", "program", "subscriptions", "a right answer called wrong", "no wrong answer"])
 def test_the_check_fails_a_broken_copy_of_a_lesson(server, breaking):
     """The check is not a formality: a copy of a lesson broken in one place fails it."""
     lesson = copy.deepcopy(LESSONS[0] if breaking != "subscriptions" else next(item for item in LESSONS if "subscriptions" in item))
     if breaking == "subscriptions":
         lesson["subscriptions"]["expected"] = ["^--!"]
+    elif breaking == "a right answer called wrong":
+        lesson["challenge"]["wrong"].append(lesson["challenge"]["solution"])
+    elif breaking == "no wrong answer":
+        lesson["challenge"]["wrong"] = []
     elif breaking == "expected answer":
         lesson["expected"][lesson["predict"]] = "-" + lesson["expected"][lesson["predict"]]
     elif breaking == "solution":
@@ -251,7 +304,7 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     assert {mark.get_attribute("data-status") for mark in browser.find_elements(By.CSS_SELECTOR, ".lesson-mark")} == {"right"}
     # The challenge: failed with the unchanged program, then passed with the solution.
     status = check_challenge(browser, first["program"])
-    assert status.get_attribute("data-passed") == "false" and "differs on the challenge's own rows" in status.text
+    assert status.get_attribute("data-passed") == "false" and "On the challenge's own rows, the goal sends x at 100 ms; out does not" in status.text, status.text
     status = check_challenge(browser, first["challenge"]["solution"])
     assert status.get_attribute("data-passed") == "true"
     axe_clean(browser)
@@ -318,7 +371,7 @@ def test_three_lessons_by_keyboard_with_progress_kept(browser, server):
     assert predict(browser, "-----s-----|").startswith("Not quite")
     status = check_challenge(browser, schedulers["challenge"]["program"])
     assert status.get_attribute("data-passed") == "false", status.text
-    assert "2 events delivered on another thread (yours on background, the goal's on session)" in status.text, status.text
+    assert "shown sends the goal's events, but 2 of them on another thread (yours on background, the goal's on session)" in status.text, status.text
     assert [code.text for code in status.find_elements(By.TAG_NAME, "code")] == ["shown", "background", "session"]
     assert check_challenge(browser, schedulers["challenge"]["solution"]).get_attribute("data-passed") == "true"
 
@@ -366,3 +419,99 @@ def test_a_challenge_is_checked_by_ctrl_enter_and_a_typo_gets_the_editors_hint(b
     wait(browser, lambda: status.get_attribute("data-passed") == "false")
     assert status.text.startswith("Not yet.") and "`" not in status.text, status.text
     assert status.find_elements(By.TAG_NAME, "code"), "out is shown as code"
+
+
+def screenshot(browser, element_id, name):
+    """A screenshot of the page scrolled to `element_id` (what is kept is what a learner sees there)."""
+    browser.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'start'})", element_id)
+    browser.save_screenshot(str(ARTIFACTS / name))
+
+
+def lesson_by_id(lesson_id):
+    return next(lesson for lesson in LESSONS if lesson["id"] == lesson_id)
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_feedback_is_drawn_and_checks_test_the_point(browser, server, width):
+    """A learner's mistakes answered with what they are about: lesson 3's challenge solved with a
+    delay fails on when `a` is subscribed; lesson 9's prediction without 3 is told 3 is missing,
+    with the inner signals drawn to `x`'s disposal; lesson 18 takes Swift's `deliver(on:)` and
+    shows its values as labels with their threads; a failed challenge draws yours against the
+    goal; the lanes of one comparison scroll together on a phone. Screenshots kept."""
+    browser.set_window_size(width, 812 if width == 375 else 800)
+    browser.get(f"{server.url}/#learn")
+    wait(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#learn-list li")) == len(LESSONS))
+    browser.execute_script("localStorage.removeItem('playground.lessons')")
+    result = lambda: browser.find_element(By.ID, "challenge-result")
+    row_names = lambda root: [node.text for node in root.find_elements(By.CSS_SELECTOR, ".gallery-row-name")]
+
+    # Lesson 3: `a.delay(0.5s)` sends the goal's values, but subscribes to `a` at once.
+    open_lesson(browser, "cold-signals")
+    status = check_challenge(browser, "late = a.delay(0.5s)")
+    assert status.get_attribute("data-passed") == "false", status.text
+    assert "a is subscribed at 0 ms" in status.text and "in the goal's it is subscribed at 500 ms" in status.text, status.text
+    assert row_names(result()) == ["a's subscriptions (yours)", "a's subscriptions (goal)"], row_names(result())
+    starts = [line.get_attribute("data-start") for line in result().find_elements(By.CSS_SELECTOR, ".gallery-subscription")]
+    assert starts == ["0", "5"], starts
+    screenshot(browser, "challenge-task", f"lesson-3-delay-fails-{width}px.png")
+    assert check_challenge(browser, lesson_by_id("cold-signals")["challenge"]["solution"]).get_attribute("data-passed") == "true"
+    assert not result().find_elements(By.CSS_SELECTOR, ".gallery-row"), "a passed challenge draws no differences"
+
+    # A failed challenge draws yours above the goal's, the differing events ringed.
+    open_lesson(browser, "reading-marbles")
+    status = check_challenge(browser, "out = a.take(3)")
+    assert "out sends z at 500 ms; the goal does not" in status.text, status.text
+    assert row_names(result()) == ["out (yours)", "out (goal)", "check"], row_names(result())
+    assert result().find_elements(By.CSS_SELECTOR, ".gallery-differs"), "the differences are ringed"
+    screenshot(browser, "challenge-task", f"lesson-failed-challenge-{width}px.png")
+
+    # Lesson 9: the prediction that forgets x is disposed of is told 3 is missing, and the inner
+    # signals show x's `!` at 500 ms, its 3 greyed.
+    open_lesson(browser, "switch-to-latest")
+    assert predict(browser, "--1-2-3-4-5|").startswith("Not quite")
+    items = [item.text for item in browser.find_elements(By.CSS_SELECTOR, ".lesson-mismatches li")]
+    assert any(item.startswith("✗ 3 is missing: it is never sent") for item in items), items
+    assert not [item for item in items if item.startswith("≠")], items
+    inner = browser.find_element(By.CSS_SELECTOR, '#lesson-result [data-inner="x"]')
+    assert inner.find_element(By.CSS_SELECTOR, ".gallery-subscription").get_attribute("data-end") == "5"
+    assert [node.text for node in inner.find_elements(By.CSS_SELECTOR, ".lesson-never-letter")] == ["3"]
+    words = browser.find_element(By.CSS_SELECTOR, ".lesson-inner-words").text
+    assert "x: subscribed at 100 ms, disposed of at 500 ms: its 3 (due at 600 ms) never comes." in words, words
+    if width == 375:
+        # The lanes of one comparison stay aligned: they scroll as one, from one keyboard stop.
+        group = browser.find_element(By.CSS_SELECTOR, "#lesson-result .lesson-lanes")
+        assert group.get_attribute("tabindex") == "0"
+        assert browser.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", group), "the lanes are wider than a phone"
+        # Where each lane and each row's name begins, read at one instant.
+        lefts = lambda selector: set(browser.execute_script(
+            "return [...arguments[0].querySelectorAll(arguments[1])].map((node) => Math.round(node.getBoundingClientRect().left))", group, selector))
+        assert len(lefts(".gallery-lane, .gallery-subscriptions")) == 1, lefts(".gallery-lane, .gallery-subscriptions")
+        group.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+        scrolled = lambda: browser.execute_script("return arguments[0].scrollLeft", group)
+        wait(browser, lambda: scrolled() > 0 and scrolled() == scrolled())
+        assert len(lefts(".gallery-lane, .gallery-subscriptions")) == 1, lefts(".gallery-lane, .gallery-subscriptions")
+        names = lefts(".gallery-row-name")
+        assert len(names) == 1 and names.pop() >= round(group.rect["x"]), "the rows' names stay in view"
+        width_of_page = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width_of_page[0] <= width_of_page[1], "only the lanes scroll sideways"
+    screenshot(browser, "lesson-result", f"lesson-9-inner-signals-{width}px.png")
+
+    # Lesson 18: values read as the lesson's labels, each event's thread named; Swift's spelling runs.
+    schedulers = lesson_by_id("schedulers")
+    open_lesson(browser, "schedulers")
+    legend = browser.find_element(By.ID, "prediction-legend").text
+    assert "q = tap 1 · queue" in legend and "{" not in legend, legend
+    assert browser.find_element(By.ID, "lesson-code-caption").is_displayed(), "the Swift is said to be Swift"
+    assert predict(browser, "-----s-----|").startswith("Not quite")
+    items = " ".join(item.text for item in browser.find_elements(By.CSS_SELECTOR, ".lesson-mismatches li"))
+    assert "tap 1 · queue" in items and "{" not in items, items
+    threads = [node.text for node in browser.find_elements(By.CSS_SELECTOR, "#lesson-result .lesson-thread")]
+    assert threads[:2] == ["queue", "session"], threads
+    assert "deliver(on: session)" in schedulers["challenge"]["solution"]
+    status = check_challenge(browser, schedulers["challenge"]["program"])
+    assert status.get_attribute("data-passed") == "false"
+    assert result().find_elements(By.CSS_SELECTOR, ".lesson-thread"), "the threads of yours and the goal's are named"
+    assert check_challenge(browser, schedulers["challenge"]["solution"]).get_attribute("data-passed") == "true"
+    screenshot(browser, "challenge-task", f"lesson-18-threads-{width}px.png")
+    axe_clean(browser)
+    check_console(browser)
