@@ -139,7 +139,7 @@ export function drawCluster(diagram, row, lane, index) {
   if (cluster.events.length > 1) {
     group.classList.add("stack");
     group.setAttribute("role", "button");
-    group.append(...stackShapes(x, y, cluster.events.length));
+    group.append(...stackShapes(x, y, cluster.events.length, lane.kind === "inner" ? INNER_HALF + 1 : RADIUS));
   } else if (cluster.mark) {
     group.classList.add("mark", `mark-${cluster.mark}`);
     group.setAttribute("role", "img");

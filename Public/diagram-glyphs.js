@@ -41,11 +41,15 @@ export function eventText(event) {
   }
 }
 
-/** A stack of several events: a white marble with their count, a shadow behind it. */
-export function stackShapes(x, y, count) {
+/**
+ * A stack of several events: a white marble with their count, a shadow behind it; `radius` smaller
+ * on an inner lane, whose neighbours are closer (the shadow stays inside its lane).
+ */
+export function stackShapes(x, y, count, radius = RADIUS) {
+  const lift = radius < RADIUS ? 2 : 3;
   return [
-    svg("circle", { class: "stack-shadow", cx: x + 3, cy: y - 3, r: RADIUS }),
-    svg("circle", { class: "marble-circle", cx: x, cy: y, r: RADIUS }),
+    svg("circle", { class: "stack-shadow", cx: x + 3, cy: y - lift, r: radius }),
+    svg("circle", { class: "marble-circle", cx: x, cy: y, r: radius }),
     svg("text", { class: "marble-text stack-count", x, y: y + 5, "text-anchor": "middle" }, String(count)),
   ];
 }

@@ -41,16 +41,35 @@ export function defaultWindow(width) {
   return windowMs;
 }
 
+/** A session's story (`timeScale`: an input through its longest chain of waits) fits this many times across. */
+const STORY_WIDTHS = 4;
+
+/**
+ * The window a session opens with: for a pipeline whose story takes `timeScale` ms, the narrowest
+ * of 10 s, 5 s, 2.5 s… (or 20 s, 40 s…) that holds it four times over, so that an input and all it
+ * caused are on screen together (search: a 0.5 s throttle and a 1 s search in 10 s); without one,
+ * the width's `defaultWindow`.
+ */
+export function fittedWindow(timeScale, width) {
+  if (!timeScale) return defaultWindow(width);
+  let windowMs = 10_000;
+  while (windowMs < STORY_WIDTHS * timeScale && windowMs < WINDOW_RANGE[1]) windowMs *= 2;
+  while (windowMs / 2 >= STORY_WIDTHS * timeScale && windowMs / 2 >= NARROWEST_DEFAULT_MS) windowMs /= 2;
+  return Math.min(windowMs, WINDOW_RANGE[1]);
+}
+
 export class Diagram {
   /**
    * `root` receives the diagram; `rows` are `{name, title, operator, from, description, input,
    * sources}` in the order drawn (inputs first); `detail` is the live region that tells the marble
-   * pointed at; `windowMs` the time across (null: chosen from the width); `colours` the session's
-   * colours by cause (kept when the diagram is drawn again with other rows).
+   * pointed at; `windowMs` the time across (null: fitted to `timeScale`, the pipeline's story, or
+   * else chosen from the width); `colours` the session's colours by cause (kept when the diagram is
+   * drawn again with other rows).
    */
   constructor(root, rows, {
-    detail, windowMs = null, colours = new CauseColours(), onViewChange, onExpand, threads = false, compared = [],
+    detail, windowMs = null, timeScale = null, colours = new CauseColours(), onViewChange, onExpand, threads = false, compared = [],
   }) {
+    this.timeScale = timeScale;
     this.root = root;
     // For each compared stream, the others of its group: its events not in all of theirs are ringed.
     this.comparedWith = new Map(compared.flatMap((group) => group.map((name) => [name, group.filter((other) => other !== name)])));
@@ -77,7 +96,7 @@ export class Diagram {
     this.current = null; // the seq of the glyph that holds the diagram's tab stop
     this.traced = null;
     this.build();
-    this.windowMs = windowMs ?? defaultWindow(this.width);
+    this.windowMs = windowMs ?? fittedWindow(timeScale, this.width);
   }
 
   // MARK: Structure
@@ -182,7 +201,7 @@ export class Diagram {
   /** Lays every row out again: after a zoom or a change of width. */
   relayout() {
     this.width = this.lanes.clientWidth || this.width;
-    if (!this.zoomed) this.windowMs = defaultWindow(this.width);
+    if (!this.zoomed) this.windowMs = fittedWindow(this.timeScale, this.width);
     this.svg.setAttribute("width", this.width);
     let moved = false;
     for (const row of this.rows) moved = this.layoutRow(row) || moved;

@@ -24,4 +24,3 @@ export function prose(tag, text) {
   text.split(/(`[^`]+`)/).forEach((part) => node.append(part.startsWith("`") ? html("code", undefined, part.slice(1, -1)) : part));
   return node;
 }
-

@@ -25,7 +25,7 @@ export function programScenario(summary, text) {
   return {
     id: "pipeline", title: "Your pipeline", program: text,
     description: "Your program, running on the server: every named line a stream, every operator of a chain a stage.",
-    inputs: summary.inputs, streams: summary.streams, source: { path: "your program", swift: text },
+    inputs: summary.inputs, streams: summary.streams, source: { path: "your program", swift: text }, timeScale: summary.timeScale,
   };
 }
 
@@ -137,7 +137,7 @@ export class SessionView {
     const rows = diagramRows(this.scenario, this.expanded);
     const previous = this.diagram;
     const diagram = new Diagram($("diagram"), rows, {
-      detail: $("marble-detail"), windowMs: this.windowMs, colours: this.colours, onViewChange: () => this.showView(),
+      detail: $("marble-detail"), windowMs: this.windowMs, timeScale: this.scenario.timeScale, colours: this.colours, onViewChange: () => this.showView(),
       onExpand: (name) => this.toggleStages(name), threads: $("show-threads").checked,
       compared: comparisonsIn(this.scenario.program),
     });

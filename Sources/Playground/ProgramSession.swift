@@ -30,7 +30,8 @@ enum ProgramSession {
             description: "A program of the pipeline language, every named line a stream.",
             inputs: program.inputs.map(Self.describe),
             streams: program.summaries.map { Self.describe($0, sources: built.sources[$0.name]) },
-            source: SourceListing(program: text)
+            source: SourceListing(program: text),
+            timeScale: TimeScale.milliseconds(of: program, serviceLatency: ScenarioSettings().serviceLatency).map { .milliseconds($0) }
         )
         let definition = SessionDefinition(description: description, warnings: diagnostics) { clock, settings, sink in
             ProgramInstance(

@@ -55,7 +55,8 @@ struct SessionDefinition: Sendable {
                 program: description.source.swift,
                 inputs: description.inputs,
                 streams: description.streams,
-                diagnostics: $0
+                diagnostics: $0,
+                timeScale: description.timeScale.map { Int($0 / .milliseconds(1)) }
             )
         }
     }
@@ -68,6 +69,8 @@ struct ProgramSummary: Encodable {
     let inputs: [InputDescription]
     let streams: [StreamDescription]
     let diagnostics: [Diagnostic]
+    /// How long the program's story takes, in milliseconds (``PipelineDescription/timeScale``).
+    let timeScale: Int?
 }
 
 /// A built-in scenario's instance as a session's running pipeline.

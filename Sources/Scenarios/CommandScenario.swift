@@ -59,7 +59,8 @@ public final class CommandScenario: Scenario {
                 state: false
             ),
         ],
-        program: ScenarioPrograms.command
+        program: ScenarioPrograms.command,
+        timeScale: ScenarioSettings().serviceLatency  // an execution's request
     )
 
     private let stages: Stages

@@ -64,7 +64,8 @@ public final class Login: Scenario {
                 state: false
             ),
         ],
-        program: ScenarioPrograms.login
+        program: ScenarioPrograms.login,
+        timeScale: ScenarioSettings().serviceLatency  // a sign-in's answer
     )
 
     private let stages: Stages

@@ -63,7 +63,8 @@ public final class Multicast: Scenario {
                 state: true,
                 levels: ["connected", "not connected", "disposed", "none: cold"]
             ),
-        ]
+        ],
+        timeScale: ScenarioSettings().serviceLatency  // the request's answer
     )
 
     private let stages: Stages

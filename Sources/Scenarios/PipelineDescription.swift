@@ -17,6 +17,10 @@ public struct PipelineDescription: Sendable, Encodable {
     /// The scenario restated as a program of the pipeline language, when the language can write
     /// it (`POST /api/pipelines` runs it); the program says in comments what differs.
     public let pipeline: String?
+    /// How long the pipeline's story takes to play out at the default timings — an input's value
+    /// through its longest chain of waits (search: a 0.5 s throttle, then a search of 1 s) — or
+    /// nil when nothing waits. The page opens the diagram at a window a few times this wide.
+    public let timeScale: Duration?
 
     /// Creates a description; `sourceFile` names the scenario's own file in `Sources/Scenarios`.
     init(
@@ -26,7 +30,8 @@ public struct PipelineDescription: Sendable, Encodable {
         description: String,
         inputs: [InputDescription],
         streams: [StreamDescription],
-        program: String? = nil
+        program: String? = nil,
+        timeScale: Duration? = nil
     ) {
         self.init(
             id: id,
@@ -35,7 +40,8 @@ public struct PipelineDescription: Sendable, Encodable {
             inputs: inputs,
             streams: streams,
             source: SourceListing(file: sourceFile),
-            pipeline: program
+            pipeline: program,
+            timeScale: timeScale
         )
     }
 
@@ -47,7 +53,8 @@ public struct PipelineDescription: Sendable, Encodable {
         inputs: [InputDescription],
         streams: [StreamDescription],
         source: SourceListing,
-        pipeline: String? = nil
+        pipeline: String? = nil,
+        timeScale: Duration? = nil
     ) {
         self.id = id
         self.title = title
@@ -56,6 +63,24 @@ public struct PipelineDescription: Sendable, Encodable {
         self.streams = streams
         self.source = source
         self.pipeline = pipeline
+        self.timeScale = timeScale
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, description, inputs, streams, source, pipeline, timeScale
+    }
+
+    /// The JSON the API answers; `timeScale` in whole milliseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(description, forKey: .description)
+        try container.encode(inputs, forKey: .inputs)
+        try container.encode(streams, forKey: .streams)
+        try container.encode(source, forKey: .source)
+        try container.encodeIfPresent(pipeline, forKey: .pipeline)
+        try container.encodeIfPresent(timeScale.map { Int($0 / .milliseconds(1)) }, forKey: .timeScale)
     }
 }
 

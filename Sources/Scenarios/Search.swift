@@ -66,7 +66,9 @@ public final class Search: Scenario {
                 state: false
             ),
         ],
-        program: ScenarioPrograms.search
+        program: ScenarioPrograms.search,
+        // A query waits out the throttle, then its search.
+        timeScale: ScenarioSettings().throttleInterval + ScenarioSettings().serviceLatency
     )
 
     private enum Outcome: Sendable {

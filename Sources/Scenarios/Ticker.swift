@@ -36,7 +36,8 @@ public final class Ticker: Scenario {
                 levels: ["even", "odd"]
             ),
         ],
-        program: ScenarioPrograms.ticker
+        program: ScenarioPrograms.ticker,
+        timeScale: ScenarioSettings().tickInterval
     )
 
     private let stages: Stages

@@ -116,6 +116,10 @@ struct APITests {
         #expect(throttled?["from"] as? [String] == ["validQuery"])
         #expect(throttled?["state"] as? Bool == true)
         #expect((search["description"] as? String)?.contains("switch to the latest") == true)
+        // The page fits the diagram to the story: a query waits out the throttle, then its search.
+        #expect(search["timeScale"] as? Int == 1_500)
+        let timeScales = Dictionary(uniqueKeysWithValues: scenarios.map { ($0["id"] as? String ?? "", $0["timeScale"] as? Int) })
+        #expect(timeScales["ticker"] == 1_000 && timeScales["binding"] == .some(nil), "\(timeScales)")
     }
 
     @Test func createInfoAndDelete() {

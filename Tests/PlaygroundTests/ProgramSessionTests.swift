@@ -47,6 +47,7 @@ struct ProgramSessionTests {
         let pipeline = body["pipeline"] as? [String: Any] ?? [:]
         let streams = (pipeline["streams"] as? [[String: Any]] ?? []).map { $0["name"] as? String }
         #expect(streams == ["valid", "throttled"])
+        #expect(pipeline["timeScale"] as? Int == 500, "the program's story: its throttle")
         guard let id = body["session"] as? String, let session = store.session(id) else {
             Issue.record("no session: \(body)")
             return

@@ -190,6 +190,37 @@ def test_stepping_through_search_on_a_virtual_clock(browser, make_playground):
     check_layout(browser, "search-virtual", DESKTOP)
 
 
+def test_search_shows_its_story_in_the_first_screen(browser, make_playground):
+    """At 1280×800, after typing "swedish" into the search scenario (its real timings: a 0.5 s
+    throttle, a 1 s search), the first screen shows the keystrokes' marbles and the throttled
+    value together without zooming: the diagram opens at a window fitted to the scenario's time
+    scale (10 s), the source does not squeeze it, and the rows' names are whole."""
+    playground = make_playground(fast=False)
+    open_scenario(browser, playground, "search", size=(1280, 800))
+    assert browser.find_element(By.ID, "window-size").text == "10 s"
+    browser.find_element(By.ID, "input-query").send_keys("swedish")
+    wait(browser, lambda: "Swedish" in latest(browser, "results"))
+    browser.execute_script("window.scrollTo(0, 0)")
+    # Every glyph of the query and throttled rows lies in the viewport and inside the lanes' view.
+    boxes = browser.execute_script("""
+        const lanes = document.querySelector('.lanes').getBoundingClientRect();
+        return ['input:query', 'throttled'].map((name) => [...document.querySelectorAll(`.lanes-svg .glyph[data-stream="${name}"]`)]
+          .filter((glyph) => glyph.querySelector('.marble-circle, .stack-count, text'))
+          .map((glyph) => { const box = glyph.getBoundingClientRect();
+            return {name, left: box.left, right: box.right, top: box.top, bottom: box.bottom,
+                    inLanes: box.left >= lanes.left && box.right <= lanes.right,
+                    onScreen: box.top >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth}; }));""")
+    query, throttled = boxes
+    assert query and throttled, boxes
+    assert all(box["inLanes"] and box["onScreen"] for box in query + throttled), boxes
+    names = browser.execute_script("""return [...document.querySelectorAll('.row-labels .stream')].filter((label) =>
+        [...label.querySelectorAll('.stream-name, .stream-operator, .count')].some((node) => node.scrollWidth > node.clientWidth + 1))
+        .map((label) => label.dataset.stream)""")
+    assert not [name for name in names if name in ("query", "validQuery", "throttled", "searching", "results")], names
+    browser.save_screenshot(str(ARTIFACTS / "search-first-screen-1280x800.png"))
+    check_console(browser)
+
+
 def test_a_refused_step_leaves_the_page_clock_where_the_server_has_it(browser, make_playground):
     """Steps refused by the rate limit (429) once moved the page's clock anyway."""
     playground = make_playground("--inputs-per-second", "50")
@@ -283,10 +314,16 @@ def test_the_pipelines_source_is_shown_beside_its_streams(browser, playground):
     marked = [line.get_attribute("data-stream") for line in browser.find_elements(By.CSS_SELECTOR, "#source-code .defines")]
     streams = [item.get_attribute("data-stream") for item in browser.find_elements(By.CSS_SELECTOR, "li.stream:not(.input-row)")]
     assert marked == streams, "every named stream's line is marked, in pipeline order"
+    # Beside the streams on a wide screen; below them where it would squeeze the diagram (1280 px).
+    browser.set_window_size(1700, 900)
     streams_box = browser.find_element(By.ID, "streams").rect
     source_box = browser.find_element(By.CSS_SELECTOR, ".source").rect
-    assert source_box["x"] >= streams_box["x"] + streams_box["width"], "beside the streams on a desktop screen"
+    assert source_box["x"] >= streams_box["x"] + streams_box["width"], "beside the streams on a wide screen"
     assert source_box["y"] < streams_box["y"] + streams_box["height"]
+    browser.set_window_size(*DESKTOP)
+    streams_box = browser.find_element(By.ID, "streams").rect
+    source_box = browser.find_element(By.CSS_SELECTOR, ".source").rect
+    assert source_box["y"] >= streams_box["y"] + streams_box["height"], "below them at 1280 px"
     browser.set_window_size(*PHONE)
     streams_box = browser.find_element(By.ID, "streams").rect
     source_box = browser.find_element(By.CSS_SELECTOR, ".source").rect
