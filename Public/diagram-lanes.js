@@ -43,20 +43,28 @@ export function subscriptionsOf(events) {
  * fewer than `limit`. Returns `{tracks: [[subscription]], hidden}`: `hidden` those that found no
  * track. "No later" is by time, not by order: RAC's `retry` (and `catch`, `repeat`) subscribes
  * again while it handles the old subscription's end, a moment before disposing of it, and the
- * two are drawn end to end on one track, the `!` then the `^`.
+ * two are drawn end to end on one track, the `!` then the `^`. With `apartMs`, a track whose last
+ * subscription ended less than that before is taken only when no other track is free and no new
+ * one may be made: inner subscriptions that follow each other at once (a `switchToLatest`'s) take
+ * turns on two tracks, so that each `^` is seen joined to its own `!`, not read as `!^!^!^`.
  */
-export function packTracks(subscriptions, limit) {
+export function packTracks(subscriptions, limit, apartMs = 0) {
   const tracks = [];
   let hidden = 0;
+  const free = (candidate, begins, room) => {
+    const last = candidate.at(-1);
+    return last.end !== null && last.end + room <= begins + SAME_TIME_MS;
+  };
   for (const subscription of subscriptions) {
     const begins = subscription.start ?? subscription.events[0].t;
-    const track = tracks.find((candidate) => {
-      const last = candidate.at(-1);
-      return last.end !== null && last.end <= begins + SAME_TIME_MS;
-    });
+    const track = tracks.find((candidate) => free(candidate, begins, apartMs));
     if (track) track.push(subscription);
     else if (tracks.length < limit) tracks.push([subscription]);
-    else hidden += 1;
+    else {
+      const touching = tracks.find((candidate) => free(candidate, begins, 0));
+      if (touching) touching.push(subscription);
+      else hidden += 1;
+    }
   }
   return { tracks, hidden };
 }
@@ -96,9 +104,10 @@ export function foldGroups(tracks, unfolded) {
  * subscriptions, count}` — `kind` "main" or "inner", `count` how many identical tracks it stands
  * for. `foldable` says whether any tracks could fold (the row's fold switch); `hidden` how many
  * subscriptions found no track. `key` names the lane's shape: when the keys change, the row is laid
- * out again.
+ * out again. `apartMs` is how far apart in time two inner subscriptions must be to share a track
+ * (the room of a `!` and a `^` at the diagram's scale).
  */
-export function rowLanes(events, innerEvents, { unfolded = false } = {}) {
+export function rowLanes(events, innerEvents, { unfolded = false, apartMs = 0 } = {}) {
   const main = packTracks(subscriptionsOf(events), Infinity);
   const groups = foldGroups(main.tracks, unfolded);
   const lanes = [];
@@ -114,7 +123,7 @@ export function rowLanes(events, innerEvents, { unfolded = false } = {}) {
   const drawnMain = lanes.reduce((sum, lane) => sum + lane.count, 0);
   const all = subscriptionsOf(innerEvents);
   const kept = newestFirstFit(all);
-  const inner = packTracks(kept, MAX_INNER_TRACKS);
+  const inner = packTracks(kept, MAX_INNER_TRACKS, apartMs);
   inner.hidden += all.length - kept.length;
   inner.tracks.forEach((track, index) => {
     lanes.push({ key: `i${index}`, kind: "inner", subscriptions: track,

@@ -13,7 +13,7 @@ import { AXIS, FIRST_LANE, INNER_LANE, LANE, PAD, ROW } from "./diagram-geometry
 import { RADIUS } from "./diagram-glyphs.js";
 import { drawGraph } from "./diagram-graph.js";
 import { attachHandlers } from "./diagram-keys.js";
-import { rowLanes } from "./diagram-lanes.js";
+import { MARK_TO_MARK, rowLanes } from "./diagram-lanes.js";
 import { differs, isMark, isStep, KEEP, KEEP_INNER, shapeOf, SubscriptionCounts, TRIM_AT, WINDOW_RANGE } from "./diagram-model.js";
 import { showCount, showFold } from "./diagram-text.js";
 import { trace } from "./diagram-trace.js";
@@ -27,7 +27,7 @@ const NOW_AT = 0.85;
 /** Typing at 8 characters a second puts keystrokes this far apart, in milliseconds. */
 const KEYSTROKE_MS = 125;
 /** The room a keystroke's marble needs to stand apart with a few characters of its value, in pixels. */
-const KEYSTROKE_PX = 40;
+const KEYSTROKE_PX = 50;
 /** The narrowest window the default chooses: below it, too little happens on screen at once. */
 const NARROWEST_DEFAULT_MS = 625;
 
@@ -198,6 +198,11 @@ export class Diagram {
     this.onViewChange?.();
   }
 
+  /** How a row's lanes are laid out at this scale: inner subscriptions share a track only when their marks stand apart. */
+  laneOptions(row) {
+    return { unfolded: row.unfolded, apartMs: (2 * MARK_TO_MARK) / this.pxPerMs };
+  }
+
   /** Lays every row out again: after a zoom or a change of width. */
   relayout() {
     this.width = this.lanes.clientWidth || this.width;
@@ -306,7 +311,7 @@ export class Diagram {
    * subscription, lanes folded or apart), else the glyphs of the lane that holds it.
    */
   update(row, event) {
-    const model = rowLanes(row.events, row.inner, { unfolded: row.unfolded });
+    const model = rowLanes(row.events, row.inner, this.laneOptions(row));
     if (shapeOf(model) !== row.shape) {
       if (this.layoutRow(row, model)) this.positionRows();
       return;
@@ -339,7 +344,7 @@ export class Diagram {
    * Splits a row into its lanes and draws each (`model`: the row's lanes, when known already).
    * Returns whether the row's height changed, so that the rows below must move.
    */
-  layoutRow(row, model = rowLanes(row.events, row.inner, { unfolded: row.unfolded })) {
+  layoutRow(row, model = rowLanes(row.events, row.inner, this.laneOptions(row))) {
     const active = document.activeElement;
     const focused = this.nodes.get(active)?.row === row ? Number(active.dataset.seq) : null;
     row.shape = shapeOf(model);

@@ -261,6 +261,8 @@ import('/diagram-lanes.js').then((lanes) => {
                  ev(5, 'next', 400, 3, 'a')];
   const twin = [ev(1, 'subscribed', 0, 1), ev(2, 'subscribed', 0, 2), ev(3, 'next', 100, 1, 'x'), ev(4, 'next', 100, 2, 'x')];
   const inner = [1, 2, 3, 4, 5].map((n) => ev(n, 'subscribed', n * 100, 10 + n));
+  // A switchToLatest's inner subscriptions, each disposed as the next begins.
+  const switched = [0, 1, 2].flatMap((n) => [ev(2 * n + 1, 'subscribed', n * 100, 20 + n), ev(2 * n + 2, 'disposed', (n + 1) * 100, 20 + n)]);
   done({
     startBeforeValue: place([ev(1, 'subscribed', 0, 1), ev(2, 'next', 0, 1, 'a')]),
     endAfterValue: place([ev(1, 'next', 100, 1, 'a'), ev(2, 'disposed', 100, 1)]),
@@ -269,6 +271,8 @@ import('/diagram-lanes.js').then((lanes) => {
     folded: lanes.rowLanes(twin, []).lanes.map((lane) => lane.count),
     unfolded: lanes.rowLanes(twin, [], { unfolded: true }).lanes.map((lane) => lane.count),
     differing: lanes.rowLanes([...twin.slice(0, 3), ev(4, 'next', 100, 2, 'y')], []).lanes.map((lane) => lane.count),
+    endToEnd: lanes.rowLanes([], switched).lanes.map((lane) => lane.subscriptions.map((s) => s.sub)),
+    takingTurns: lanes.rowLanes([], switched, { apartMs: 28 }).lanes.map((lane) => lane.subscriptions.map((s) => s.sub)),
     inner: (() => { const model = lanes.rowLanes([], inner);
       return { tracks: model.lanes.map((lane) => lane.subscriptions.map((s) => s.sub)), hidden: model.hidden }; })(),
   });
@@ -280,7 +284,7 @@ def test_the_lane_layout_rules(browser, playground):
     """The pure rules of diagram-lanes.js, run in the page's own module: marks beside the values
     they precede or follow, stacked only when there is no room; a retry's subscriptions end to
     end on one track; identical tracks folded unless unfolded; overlapping inner subscriptions on
-    at most three tracks, the oldest live ones left out."""
+    at most three tracks, the oldest live ones left out; inner ones end to end taking turns."""
     browser.get(f"{playground.url}/")
     rules = browser.execute_async_script(LAYOUT_RULES)
     assert rules["startBeforeValue"] == [["subscribed", -22], ["next", 0]]
@@ -289,3 +293,7 @@ def test_the_lane_layout_rules(browser, playground):
     assert rules["retryTracks"] == [[2, 3]]
     assert rules["folded"] == [2] and rules["unfolded"] == [1, 1] and rules["differing"] == [1, 1]
     assert rules["inner"] == {"tracks": [[13], [14], [15]], "hidden": 2}
+    # Inner subscriptions that follow each other at once take turns on two tracks, each `^` joined
+    # to its own `!`, rather than `^!^!^!` on one.
+    assert rules["endToEnd"] == [[20, 21, 22]]
+    assert rules["takingTurns"] == [[20, 22], [21]]
