@@ -8,7 +8,7 @@ import { downloadPicture, rowsSVG } from "./diagram-export.js";
 import { html, prose, svg } from "./dom.js";
 import { encodeProgram } from "./editor.js";
 import { parseRow, renderRow } from "./marble-notation.js";
-import { FRAME_WIDTH, MarbleRowEditor, ROW_HEIGHT, differences, drawSubscriptions, notationEditor, outputLane } from "./marble-row.js";
+import { FRAME_WIDTH, MarbleRowEditor, ROW_HEIGHT, drawSubscriptions, meaningfulDifferences, notationEditor, outputLane } from "./marble-row.js";
 
 /** The most variants an entry is compared with at once. */
 const MAX_VARIANTS = 3;
@@ -327,12 +327,19 @@ export class Gallery {
     const labelOf = Object.fromEntries(variantLabels(this.variants).map((label, index) => [variantName(index), label]));
     const names = shown.filter((name) => answer.streams[name]);
     const comparing = this.entry.comparison || this.variants.length > 0;
-    const differs = comparing ? differences(Object.fromEntries(names.map((name) => [name, answer.streams[name]]))) : {};
+    const { differs, unringed } = comparing ? meaningfulDifferences(Object.fromEntries(names.map((name) => [name, answer.streams[name]])))
+      : { differs: {}, unringed: [] };
     if (comparing) {
       const count = Object.values(differs).reduce((total, set) => total + set.size, 0);
-      container.appendChild(html("p", "hint gallery-differs-legend",
+      const apart = unringed.map((name) => `\`${labelOf[name] ?? name}\``).join(", ");
+      const words = [
         count ? `Ringed: the ${count} events that are not in every output row (the same value at the same time).`
-          : "Every output row has the same events."));
+          : unringed.length ? "" : "Every output row has the same events.",
+        unringed.length ? `Not ringed: ${apart}, which ${unringed.length === 1 ? "shares" : "share"} no value with every other row — all ${unringed.length === 1 ? "its" : "their"} values differ.` : "",
+      ].filter(Boolean).join(" ");
+      const legend = prose("p", words);
+      legend.className = "hint gallery-differs-legend";
+      container.appendChild(legend);
     }
     for (const name of shown) {
       const drawing = answer.streams[name];

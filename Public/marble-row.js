@@ -114,6 +114,23 @@ export function differences(drawings) {
     .filter((index) => index >= 0))]));
 }
 
+/**
+ * `differences` kept only where a ring says something: a row none of whose values is in every
+ * other row would be ringed all over, so it is not ringed at all and is named in `unringed`.
+ */
+export function meaningfulDifferences(drawings) {
+  const differs = differences(drawings);
+  const unringed = [];
+  for (const [name, drawing] of Object.entries(drawings)) {
+    const values = drawing.events.flatMap((event, index) => (event.kind === "next" ? [index] : []));
+    if (values.length && values.every((index) => differs[name].has(index))) {
+      differs[name] = new Set();
+      unringed.push(name);
+    }
+  }
+  return { differs, unringed };
+}
+
 /** A row of notation (`parseRow`'s answer) as a drawing `outputLane` takes, `values` by letter. */
 export function rowDrawing(text, row, values, frame) {
   const events = row.values.map(({ frame: at, symbol }) => ({
@@ -143,13 +160,17 @@ export class MarbleRowEditor {
     this.draw(row, lane);
   }
 
-  /** A click on a row's lane, not on a marble: a marble in that frame, with the row's next letter. */
+  /**
+   * A click on a row's lane, not on a marble: a marble in that frame, with the row's next letter,
+   * focused, so that the next key typed names its value.
+   */
   addMarble(row, lane, event) {
     if (event.target.closest(".gallery-marble")) return;
     const frame = this.frameAt(lane, event.clientX);
     if (this.occupied(row, frame)) return;
-    row.values.push({ frame, symbol: this.nextSymbol(row) });
-    this.changed(row, lane);
+    const marble = { frame, symbol: this.nextSymbol(row) };
+    row.values.push(marble);
+    this.changed(row, lane, marble);
   }
 
   /** The row's end as its end choice now says: completes, fails, or never ends. */

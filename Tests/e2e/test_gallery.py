@@ -243,8 +243,9 @@ def test_a_comparison_draws_one_input_and_each_output_with_its_differences_ringe
 
 def test_compare_with_adds_a_variant_that_is_drawn_ringed_and_linkable(browser, make_playground):
     """On throttle's entry, by keyboard: "Compare with…" adds a variant that starts as the entry's
-    own expression (nothing ringed); changed to rateLimit, it is drawn under throttle's output with
-    the differences ringed; the address then carries the variant, and opening it again restores
+    own expression (nothing ringed); changed to rateLimit, it is drawn under throttle's output, and
+    since the two share no value the legend says so rather than ringing every one (a variant that
+    shares some is ringed where it differs); the address then carries the variant, and opening it again restores
     the comparison; Remove takes it away."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -268,13 +269,24 @@ def test_compare_with_adds_a_variant_that_is_drawn_ringed_and_linkable(browser, 
             return browser.find_element(By.CSS_SELECTOR, '.gallery-output-notation[data-stream="variant1"]').text
         except (NoSuchElementException, StaleElementReferenceException):
             return None
-    wait(browser, lambda: variant() == "-a-b---c-d----|" and legend().startswith("Ringed"))
+    # throttle and rateLimit share no value at the same time: a ring on every value would say
+    # nothing, so the legend says it instead.
+    wait(browser, lambda: variant() == "-a-b---c-d----|" and legend().startswith("Not ringed"))
+    assert legend() == "Not ringed: out, rateLimit, which share no value with every other row — all their values differ.", legend()
+    assert not browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")
     assert output() == "----b-----d---|"
     # Named after what it runs, in its control and on its output row.
     assert browser.find_element(By.CSS_SELECTOR, ".gallery-variant label").text == "rateLimit"
     labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".gallery-output .gallery-row-name")]
     assert labels[-1] == "rateLimit", labels
-    assert len(browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")) > 0
+    # A variant that shares some values with the entry: only what differs is ringed.
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("a.rateLimit(0.3s)")  # b and d as throttle's, a and c apart
+    wait(browser, lambda: variant() == "-a--b--c--d---|" and legend().startswith("Ringed"))
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")) == 2
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("a.rateLimit(0.2s)")
+    wait(browser, lambda: variant() == "-a-b---c-d----|")
     link = browser.execute_script("return location.hash")
     assert link.startswith("#gallery/throttle/compare=")
     browser.get("about:blank")

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -459,6 +460,14 @@ def test_feedback_is_drawn_and_checks_test_the_point(browser, server, width):
 
     # A failed challenge draws yours above the goal's, the differing events ringed.
     open_lesson(browser, "reading-marbles")
+    if width == 1280:
+        # A click on the drawing row adds a marble focused for its value: the next key names it.
+        lane = browser.find_element(By.ID, "prediction-lane")
+        ActionChains(browser).move_to_element_with_offset(lane, -lane.size["width"] // 2 + 5 * 30 + 15, 0).click().perform()
+        focused = browser.switch_to.active_element
+        assert focused.get_attribute("data-frame") == "5", focused.get_attribute("outerHTML")
+        focused.send_keys("c")
+        wait(browser, lambda: browser.find_element(By.ID, "prediction").get_attribute("value") == "-----c")
     status = check_challenge(browser, "out = a.take(3)")
     assert "out sends z at 500 ms; the goal does not" in status.text, status.text
     assert row_names(result()) == ["out (yours)", "out (goal)", "check"], row_names(result())
