@@ -40,6 +40,7 @@ export function trace(diagram, target) {
 
 export function untrace(diagram) {
   diagram.traced = null;
+  placeDetail(diagram, null);
   lightEdges(diagram.graph, null);
   diagram.stackValues.replaceChildren();
   diagram.svg.classList.remove("tracing");
@@ -51,6 +52,7 @@ export function point(diagram, found) {
   if (!found) return;
   trace(diagram, found.cluster);
   diagram.detail.textContent = describeCluster(diagram, found.row, found.lane, found.cluster);
+  placeDetail(diagram, found.cluster.node);
   diagram.tracedRow = found.row.name;
   lightEdges(diagram.graph, found.row.name);
   showStackValues(diagram, found.row, found.lane, found.cluster);
@@ -71,4 +73,27 @@ export function showStackValues(diagram, row, lane, cluster) {
     svg("rect", { class: "stack-values-box", x: left, y: top + 1, width, height: 19, rx: 4 }),
     svg("text", { class: "stack-values-text", x: left + 5, y: top + 15 }, text),
   );
+}
+
+/**
+ * The detail line (what the pointed marble is, and why it fired) set next to `glyph`, just under
+ * it, inside the diagram's panel, so that it is read where the eye already is; with no glyph it
+ * goes back to its place under the diagram (its slot keeps the room, so nothing below moves).
+ */
+export function placeDetail(diagram, glyph) {
+  const detail = diagram.detail;
+  const panel = detail.offsetParent;
+  if (!glyph || !panel || !glyph.isConnected) {
+    detail.classList.remove("pointing");
+    detail.style.removeProperty("left");
+    detail.style.removeProperty("top");
+    return;
+  }
+  detail.classList.add("pointing");
+  const at = glyph.getBoundingClientRect();
+  const box = panel.getBoundingClientRect();
+  const width = detail.offsetWidth;
+  const left = Math.max(8, Math.min(at.left - box.left - 24, panel.clientWidth - width - 8));
+  detail.style.left = `${left}px`;
+  detail.style.top = `${at.bottom - box.top + 8}px`;
 }

@@ -142,7 +142,14 @@ def test_one_cause_has_one_colour_and_pointing_at_a_result_lights_up_its_causes(
     assert related("throttled") == [str(throttled["seq"])]
     assert str(first_result["seq"]) in related("results")[0].split()
     assert browser.find_elements(By.CSS_SELECTOR, ".trace-line"), "lines from the input down the stages"
-    assert "caused by input query danish" in browser.find_element(By.ID, "marble-detail").text
+    detail = browser.find_element(By.ID, "marble-detail")
+    assert "caused by input query danish" in detail.text
+    # Said next to the marble pointed at, just under it: not below the diagram, off screen.
+    marble, said = results[0].rect, detail.rect
+    assert 0 <= said["y"] - (marble["y"] + marble["height"]) <= 20, (marble, said)
+    assert said["x"] <= marble["x"] + marble["width"] and marble["x"] <= said["x"] + said["width"], (marble, said)
+    ActionChains(browser).move_to_element(browser.find_element(By.ID, "streams-title")).perform()
+    wait(browser, lambda: "pointing" not in detail.get_attribute("class"))
     check_console(browser)
 
 
