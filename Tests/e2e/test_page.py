@@ -194,7 +194,8 @@ def test_search_shows_its_story_in_the_first_screen(browser, make_playground):
     """At 1280×800, after typing "swedish" into the search scenario (its real timings: a 0.5 s
     throttle, a 1 s search), the first screen shows the keystrokes' marbles and the throttled
     value together without zooming: the diagram opens at a window fitted to the scenario's time
-    scale (10 s), the source does not squeeze it, and the rows' names are whole."""
+    scale (10 s), the source does not squeeze it, and the rows' names are whole. On a phone the
+    lanes take the width, the names above them."""
     playground = make_playground(fast=False)
     open_scenario(browser, playground, "search", size=(1280, 800))
     assert browser.find_element(By.ID, "window-size").text == "10 s"
@@ -218,6 +219,19 @@ def test_search_shows_its_story_in_the_first_screen(browser, make_playground):
         .map((label) => label.dataset.stream)""")
     assert not [name for name in names if name in ("query", "validQuery", "throttled", "searching", "results")], names
     browser.save_screenshot(str(ARTIFACTS / "search-first-screen-1280x800.png"))
+    # On a phone the lanes take the diagram's width, each row's name above its lane's marbles.
+    browser.set_window_size(*PHONE)
+    wait(browser, lambda: browser.execute_script(
+        "return document.querySelector('.lanes').clientWidth >= 0.85 * document.querySelector('.diagram').clientWidth"))
+    placed = browser.execute_script("""
+        return ['throttled', 'results'].map((name) => {
+          const label = document.querySelector(`.row-labels .stream[data-stream="${name}"] .row-line`).getBoundingClientRect();
+          const marble = [...document.querySelectorAll(`.lanes-svg .glyph[data-stream="${name}"] .marble-circle`)][0].getBoundingClientRect();
+          return {name, labelBottom: label.bottom, marbleTop: marble.top, marbleCentre: (marble.top + marble.bottom) / 2};
+        });""")
+    assert all(item["labelBottom"] <= item["marbleCentre"] for item in placed), placed
+    browser.execute_script("document.getElementById('streams-title').scrollIntoView()")
+    browser.save_screenshot(str(ARTIFACTS / "search-diagram-375px.png"))
     check_console(browser)
 
 
