@@ -297,6 +297,7 @@ export class LearnView {
     const program = $("challenge-program").value;
     const status = $("challenge-status");
     status.textContent = "Checking…";
+    $("challenge-result").replaceChildren(); // no drawing of an earlier check under this one's answer
     let mine;
     let goal;
     try {

@@ -473,6 +473,15 @@ def test_feedback_is_drawn_and_checks_test_the_point(browser, server, width):
     assert row_names(result()) == ["out (yours)", "out (goal)", "check"], row_names(result())
     assert result().find_elements(By.CSS_SELECTOR, ".gallery-differs"), "the differences are ringed"
     screenshot(browser, "challenge-task", f"lesson-failed-challenge-{width}px.png")
+    # A program that cannot run says why, over no drawing of the check before.
+    status = browser.find_element(By.ID, "challenge-status")
+    field = browser.find_element(By.ID, "challenge-program")
+    field.clear()
+    field.send_keys("out = a.tak(2)", Keys.CONTROL, Keys.ENTER)
+    wait(browser, lambda: "cannot run" in status.text)
+    assert not result().find_elements(By.CSS_SELECTOR, ".gallery-row"), "no stale drawing under an error"
+    refused = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert all("/api/marbles" in message and "400" in message for message in refused), refused  # the refusal only
 
     # Lesson 9: the prediction that forgets x is disposed of is told 3 is missing, and the inner
     # signals show x's `!` at 500 ms, its 3 greyed.
