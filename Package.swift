@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `swift package generate-documentation`: the DocC catalogues of Reactive and ReactiveTesting.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The links' store: SQLite through GRDB (docs/ARCHITECTURE.md, "The store").
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The one lock type (a futex word with its state), the one token bucket, and which piece
@@ -83,6 +85,8 @@ let package = Package(
         // The scenarios' simulated services as a program's sources: the bridge between Scenarios
         // and Pipelines, which know nothing of each other.
         .target(name: "ProgramServices", dependencies: ["Pipelines", "Reactive", "Scenarios"]),
+        // What people make, kept by links: the store and its schema. Knows nothing of HTTP.
+        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The executable: flags, the JSON + SSE API joining Scenarios to MicroHTTP.
         .executableTarget(
             name: "Playground",
@@ -94,6 +98,7 @@ let package = Package(
                 "Pipelines",
                 "ProgramServices",
                 "Scenarios",
+                "Store",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,6 +127,7 @@ let package = Package(
         .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Pipelines", "Playground", "ReactiveTesting"]),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["Reactive", "ReactiveTesting"]),
         .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "ReactiveTesting"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -81,6 +81,10 @@ export const writeMarbleTest = (program, { name, title, streams } = {}) => {
  */
 export const findOperators = (query) => call("POST", "/api/marbles/find", query);
 export const examplePrograms = () => call("GET", "/api/pipelines/examples").then((body) => body.examples);
+/** Keeps `{kind, title, content, from?}` by a link (POST /api/links): `{id, url, kind, title, created, from}`. */
+export const keepLink = (link) => call("POST", "/api/links", link);
+/** A kept link with its content (GET /api/links/{id}). */
+export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)}`);
 
 /**
  * Posts values to one input strictly one at a time, in order: the next post waits for the

@@ -1,8 +1,9 @@
 // The playground page's wiring: loads the catalogue, makes one object per view, and routes the
 // address's hash to the views it shows. Each view owns its state and its part of the page; they
 // talk only through the routes below. Values are always rendered as text, never as HTML.
-import { catalogue, createSession, examplePrograms, sessionInfo } from "./api.js";
+import { catalogue, createSession, examplePrograms, readLink, sessionInfo } from "./api.js";
 import { decodeProgram } from "./editor.js";
+import { LINK_PATH, rememberLink } from "./links.js";
 import { explain, explainSessionError, notice } from "./notice.js";
 import { Router } from "./router.js";
 import { EditorView, lastProgram } from "./views/editor-view.js";
@@ -65,15 +66,27 @@ async function start() {
     .on((hash) => (hash === "edit" || hash.startsWith("edit=") ? hash.slice("edit=".length) : null), async (id) => {
       tabs.mark(null);
       const text = scenarioNamed(id)?.pipeline ?? lastProgram() ?? examples[0]?.program ?? "";
-      await router.show({ editor: { text, focus: true } });
+      await router.show({ editor: { text, focus: true, kept: null } });
     })
     // A shared program: it runs in a new session of its own.
     .on((hash) => (hash.startsWith("program=") ? hash.slice("program=".length) : null), async (encoded) => {
       const text = decodeProgram(encoded);
       tabs.mark(null);
-      await router.show({ editor: { text: text ?? "" } });
+      await router.show({ editor: { text: text ?? "", kept: null } });
       if (text === null) notice("This program link is damaged: its text could not be read.");
       else await editor.run();
+    })
+    // A kept link (`/s/ID` opens the page on `#link=ID`): a program in the editor, a course as its lessons.
+    .on((hash) => (hash.startsWith("link=") ? hash.slice("link=".length) : null), async (id) => {
+      tabs.mark(null);
+      const link = await readLink(id);
+      rememberLink(link);
+      if (link.kind === "program") {
+        await router.show({ editor: { text: link.content, kept: link } });
+      } else {
+        await router.show({ learn: {} });
+        notice(`“${link.title}”, a course kept by this link: its lessons are in the list below.`);
+      }
     })
     // A session link: another tab's session, joined.
     .on((hash) => (hash.startsWith("session=") ? hash.slice("session=".length) : null), async (sessionID) => {
@@ -92,6 +105,9 @@ async function start() {
       await showSession(scenario, created.session, clock, { focus: true });
     })
     .on((hash) => (hash === "" ? hash : null), () => router.show({ intro: {} }));
+  // A link's own address, `/s/ID`: the page opens on it, and the address keeps saying it.
+  const kept = location.pathname.match(LINK_PATH);
+  if (kept && !location.hash) history.replaceState(null, "", `#link=${kept[1]}`);
   await router.start();
 }
 

@@ -9,7 +9,7 @@ step() { echo; echo "==> $* ($(( $(date +%s) - started ))s)"; }
 
 require_swift
 step "installing test dependencies"
-ensure_apt_packages libmicrohttpd-dev pkg-config curl chromium chromium-driver
+ensure_apt_packages libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromium-driver
 if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
   ensure_apt_packages python3-venv
 fi

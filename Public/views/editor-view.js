@@ -1,9 +1,10 @@
 // The editor view: the learner's program, checked by the server as they type, run as a session of
 // its own. It keeps the last program in local storage, so the editor opens on it next time.
-import { APIError, checkProgram, runProgram } from "../api.js";
+import { APIError, checkProgram, describeProblems, keepLink, runProgram } from "../api.js";
 import { addVariant } from "../compare-lines.js";
 import { copyAsTest } from "../copy-test.js";
-import { html } from "../dom.js";
+import { html, prose } from "../dom.js";
+import { rememberLink } from "../links.js";
 import { ProgramEditor } from "../editor.js";
 import { explain, notice } from "../notice.js";
 
@@ -48,12 +49,20 @@ export class EditorView {
     $("compare").addEventListener("click", () => this.compare());
     $("copy-test").addEventListener("click", () => copyAsTest(this.editor.value, { name: "program", title: "A program from the editor" },
       { status: $("copy-test-status"), output: $("copy-test-source") }));
+    $("keep-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.keep();
+    });
     this.renderExamples(scenarios, examples);
   }
 
-  /** Shows the editor, with `text` in it when given (else what it holds). */
-  mount({ text, focus = false }) {
+  /**
+   * Shows the editor, with `text` in it when given (else what it holds); `kept` is the link it
+   * was opened from, whose new version a keep makes.
+   */
+  mount({ text, focus = false, kept }) {
     this.panel.hidden = false;
+    if (kept !== undefined) this.opened(kept);
     if (text !== undefined && text !== this.editor.value) {
       this.editor.value = text;
       this.scheduleCheck();
@@ -105,6 +114,47 @@ export class EditorView {
     $("compare-status").textContent =
       `${added.variant} is a copy of ${added.name}, selected: change it, then Run — the events not in both are ringed.`;
     this.scheduleCheck();
+  }
+
+  /** The editor holds link `kept` (or no link): its title offered, a keep makes a new version of it. */
+  opened(kept) {
+    this.kept = kept;
+    $("keep-title").value = kept?.title ?? $("keep-title").value;
+    $("keep-status").replaceChildren(...(kept ? [prose("span", `Opened from the link \`/s/${kept.id}\` (“${kept.title}”). Keeping it again makes a new version; this link never changes.`)] : []));
+  }
+
+  /** Keeps the program by a link (POST /api/links), a new version of the link it was opened from. */
+  async keep() {
+    const status = $("keep-status");
+    const content = this.editor.value;
+    const title = $("keep-title").value.trim();
+    if (this.kept && this.kept.content === content && this.kept.title === title) {
+      status.replaceChildren(this.linkLine("Already kept as", this.kept));
+      return;
+    }
+    status.textContent = "Keeping…";
+    try {
+      const link = await keepLink({ kind: "program", title, content, ...(this.kept ? { from: this.kept.id } : {}) });
+      rememberLink(link);
+      this.kept = { ...link, content };
+      status.replaceChildren(this.linkLine(link.from ? `Kept, a new version of /s/${link.from}, as` : "Kept as", link));
+    } catch (error) {
+      if (error instanceof APIError && error.code === "program_invalid") {
+        this.editor.setDiagnostics(error.details.diagnostics ?? []);
+        status.replaceChildren(prose("span", `Not kept: ${describeProblems(error)}.`));
+      } else {
+        status.textContent = `Not kept: ${error.message}`;
+      }
+    }
+  }
+
+  /** "`words` <the link's address>", the address a link of its own. */
+  linkLine(words, link) {
+    const line = html("span");
+    const anchor = html("a", undefined, `${location.origin}/s/${link.id}`);
+    anchor.href = `/s/${link.id}`;
+    line.append(`${words} `, anchor, ". It never changes; an edit kept is a new link.");
+    return line;
   }
 
   /** Runs the editor's program as a new session, or shows why it cannot run. */

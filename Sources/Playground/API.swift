@@ -38,6 +38,10 @@ struct API: Sendable {
     var documentation: StaticFiles?
     /// The course's lessons, for `GET /api/lessons` (read from the page's folder at startup).
     var lessons = LessonIndex()
+    /// Where links are kept (`--database`); none: the links' routes answer 503.
+    var links: LinkStoreWorker?
+    /// Links kept (`POST /api/links`) per client (`--link-saves-per-second`, `--link-save-burst`).
+    var linkSaves = ClientRateLimiter(perSecond: 2, burst: 60)
 
     /// What any page may load: this server's own scripts, styles and data alone. Images may also
     /// be `blob:` URLs, which only the page's own scripts make: the diagram drawn into a PNG.
@@ -166,6 +170,9 @@ struct API: Sendable {
         }
         // Whether `/docs/` has a site, so that the page asks for its index only then (a fetch
         // that answers 404 is an error in the browser's console).
+        router.add(.post, "/api/links", preflight: linkHead) { request in keepLink(request) }
+        router.add(.get, "/api/links/{id}") { request in readLink(request) }
+        router.add(.get, "/s/{id}") { request in linkPage(request) }
         router.add(.get, "/api/docs") { [documentation] _ in
             .json(Documentation.Status(built: documentation != nil))
         }

@@ -5,6 +5,7 @@ import Logging
 import MicroHTTP
 import Scenarios
 import ServiceLifecycle
+import Store
 
 /// `playground`: serves the Reactive Playground's page, JSON API and live event streams.
 @main
@@ -158,6 +159,18 @@ struct PlaygroundCommand: AsyncParsableCommand {
     )
     var drainSeconds = 0
 
+    @Option(
+        help:
+            "Where links are kept: sqlite:PATH (a file, made with its folder when missing; sqlite::memory: keeps them as long as the process)."
+    )
+    var database = "sqlite:.data/playground.sqlite"
+
+    @Option(help: "Links a client may keep (POST /api/links) per second, sustained; more answer 429.")
+    var linkSavesPerSecond = 2
+
+    @Option(help: "Links a client may keep at once before --link-saves-per-second applies: a class saving together.")
+    var linkSaveBurst = 60
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
@@ -199,6 +212,11 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
         try Self.require(mallocArenas, in: 1...1_024, "--malloc-arenas")
         try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
+        try Self.require(linkSavesPerSecond, in: 1...10_000, "--link-saves-per-second")
+        try Self.require(linkSaveBurst, in: 1...100_000, "--link-save-burst")
+        if Self.sqlitePath(database) == nil {
+            throw ValidationError("--database must be sqlite:PATH (or sqlite::memory:); PostgreSQL is not supported by this version.")
+        }
         if let docsFolder, !FileManager.default.fileExists(atPath: docsFolder + "/index.html") {
             throw ValidationError(
                 "--docs \(docsFolder): no documentation site there (a folder with index.html, as scripts/build-docs.sh builds it)."
@@ -207,6 +225,13 @@ struct PlaygroundCommand: AsyncParsableCommand {
         if let instanceID, !SessionID.isValidInstance(instanceID) {
             throw ValidationError("--instance-id must be 1 to 32 characters of a-z, 0-9 and -.")
         }
+    }
+
+    /// The file `--database sqlite:PATH` names (`:memory:` for none), or nil for another value.
+    static func sqlitePath(_ database: String) -> String? {
+        guard database.hasPrefix("sqlite:") else { return nil }
+        let path = String(database.dropFirst("sqlite:".count))
+        return path.isEmpty || path.utf8.count > 4_096 || path.contains("\u{0}") ? nil : path
     }
 
     private static func require(_ value: Int, in range: ClosedRange<Int>, _ flag: String) throws {
@@ -279,6 +304,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.marblesAnswerBytes = marblesAnswerBytes
         api.gallery = try GalleryIndex(publicRoot: publicRoot)
         api.lessons = LessonIndex(publicRoot: publicRoot, logger: logger)
+        do {
+            api.links = LinkStoreWorker(store: try SQLiteLinkStore(path: Self.sqlitePath(database) ?? ":memory:"))
+        } catch {
+            throw ValidationError("--database \(database): \(error)")
+        }
+        api.linkSaves = ClientRateLimiter(perSecond: Double(linkSavesPerSecond), burst: Double(linkSaveBurst))
         api.documentation = try Documentation.locate(explicit: docsFolder, publicRoot: publicRoot)
         if api.documentation == nil {
             logger.notice("no documentation site found: /docs/ answers 404 (scripts/build-docs.sh builds it)")

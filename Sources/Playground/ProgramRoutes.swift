@@ -68,8 +68,9 @@ extension API {
     }
 }
 
-/// 400 `pipeline_invalid`: the error object with the diagnostics.
-private struct ProgramInvalid: Encodable {
+/// An error object with a program's diagnostics: 400 `pipeline_invalid`, and 422 `program_invalid`
+/// for a program kept by a link.
+struct ProgramInvalid: Encodable {
     struct Body: Encodable {
         let code: String
         let message: String

@@ -29,7 +29,9 @@ class Server:
 
     def __init__(self, executable, *args, preexec_fn=None):
         self.process = subprocess.Popen(
-            [executable, "--port", "0", "--public", str(ROOT / "Public"), *args],
+            [executable, "--port", "0", "--public", str(ROOT / "Public"),
+             # Links in memory, unless a test names a database: no test writes the repository's .data/.
+             *([] if any(str(arg).startswith("--database") for arg in args) else ["--database", "sqlite::memory:"]), *args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
         self.log = []
         deadline = time.monotonic() + 20

@@ -1,0 +1,134 @@
+"""Links (docs/API.md, "Links"): a program or a course kept by the real server, read back, kept
+again as the same link, refused clearly when it is not what its kind says, kept across a restart
+in SQLite, and opened in Chromium at its own address, `/s/ID`, where the editor keeps a new
+version of it."""
+import json
+import re
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import ARTIFACTS, start_server
+from test_page import check_console, wait
+
+JSON = {"Content-Type": "application/json"}
+PROGRAM = "input query: text\nthrottled = query.throttle(0.5s)\n"
+ID = re.compile(r"[2-9a-hjkmnp-z]{16}")
+
+
+def keep(server, body, headers=JSON):
+    return server.json("POST", "/api/links", json.dumps(body) if not isinstance(body, str) else body, headers)
+
+
+def test_a_program_is_kept_read_back_and_kept_again_as_the_same_link(playground):
+    status, link = keep(playground, {"kind": "program", "title": "  Throttled  ", "content": PROGRAM})
+    assert status == 201, link
+    assert ID.fullmatch(link["id"]) and link["url"] == f"/s/{link['id']}"
+    assert link["kind"] == "program" and link["title"] == "Throttled" and link.get("from") is None and "content" not in link
+    status, again = keep(playground, {"kind": "program", "title": "Throttled", "content": PROGRAM})
+    assert status == 200 and again == link, "the same content is the same link"
+    status, read = playground.json("GET", f"/api/links/{link['id']}")
+    assert status == 200 and read["content"] == PROGRAM and read["created"] == link["created"]
+    # An edit is a new link, made from the old one.
+    status, edited = keep(playground, {"kind": "program", "title": "Throttled", "content": PROGRAM + "valid = query\n", "from": link["id"]})
+    assert status == 201 and edited["id"] != link["id"] and edited["from"] == link["id"]
+    # The page at the link's own address; an id of another form is 404 at once.
+    status, headers, body = playground.request("GET", f"/s/{link['id']}")
+    assert status == 200 and headers["Content-Type"].startswith("text/html") and b'src="/app.js"' in body
+    for path in ("/s/short", "/s/AAAAAAAAAAAAAAAA", "/api/links/aaaa%27%20OR%201%3D1", f"/api/links/{link['id'][:-1]}1"):
+        status, answer = playground.json("GET", path)
+        assert status == 404 and answer["error"]["code"] == "link_not_found", (path, answer)
+
+
+def test_what_a_link_is_not_is_refused_clearly(playground):
+    cases = [
+        ({"kind": "program", "title": "Broken", "content": "out = a.tak(2)"}, 422, "program_invalid"),
+        ({"kind": "poem", "title": "x", "content": "x"}, 400, "invalid_link"),
+        ({"kind": "program", "content": PROGRAM}, 400, "invalid_link"),
+        ({"kind": "program", "title": "", "content": PROGRAM}, 400, "invalid_link"),
+        ({"kind": "program", "title": "x" * 121, "content": PROGRAM}, 400, "invalid_link"),
+        ({"kind": "program", "title": "two\nlines", "content": PROGRAM}, 400, "invalid_link"),
+        ({"kind": "program", "title": "x", "content": ""}, 400, "invalid_link"),
+        ({"kind": "program", "title": "x", "content": PROGRAM, "secret": 1}, 400, "invalid_link"),
+        ({"kind": "program", "title": "x", "content": PROGRAM, "from": "nope"}, 400, "invalid_link"),
+        ({"kind": "program", "title": "x", "content": PROGRAM, "from": "a" * 16}, 422, "from_unknown"),
+        ({"kind": "course", "title": "x", "content": "not json"}, 422, "course_invalid"),
+        ({"kind": "course", "title": "x", "content": json.dumps({"lessons": ["no-such-lesson"]})}, 422, "course_invalid"),
+        ({"kind": "course", "title": "x", "content": json.dumps({"lessons": ["reading-marbles"] * 101})}, 422, "course_invalid"),
+        ("[1, 2]", 400, "invalid_json"),
+        ("{", 400, "invalid_json"),
+    ]
+    for body, status, code in cases:
+        answered, answer = keep(playground, body)
+        assert (answered, answer["error"]["code"]) == (status, code), (body, answer)
+        assert answer["error"]["message"], body
+    answered, answer = keep(playground, {"kind": "program", "title": "Broken", "content": "out = a.tak(2)"})
+    assert "did you mean `take`?" in json.dumps(answer["error"]["diagnostics"]), answer
+    status, _, _ = playground.request("POST", "/api/links", "x", {"Content-Type": "text/plain"})
+    assert status == 415
+    status, course = keep(playground, {"kind": "course", "title": "First steps",
+                                       "content": json.dumps({"lessons": ["reading-marbles", "filtering"]})})
+    assert status == 201 and course["kind"] == "course", course
+
+
+def test_a_class_keeps_links_at_once_and_a_flood_is_slowed(make_playground):
+    """Thirty learners behind one address keep their programs at once; past the burst, 429."""
+    server = make_playground("--link-saves-per-second", "1", "--link-save-burst", "30")
+    answers = [keep(server, {"kind": "program", "title": f"Learner {n}", "content": PROGRAM})[0] for n in range(30)]
+    assert answers == [201] * 30, answers
+    status, answer = keep(server, {"kind": "program", "title": "One more", "content": PROGRAM})
+    assert status == 429 and answer["error"]["code"] == "rate_limited"
+
+
+def test_links_outlive_the_server_in_its_sqlite_file(request, tmp_path):
+    database = f"sqlite:{tmp_path / 'kept' / 'links.sqlite'}"
+    first = start_server(request, "--database", database)
+    try:
+        status, link = keep(first, {"kind": "program", "title": "Kept", "content": PROGRAM})
+        assert status == 201
+    finally:
+        first.stop()
+    second = start_server(request, "--database", database)
+    try:
+        status, read = second.json("GET", f"/api/links/{link['id']}")
+        assert status == 200 and read["content"] == PROGRAM and read["title"] == "Kept"
+    finally:
+        second.stop()
+
+
+def test_a_link_opens_in_the_editor_and_an_edit_is_kept_as_a_new_version(browser, playground):
+    status, link = keep(playground, {"kind": "program", "title": "Throttled", "content": PROGRAM})
+    assert status == 201
+    browser.set_window_size(1280, 900)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/s/{link['id']}")
+    wait(browser, lambda: browser.find_element(By.ID, "program").get_attribute("value") == PROGRAM)
+    assert browser.current_url.startswith(f"{playground.url}/s/{link['id']}"), "the address still names the link"
+    assert browser.find_element(By.ID, "keep-title").get_attribute("value") == "Throttled"
+    assert f"/s/{link['id']}" in browser.find_element(By.ID, "keep-status").text
+    # An edit, kept by keyboard: a new link, from the old one; both remembered in this browser.
+    editor = browser.find_element(By.ID, "program")
+    editor.send_keys(Keys.CONTROL, Keys.END)
+    editor.send_keys("valid = query.filter { $0.count > 2 }")
+    title = browser.find_element(By.ID, "keep-title")
+    title.send_keys(Keys.ENTER)
+    status_line = browser.find_element(By.ID, "keep-status")
+    wait(browser, lambda: "a new version of" in status_line.text)
+    new_id = status_line.find_element(By.TAG_NAME, "a").get_attribute("href").rsplit("/", 1)[1]
+    assert ID.fullmatch(new_id) and new_id != link["id"]
+    status, read = playground.json("GET", f"/api/links/{new_id}")
+    assert read["from"] == link["id"] and read["content"].endswith("valid = query.filter { $0.count > 2 }")
+    remembered = browser.execute_script("return JSON.parse(localStorage.getItem('playground.links')).map((item) => item.id)")
+    assert remembered[:2] == [new_id, link["id"]], remembered
+    browser.save_screenshot(str(ARTIFACTS / "link-kept-1280px.png"))
+    # A link that names nothing says so.
+    browser.get(f"{playground.url}/s/{'a' * 16}")
+    wait(browser, lambda: "No link has this id" in browser.find_element(By.ID, "notice").text)
+    refused = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert all("/api/links/" in message and "404" in message for message in refused), refused
+    from test_lessons import axe_clean
+    browser.get(f"{playground.url}/s/{link['id']}")
+    wait(browser, lambda: browser.find_element(By.ID, "program").get_attribute("value") == PROGRAM)
+    axe_clean(browser)
+    check_console(browser)
