@@ -9,6 +9,7 @@ import { Router } from "./router.js";
 import { EditorView, lastProgram } from "./views/editor-view.js";
 import { GalleryView } from "./views/gallery-view.js";
 import { LearnView } from "./views/learn-view.js";
+import { LinksView } from "./views/links-view.js";
 import { ScenarioList } from "./views/scenario-list.js";
 import { SessionView, programScenario } from "./views/session-view.js";
 
@@ -32,7 +33,7 @@ async function start() {
   const tabs = new ScenarioList($("scenario-list"), scenarios);
   const session = new SessionView();
   const editor = new EditorView({ scenarios, examples, onSession: showProgramSession });
-  const router = new Router({ intro, editor, session, gallery: new GalleryView(), learn: new LearnView() }, {
+  const router = new Router({ intro, editor, session, gallery: new GalleryView(), learn: new LearnView(), links: new LinksView() }, {
     onError: (error) => notice(explainSessionError(error)),
   });
 
@@ -75,6 +76,10 @@ async function start() {
       await router.show({ editor: { text: text ?? "", kept: null } });
       if (text === null) notice("This program link is damaged: its text could not be read.");
       else await editor.run();
+    })
+    .on((hash) => (hash === "links" ? hash : null), async () => {
+      tabs.mark(null);
+      await router.show({ links: {} });
     })
     // A kept link (`/s/ID` opens the page on `#link=ID`): a program in the editor, a course as its lessons.
     .on((hash) => (hash.startsWith("link=") ? hash.slice("link=".length) : null), async (id) => {

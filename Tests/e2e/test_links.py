@@ -9,6 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import ARTIFACTS, start_server
+from test_lessons import axe_clean
 from test_page import check_console, wait
 
 JSON = {"Content-Type": "application/json"}
@@ -122,12 +123,20 @@ def test_a_link_opens_in_the_editor_and_an_edit_is_kept_as_a_new_version(browser
     remembered = browser.execute_script("return JSON.parse(localStorage.getItem('playground.links')).map((item) => item.id)")
     assert remembered[:2] == [new_id, link["id"]], remembered
     browser.save_screenshot(str(ARTIFACTS / "link-kept-1280px.png"))
+    # My links: both listed, newest first; removing one takes it off the list only.
+    browser.find_element(By.ID, "my-links-link").click()
+    listed = lambda: [item.get_attribute("data-link") for item in browser.find_elements(By.CSS_SELECTOR, "#my-links-list li")]
+    wait(browser, lambda: listed() == [new_id, link["id"]])
+    axe_clean(browser)
+    browser.find_element(By.CSS_SELECTOR, f'#my-links-list li[data-link="{new_id}"] button').send_keys(Keys.ENTER)
+    wait(browser, lambda: listed() == [link["id"]])
+    assert browser.switch_to.active_element.text == "Remove", "the focus stays in the list"
+    assert playground.json("GET", f"/api/links/{new_id}")[0] == 200, "the link itself stays"
     # A link that names nothing says so.
     browser.get(f"{playground.url}/s/{'a' * 16}")
     wait(browser, lambda: "No link has this id" in browser.find_element(By.ID, "notice").text)
     refused = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert all("/api/links/" in message and "404" in message for message in refused), refused
-    from test_lessons import axe_clean
     browser.get(f"{playground.url}/s/{link['id']}")
     wait(browser, lambda: browser.find_element(By.ID, "program").get_attribute("value") == PROGRAM)
     axe_clean(browser)
