@@ -86,7 +86,9 @@ let package = Package(
         // and Pipelines, which know nothing of each other.
         .target(name: "ProgramServices", dependencies: ["Pipelines", "Reactive", "Scenarios"]),
         // What people make, kept by links: the store and its schema. Knows nothing of HTTP.
-        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: ["CLibPQ", "Locking", .product(name: "GRDB", package: "GRDB.swift")]),
+        // libpq, PostgreSQL's C client, as a Swift module: the store shared by several instances.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The executable: flags, the JSON + SSE API joining Scenarios to MicroHTTP.
         .executableTarget(
             name: "Playground",

@@ -24,3 +24,24 @@ require_swift() {
     exit 1
   fi
 }
+
+# Starts Debian's PostgreSQL on loopback (the newest version installed; its cluster made when there
+# is none) and makes the role the tests use, `playground` (may create databases; its password is
+# the tests' own, on loopback only). Idempotent.
+start_postgres() {
+  local version
+  version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+  if ! pg_lsclusters -h 2>/dev/null | grep -q "^$version "; then
+    as_root pg_createcluster "$version" main >/dev/null
+  fi
+  if ! pg_lsclusters -h | grep -q "^$version main .* online"; then
+    as_root pg_ctlcluster "$version" main start
+  fi
+  pg_isready -h 127.0.0.1 -p 5432  # pg_ctlcluster waits for the server to accept connections
+  as_root runuser -u postgres -- psql -qX -c "DO \$\$ BEGIN
+      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'playground') THEN
+        CREATE ROLE playground LOGIN CREATEDB;
+      END IF;
+      ALTER ROLE playground PASSWORD 'store-test-secret';
+    END \$\$;"
+}

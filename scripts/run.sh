@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 require_swift
-ensure_apt_packages libmicrohttpd-dev libsqlite3-dev pkg-config
+ensure_apt_packages libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
 echo "==> building (release)"
 swift build -c release --product playground
 echo "==> building Reactive's documentation, served under /docs/"

@@ -9,7 +9,7 @@ step() { echo; echo "==> $* ($(( $(date +%s) - started ))s)"; }
 
 require_swift
 step "installing test dependencies"
-ensure_apt_packages libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromium-driver
+ensure_apt_packages libmicrohttpd-dev libsqlite3-dev libpq-dev postgresql pkg-config curl chromium chromium-driver
 if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
   ensure_apt_packages python3-venv
 fi
@@ -19,6 +19,11 @@ if [ ! -x .venv/bin/pytest ] || ! cmp -s Tests/e2e/requirements.txt .venv/requir
   .venv/bin/pip install --quiet --disable-pip-version-check -r Tests/e2e/requirements.txt
   cp Tests/e2e/requirements.txt .venv/requirements.txt
 fi
+
+step "PostgreSQL on loopback (the store's tests run against it)"
+start_postgres
+# The maintenance database: each test makes a database of its own there and drops it after.
+export PLAYGROUND_TEST_POSTGRES="postgres://playground:store-test-secret@127.0.0.1:5432/postgres"
 
 step "hadolint"
 .venv/bin/hadolint --failure-threshold warning --ignore DL3008 Dockerfile

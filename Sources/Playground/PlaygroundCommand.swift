@@ -161,7 +161,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Where links are kept: sqlite:PATH (a file, made with its folder when missing; sqlite::memory: keeps them as long as the process)."
+            "Where links are kept: sqlite:PATH (a file, made with its folder when missing; sqlite::memory: keeps them as long as the process), or postgres://USER:PASSWORD@HOST:PORT/DATABASE for several instances sharing one store."
     )
     var database = "sqlite:.data/playground.sqlite"
 
@@ -214,8 +214,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
         try Self.require(linkSavesPerSecond, in: 1...10_000, "--link-saves-per-second")
         try Self.require(linkSaveBurst, in: 1...100_000, "--link-save-burst")
-        if Self.sqlitePath(database) == nil {
-            throw ValidationError("--database must be sqlite:PATH (or sqlite::memory:); PostgreSQL is not supported by this version.")
+        if Self.sqlitePath(database) == nil, !Self.isPostgres(database) {
+            throw ValidationError("--database must be sqlite:PATH, sqlite::memory: or postgres://USER:PASSWORD@HOST:PORT/DATABASE.")
         }
         if let docsFolder, !FileManager.default.fileExists(atPath: docsFolder + "/index.html") {
             throw ValidationError(
@@ -225,6 +225,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
         if let instanceID, !SessionID.isValidInstance(instanceID) {
             throw ValidationError("--instance-id must be 1 to 32 characters of a-z, 0-9 and -.")
         }
+    }
+
+    /// Whether `--database` names a PostgreSQL server (a URL libpq reads; at most 4 KiB).
+    static func isPostgres(_ database: String) -> Bool {
+        (database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")) && database.utf8.count <= 4_096
+            && !database.contains("\u{0}")
     }
 
     /// The file `--database sqlite:PATH` names (`:memory:` for none), or nil for another value.
@@ -305,9 +311,14 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.gallery = try GalleryIndex(publicRoot: publicRoot)
         api.lessons = LessonIndex(publicRoot: publicRoot, logger: logger)
         do {
-            api.links = LinkStoreWorker(store: try SQLiteLinkStore(path: Self.sqlitePath(database) ?? ":memory:"))
+            if let path = Self.sqlitePath(database) {
+                api.links = LinkStoreWorker(store: try SQLiteLinkStore(path: path))
+            } else {
+                api.links = LinkStoreWorker(store: try PostgresLinkStore(url: database))
+            }
         } catch {
-            throw ValidationError("--database \(database): \(error)")
+            // A PostgreSQL URL may hold a password: it is never repeated.
+            throw ValidationError("--database \(Self.isPostgres(database) ? "(PostgreSQL)" : database): \(error)")
         }
         api.linkSaves = ClientRateLimiter(perSecond: Double(linkSavesPerSecond), burst: Double(linkSaveBurst))
         api.documentation = try Documentation.locate(explicit: docsFolder, publicRoot: publicRoot)

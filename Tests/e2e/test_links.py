@@ -3,7 +3,12 @@ again as the same link, refused clearly when it is not what its kind says, kept 
 in SQLite, and opened in Chromium at its own address, `/s/ID`, where the editor keeps a new
 version of it."""
 import json
+import os
 import re
+import subprocess
+import time
+
+import pytest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -141,3 +146,34 @@ def test_a_link_opens_in_the_editor_and_an_edit_is_kept_as_a_new_version(browser
     wait(browser, lambda: browser.find_element(By.ID, "program").get_attribute("value") == PROGRAM)
     axe_clean(browser)
     check_console(browser)
+
+
+POSTGRES = os.environ.get("PLAYGROUND_TEST_POSTGRES")
+
+
+@pytest.mark.skipif(not POSTGRES, reason="no PostgreSQL (the test command starts one and sets PLAYGROUND_TEST_POSTGRES)")
+def test_instances_share_links_through_postgresql(request):
+    """Two instances on one PostgreSQL database: a link kept through one is read through the
+    other, and the same program kept through both is one link. The URL's password is never in a
+    log line, and a server that cannot be reached is a clear error at start."""
+    name = f"playground_e2e_{os.getpid()}_{int(time.time())}"
+    subprocess.run(["psql", "-qX", POSTGRES, "-c", f"CREATE DATABASE {name}"], check=True)
+    url = POSTGRES.rsplit("/", 1)[0] + "/" + name
+    blue, green = start_server(request, "--database", url), start_server(request, "--database", url)
+    try:
+        status, link = keep(blue, {"kind": "program", "title": "Shared", "content": PROGRAM})
+        assert status == 201
+        status, read = green.json("GET", f"/api/links/{link['id']}")
+        assert status == 200 and read["content"] == PROGRAM
+        status, again = keep(green, {"kind": "program", "title": "Shared", "content": PROGRAM})
+        assert status == 200 and again["id"] == link["id"]
+    finally:
+        blue.stop()
+        green.stop()
+        subprocess.run(["psql", "-qX", POSTGRES, "-c", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
+    password = POSTGRES.split("@")[0].rsplit(":", 1)[1]
+    assert not [line for line in blue.log + green.log if password in line], "the password is never logged"
+    refused = subprocess.run([request.config.getoption("--playground"), "--port", "0", "--database",
+                              "postgres://nobody:s3cret@127.0.0.1:1/none?connect_timeout=2"], capture_output=True, text=True, timeout=30)
+    assert refused.returncode != 0 and "--database (PostgreSQL): PostgreSQL cannot be reached" in refused.stderr, refused.stderr
+    assert "s3cret" not in refused.stderr
