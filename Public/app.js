@@ -89,8 +89,8 @@ async function start() {
       if (link.kind === "program") {
         await router.show({ editor: { text: link.content, kept: link } });
       } else {
-        await router.show({ learn: {} });
-        notice(`“${link.title}”, a course kept by this link: its lessons are in the list below.`);
+        const { lessons } = JSON.parse(link.content);
+        await router.show({ learn: { course: { id: link.id, title: link.title, lessons } } });
       }
     })
     // A session link: another tab's session, joined.

@@ -88,8 +88,14 @@ export class LearnView {
     });
   }
 
-  async mount({ id }) {
+  /**
+   * Shows the path, or lesson `id`; with `course` (`{id, title, lessons}`, a course kept by a
+   * link) the path is that course's lessons in its order, until the whole course is asked for.
+   */
+  async mount({ id, course }) {
     this.section.hidden = false;
+    if (course !== undefined) this.course = course;
+    else if (!id) this.course = null;
     const visit = (this.visit = (this.visit ?? 0) + 1); // a later route wins over a lesson still loading
     if (!this.lessons) {
       const response = await fetch("/api/lessons");
@@ -108,13 +114,21 @@ export class LearnView {
     this.section.hidden = true;
   }
 
-  /** The path: every lesson in order, with what the learner has done of it. */
+  /** The lessons of the path: the course's, in its order, or every lesson. */
+  get path() {
+    if (!this.course) return this.lessons;
+    return this.course.lessons.map((id) => this.lessons.find((lesson) => lesson.id === id)).filter(Boolean);
+  }
+
+  /** The path: every lesson in order (or the course's), with what the learner has done of it. */
   showPath() {
     $("lesson").hidden = true;
     $("learn-path").hidden = false;
+    $("learn-title").textContent = this.course ? `Course: ${this.course.title}` : "Learn ReactiveCocoa, a lesson at a time";
+    $("learn-course").hidden = !this.course;
     const list = $("learn-list");
     list.replaceChildren();
-    for (const lesson of this.lessons) {
+    for (const lesson of this.path) {
       const done = this.progress[lesson.id] ?? {};
       const item = html("li");
       item.dataset.lesson = lesson.id;
@@ -124,7 +138,7 @@ export class LearnView {
       item.append(link, html("span", `lesson-state lesson-${done.challenge ? "done" : done.predicted ? "started" : "new"}`, ` — ${state}`));
       list.appendChild(item);
     }
-    const next = this.lessons.find((lesson) => !this.progress[lesson.id]?.challenge);
+    const next = this.path.find((lesson) => !this.progress[lesson.id]?.challenge);
     $("learn-next").hidden = !next;
     if (next) $("learn-next").href = `#learn/${next.id}`;
   }
@@ -184,7 +198,8 @@ export class LearnView {
     $("challenge-rows").replaceChildren(prose("span", `Your program reads the row${names.length === 1 ? "" : "s"} ${names.join(", ")}; the check runs it on rows of its own.`));
     $("challenge-result").replaceChildren();
     $("challenge-status").textContent = this.progress[lesson.id]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
-    const next = this.lessons[index + 1];
+    const inPath = this.path.findIndex((item) => item.id === id);
+    const next = inPath >= 0 ? this.path[inPath + 1] : this.lessons[index + 1];
     $("lesson-next").hidden = !next;
     if (next) {
       $("lesson-next").href = `#learn/${next.id}`;

@@ -148,6 +148,28 @@ def test_a_link_opens_in_the_editor_and_an_edit_is_kept_as_a_new_version(browser
     check_console(browser)
 
 
+def test_a_course_link_opens_as_its_lessons_in_its_order(browser, playground):
+    status, course = keep(playground, {"kind": "course", "title": "Filters first",
+                                       "content": json.dumps({"lessons": ["filtering", "reading-marbles"]})})
+    assert status == 201
+    browser.set_window_size(1280, 900)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/s/{course['id']}")
+    listed = lambda: [item.get_attribute("data-lesson") for item in browser.find_elements(By.CSS_SELECTOR, "#learn-list li")]
+    wait(browser, lambda: listed() == ["filtering", "reading-marbles"])
+    assert browser.find_element(By.ID, "learn-title").text == "Course: Filters first"
+    assert browser.find_element(By.ID, "learn-next").get_attribute("href").endswith("#learn/filtering")
+    # A lesson of the course leads to the course's next lesson, not the path's.
+    browser.find_element(By.ID, "learn-next").click()
+    wait(browser, lambda: browser.find_element(By.ID, "lesson-next").get_attribute("href").endswith("#learn/reading-marbles"))
+    axe_clean(browser)
+    browser.execute_script("location.hash = 'learn'")
+    wait(browser, lambda: len(listed()) > 2)
+    assert browser.find_element(By.ID, "learn-title").text.startswith("Learn ReactiveCocoa")
+    check_console(browser)
+
+
 POSTGRES = os.environ.get("PLAYGROUND_TEST_POSTGRES")
 
 
