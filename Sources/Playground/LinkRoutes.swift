@@ -68,7 +68,17 @@ extension API {
                 let errors = ProgramCheck.diagnostics(of: asked.content).filter { $0.severity == .error }
                 if errors.isEmpty { keep() } else { respond(Self.linkProgramInvalid(errors)) }
             }
-            if !started { respond(Self.storeBusy(links)) }
+            if !started {
+                respond(
+                    .error(
+                        status: 429,
+                        code: "share_used",
+                        message: "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
+                            + "wait for their answers before keeping more.",
+                        retryAfterSeconds: 1
+                    )
+                )
+            }
         }
     }
 

@@ -62,6 +62,8 @@ def test_what_a_link_is_not_is_refused_clearly(playground):
         ({"kind": "course", "title": "x", "content": json.dumps({"lessons": ["no-such-lesson"]})}, 422, "course_invalid"),
         ({"kind": "course", "title": "x", "content": json.dumps({"lessons": ["reading-marbles"] * 101})}, 422, "course_invalid"),
         ("[1, 2]", 400, "invalid_json"),
+        ("[" * 30000 + "]" * 30000, 400, "invalid_json"),
+        ({"kind": "course", "title": "x", "content": '{"lessons":' + "[" * 20000 + "]" * 20000 + "}"}, 422, "course_invalid"),
         ("{", 400, "invalid_json"),
     ]
     for body, status, code in cases:
@@ -72,6 +74,7 @@ def test_what_a_link_is_not_is_refused_clearly(playground):
     assert "did you mean `take`?" in json.dumps(answer["error"]["diagnostics"]), answer
     status, _, _ = playground.request("POST", "/api/links", "x", {"Content-Type": "text/plain"})
     assert status == 415
+    assert playground.request("GET", "/healthz")[0] == 200, "nothing above harmed the server"
     status, course = keep(playground, {"kind": "course", "title": "First steps",
                                        "content": json.dumps({"lessons": ["reading-marbles", "filtering"]})})
     assert status == 201 and course["kind"] == "course", course
