@@ -57,6 +57,7 @@ extension API {
         }
         let client = request.clientAddress
         let lessons = Set(self.lessons.lessons.map(\.id))
+        let hints = gallery.operatorHints  // as the editor's check: other libraries' names answered with ours
         return .deferred { [sessions] respond in
             // Step 1, a program checked where programs are; step 2, the store, on its thread.
             let keep: @Sendable () -> Void = {
@@ -65,7 +66,7 @@ extension API {
             }
             guard asked.kind == .program else { return keep() }
             let started = sessions.onProgramThread(for: client) {
-                let errors = ProgramCheck.diagnostics(of: asked.content).filter { $0.severity == .error }
+                let errors = ProgramCheck.diagnostics(of: asked.content, hints: hints).filter { $0.severity == .error }
                 if errors.isEmpty { keep() } else { respond(Self.linkProgramInvalid(errors)) }
             }
             if !started {
