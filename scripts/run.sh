@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the playground in release mode (installing libmicrohttpd-dev when missing) and runs it.
+# Builds the playground in release mode (installing libmicrohttpd-dev, libsqlite3-dev and libpq-dev when
+# missing) and runs it; links are kept in .data/playground.sqlite (--database).
 # Extra arguments go to the server, e.g. `scripts/run.sh --port 9000`; see `--help`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
