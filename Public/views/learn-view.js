@@ -9,6 +9,7 @@ import { docsLink, docsPage, docsTypePage } from "../docs-links.js";
 import { html, prose } from "../dom.js";
 import { parseRow, parseSubscription } from "../marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../marble-row.js";
+import { CourseMaker } from "./course-maker.js";
 import { MARKS, challengeComparison, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow } from "./lesson-drawings.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "../lesson-check.js";
 
@@ -63,6 +64,7 @@ export class LearnView {
       this.checkChallenge();
     });
     $("lesson-restart").addEventListener("click", () => this.restart());
+    this.courseMaker = new CourseMaker();
     // Ctrl+Enter (⌘+Enter) checks what is typed in a lesson's boxes, as it runs the editor's.
     for (const form of [$("predict-form"), $("challenge-form")]) {
       form.addEventListener("keydown", (event) => {
@@ -138,6 +140,7 @@ export class LearnView {
       item.append(link, html("span", `lesson-state lesson-${done.challenge ? "done" : done.predicted ? "started" : "new"}`, ` — ${state}`));
       list.appendChild(item);
     }
+    this.courseMaker.offer(this.lessons);
     const next = this.path.find((lesson) => !this.progress[lesson.id]?.challenge);
     $("learn-next").hidden = !next;
     if (next) $("learn-next").href = `#learn/${next.id}`;

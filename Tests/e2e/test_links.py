@@ -202,3 +202,36 @@ def test_instances_share_links_through_postgresql(request):
                               "postgres://nobody:s3cret@127.0.0.1:1/none?connect_timeout=2"], capture_output=True, text=True, timeout=30)
     assert refused.returncode != 0 and "--database (PostgreSQL): PostgreSQL cannot be reached" in refused.stderr, refused.stderr
     assert "s3cret" not in refused.stderr
+
+
+def test_a_course_is_made_on_the_page_by_keyboard_and_kept_by_a_link(browser, playground):
+    """Lessons ticked, reordered with Up and Down, titled and kept: the link opens that course."""
+    browser.set_window_size(1280, 900)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/#learn")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#course-choices input"))
+    browser.find_element(By.CSS_SELECTOR, "#course-maker summary").send_keys(Keys.ENTER)
+    for lesson in ("reading-marbles", "switch-to-latest", "filtering"):
+        browser.find_element(By.ID, f"course-choice-{lesson}").send_keys(Keys.SPACE)
+    order = lambda: [item.get_attribute("data-lesson") for item in browser.find_elements(By.CSS_SELECTOR, "#course-order li")]
+    wait(browser, lambda: order() == ["reading-marbles", "switch-to-latest", "filtering"])
+    browser.find_element(By.CSS_SELECTOR, '#course-order li[data-lesson="filtering"] button').send_keys(Keys.ENTER)  # Up
+    wait(browser, lambda: order() == ["reading-marbles", "filtering", "switch-to-latest"])
+    assert browser.switch_to.active_element.text == "Up", "the focus stays on the moved lesson"
+    browser.find_element(By.ID, "course-choice-reading-marbles").send_keys(Keys.SPACE)  # taken out again
+    wait(browser, lambda: order() == ["filtering", "switch-to-latest"])
+    title = browser.find_element(By.ID, "course-title")
+    title.send_keys("Filter, then flatten", Keys.ENTER)
+    status = browser.find_element(By.ID, "course-status")
+    wait(browser, lambda: status.text.startswith("Kept as"))
+    axe_clean(browser)
+    link = status.find_element(By.TAG_NAME, "a").get_attribute("href")
+    course_id = link.rsplit("/", 1)[1]
+    status_code, read = playground.json("GET", f"/api/links/{course_id}")
+    assert status_code == 200 and read["kind"] == "course" and json.loads(read["content"]) == {"lessons": ["filtering", "switch-to-latest"]}
+    browser.get(link)
+    listed = lambda: [item.get_attribute("data-lesson") for item in browser.find_elements(By.CSS_SELECTOR, "#learn-list li")]
+    wait(browser, lambda: listed() == ["filtering", "switch-to-latest"])
+    assert browser.find_element(By.ID, "learn-title").text == "Course: Filter, then flatten"
+    check_console(browser)

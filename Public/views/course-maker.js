@@ -1,0 +1,88 @@
+// "Make a course" on the course's path: lessons ticked, put in an order with Up and Down, given a
+// title and kept by a link (POST /api/links, kind "course"); the link opens the course.
+import { keepLink } from "../api.js";
+import { html } from "../dom.js";
+import { rememberLink } from "../links.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class CourseMaker {
+  constructor() {
+    this.chosen = [];
+    $("course-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.keep();
+    });
+  }
+
+  /** Offers `lessons` (`{id, title}`, the whole path) to choose from. */
+  offer(lessons) {
+    this.lessons = lessons;
+    this.chosen = this.chosen.filter((id) => lessons.some((lesson) => lesson.id === id));
+    const list = $("course-choices");
+    list.replaceChildren();
+    for (const lesson of lessons) {
+      const box = html("input");
+      box.type = "checkbox";
+      box.id = `course-choice-${lesson.id}`;
+      box.checked = this.chosen.includes(lesson.id);
+      box.addEventListener("change", () => {
+        this.chosen = box.checked ? [...this.chosen, lesson.id] : this.chosen.filter((id) => id !== lesson.id);
+        this.renderOrder();
+      });
+      const label = html("label", undefined, lesson.title);
+      label.htmlFor = box.id;
+      list.appendChild(html("li")).append(box, " ", label);
+    }
+    this.renderOrder();
+  }
+
+  /** The chosen lessons in their order, each with Up, Down (by keyboard too). */
+  renderOrder(focus) {
+    const list = $("course-order");
+    list.replaceChildren();
+    this.chosen.forEach((id, index) => {
+      const lesson = this.lessons.find((item) => item.id === id);
+      const item = html("li");
+      item.dataset.lesson = id;
+      item.append(html("span", undefined, `${lesson.title} `));
+      for (const [word, step] of [["Up", -1], ["Down", 1]]) {
+        const button = html("button", "secondary", word);
+        button.type = "button";
+        button.setAttribute("aria-label", `Move “${lesson.title}” ${word.toLowerCase()}`);
+        button.disabled = index + step < 0 || index + step >= this.chosen.length;
+        button.addEventListener("click", () => {
+          const order = [...this.chosen];
+          [order[index], order[index + step]] = [order[index + step], order[index]];
+          this.chosen = order;
+          this.renderOrder({ id, word });
+        });
+        item.appendChild(button);
+      }
+      list.appendChild(item);
+    });
+    if (focus) {
+      const moved = list.querySelector(`li[data-lesson="${focus.id}"]`);
+      const buttons = moved ? [...moved.querySelectorAll("button")] : [];
+      (buttons.find((button) => button.textContent === focus.word && !button.disabled) ?? buttons.find((button) => !button.disabled))?.focus();
+    }
+  }
+
+  async keep() {
+    const status = $("course-status");
+    if (!this.chosen.length) {
+      status.textContent = "Tick at least one lesson first.";
+      return;
+    }
+    status.textContent = "Keeping…";
+    try {
+      const link = await keepLink({ kind: "course", title: $("course-title").value.trim(), content: JSON.stringify({ lessons: this.chosen }) });
+      rememberLink(link);
+      const anchor = html("a", undefined, `${location.origin}/s/${link.id}`);
+      anchor.href = `/s/${link.id}`;
+      status.replaceChildren(`Kept as `, anchor, ": it opens the course, these lessons in this order.");
+    } catch (error) {
+      status.textContent = `Not kept: ${error.message}`;
+    }
+  }
+}
