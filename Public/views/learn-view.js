@@ -17,17 +17,22 @@ const $ = (id) => document.getElementById(id);
 const PROGRESS_KEY = "playground.lessons";
 const FRAME = 100;
 
-function loadProgress() {
+/** Where the progress of the whole path, or of course `courseID` (a course's own), is kept. */
+function progressKey(courseID) {
+  return courseID ? `${PROGRESS_KEY}.course.${courseID}` : PROGRESS_KEY;
+}
+
+function loadProgress(courseID) {
   try {
-    return JSON.parse(localStorage.getItem(PROGRESS_KEY) ?? "{}") ?? {};
+    return JSON.parse(localStorage.getItem(progressKey(courseID)) ?? "{}") ?? {};
   } catch {
     return {};
   }
 }
 
-function saveProgress(progress) {
+function saveProgress(progress, courseID) {
   try {
-    localStorage.setItem(PROGRESS_KEY, JSON.stringify(progress));
+    localStorage.setItem(progressKey(courseID), JSON.stringify(progress));
   } catch {
     // Storage may be off (private windows): progress lasts as long as the page.
   }
@@ -96,8 +101,11 @@ export class LearnView {
    */
   async mount({ id, course }) {
     this.section.hidden = false;
+    const before = this.course?.id;
     if (course !== undefined) this.course = course;
     else if (!id) this.course = null;
+    // Each course keeps its learner's progress apart from the whole path's.
+    if (this.course?.id !== before) this.progress = loadProgress(this.course?.id);
     const visit = (this.visit = (this.visit ?? 0) + 1); // a later route wins over a lesson still loading
     if (!this.lessons) {
       const response = await fetch("/api/lessons");
@@ -340,12 +348,12 @@ export class LearnView {
 
   record(changes) {
     this.progress[this.lesson.id] = { ...(this.progress[this.lesson.id] ?? {}), ...changes };
-    saveProgress(this.progress);
+    saveProgress(this.progress, this.course?.id);
   }
 
   restart() {
     delete this.progress[this.lesson.id];
-    saveProgress(this.progress);
+    saveProgress(this.progress, this.course?.id);
     const id = this.lesson.id;
     this.show(id).then(() => $("prediction").focus());
   }

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import ARTIFACTS, start_server
-from test_lessons import axe_clean
+from test_lessons import LESSONS, axe_clean
 from test_page import check_console, wait
 
 JSON = {"Content-Type": "application/json"}
@@ -210,6 +210,7 @@ def test_a_course_is_made_on_the_page_by_keyboard_and_kept_by_a_link(browser, pl
     browser.get("about:blank")
     browser.get_log("browser")
     browser.get(f"{playground.url}/#learn")
+    browser.execute_script("localStorage.removeItem('playground.lessons')")  # the whole path's progress, from nothing
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#course-choices input"))
     browser.find_element(By.CSS_SELECTOR, "#course-maker summary").send_keys(Keys.ENTER)
     for lesson in ("reading-marbles", "switch-to-latest", "filtering"):
@@ -234,4 +235,18 @@ def test_a_course_is_made_on_the_page_by_keyboard_and_kept_by_a_link(browser, pl
     listed = lambda: [item.get_attribute("data-lesson") for item in browser.find_elements(By.CSS_SELECTOR, "#learn-list li")]
     wait(browser, lambda: listed() == ["filtering", "switch-to-latest"])
     assert browser.find_element(By.ID, "learn-title").text == "Course: Filter, then flatten"
+    # Progress is kept per course: a lesson passed in the course is done there, not on the whole path.
+    from test_lessons import check_challenge, open_lesson
+    open_lesson(browser, "filtering")
+    solution = next(lesson for lesson in LESSONS if lesson["id"] == "filtering")["challenge"]["solution"]
+    assert check_challenge(browser, solution).get_attribute("data-passed") == "true"
+    browser.execute_script("location.hash = 'learn/switch-to-latest'")
+    wait(browser, lambda: browser.find_element(By.ID, "lesson-title").text.endswith("switchToLatest"))
+    browser.execute_script("location.hash = 'learn'")
+    state = lambda lesson: browser.find_element(By.CSS_SELECTOR, f'#learn-list li[data-lesson="{lesson}"] .lesson-state').text
+    wait(browser, lambda: len(listed()) > 2)
+    assert state("filtering") == "— not started", "the whole path's progress is its own"
+    browser.get(link)
+    wait(browser, lambda: listed() == ["filtering", "switch-to-latest"])
+    assert state("filtering") == "— done"
     check_console(browser)
