@@ -88,6 +88,7 @@ public enum TimeScale {
 
         let longest = program.streams.map { stream($0.name, []) }.max() ?? 0
         // Bounded: a literal may be up to an hour (docs/PIPELINES.md), and a chain of them longer.
-        return longest > 0 ? Int(min(longest, 86_400_000)) : nil
+        guard longest > 0, !longest.isNaN else { return nil }
+        return Int(min(longest, 86_400_000))
     }
 }

@@ -314,7 +314,14 @@ struct PlaygroundCommand: AsyncParsableCommand {
             if let path = Self.sqlitePath(database) {
                 api.links = LinkStoreWorker(store: try SQLiteLinkStore(path: path))
             } else {
-                api.links = LinkStoreWorker(store: try PostgresLinkStore(url: database))
+                let store = PostgresLinkStore(url: database)
+                api.links = LinkStoreWorker(store: store)
+                do {
+                    try store.connect()
+                } catch {
+                    // Everything but links works meanwhile; the store connects when PostgreSQL answers.
+                    logger.error("links unavailable until PostgreSQL answers (--database): \(error)")
+                }
             }
         } catch {
             // A PostgreSQL URL may hold a password: it is never repeated.

@@ -6,18 +6,32 @@ import Locking
 /// through libpq (`CLibPQ`).
 ///
 /// One connection, used by one call at a time (a lock; the server calls the store from its one
-/// store thread anyway), made again when the server dropped it. Each call is one short
-/// transaction; keeping a link takes a transaction-scoped advisory lock on its digest first, so
-/// that two instances keeping the same thing at once give it one id, as SQLite's single writer does.
+/// store thread anyway), made when first needed and made again after the server dropped it, so a
+/// database that is down fails only the calls made meanwhile (the routes answer 503) and the store
+/// recovers when it is back. Connecting waits at most ``connectTimeoutSeconds``, a statement at
+/// most ``statementTimeoutMilliseconds``. Each call is one short transaction; keeping a link takes
+/// a transaction-scoped advisory lock on its digest first, so that two instances keeping the same
+/// thing at once give it one id, as SQLite's single writer does.
 public final class PostgresLinkStore: LinkStore {
-    private let connection: Lock<PostgresConnection>
+    /// How long connecting may take, unless the URL says otherwise (libpq's `connect_timeout`).
+    static let connectTimeoutSeconds = 5
+    /// How long one statement may run on the server.
+    static let statementTimeoutMilliseconds = 10_000
 
-    /// Connects to `url` (`postgres://user:password@host:port/database`, as libpq reads it) and
-    /// brings the schema up to date, once for all instances (an advisory lock around it).
-    public init(url: String) throws(StoreError) {
-        let connection = try PostgresConnection(url: url)
-        try connection.migrate()
-        self.connection = Lock(connection)
+    private let url: String
+    private let connection = Lock<PostgresConnection?>(nil)
+
+    /// A store on the database at `url` (`postgres://user:password@host:port/database`, as libpq
+    /// reads it). Nothing is connected yet: ``connect()`` does it now, any call when needed.
+    public init(url: String) {
+        let separator = url.contains("?") ? "&" : "?"
+        self.url = url.contains("connect_timeout=") ? url : url + "\(separator)connect_timeout=\(Self.connectTimeoutSeconds)"
+    }
+
+    /// Connects now and brings the schema up to date, once for all instances (an advisory lock
+    /// around it); the server calls it at start to say at once when the database cannot be reached.
+    public func connect() throws(StoreError) {
+        _ = try withConnection { _ in () }
     }
 
     public func keep(_ link: NewLink) throws(StoreError) -> (link: Link, isNew: Bool) {
@@ -48,10 +62,28 @@ public final class PostgresLinkStore: LinkStore {
         }
     }
 
-    /// Runs `body` with the connection, one call at a time.
+    /// Runs `body` with the connection, one call at a time: connected (and migrated) first when
+    /// there is none; forgotten after a call that found it broken, so the next one connects anew.
     private func withConnection<T>(_ body: (PostgresConnection) throws(StoreError) -> T) throws(StoreError) -> T {
         do {
-            return try connection.withLock { try body($0) }
+            return try connection.withLock { (kept: inout PostgresConnection?) throws -> T in
+                let current: PostgresConnection
+                if let kept, kept.isUsable {
+                    current = kept
+                } else {
+                    kept = nil
+                    current = try PostgresConnection(url: url)
+                    _ = try current.query("SET statement_timeout = \(Self.statementTimeoutMilliseconds)")
+                    try current.migrate()
+                    kept = current
+                }
+                do {
+                    return try body(current)
+                } catch {
+                    if !current.isUsable { kept = nil }
+                    throw error
+                }
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -97,13 +129,12 @@ public final class PostgresLinkStore: LinkStore {
     }
 }
 
-/// One libpq connection: its calls, their errors as ``StoreError``s, and its migrations.
-struct PostgresConnection: @unchecked Sendable {  // used only under the store's lock
+/// One libpq connection: its calls, their errors as ``StoreError``s, and its migrations; closed
+/// when the last reference goes.
+final class PostgresConnection: @unchecked Sendable {  // used only under the store's lock
     private let handle: OpaquePointer
-    private let url: String
 
     init(url: String) throws(StoreError) {
-        self.url = url
         guard let handle = PQconnectdb(url) else { throw StoreError("PostgreSQL: no memory for a connection") }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.message(handle)
@@ -113,6 +144,16 @@ struct PostgresConnection: @unchecked Sendable {  // used only under the store's
         self.handle = handle
     }
 
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the server still answers on this connection (a reset is tried once when not).
+    var isUsable: Bool {
+        if PQstatus(handle) != CONNECTION_OK { PQreset(handle) }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
     private static func message(_ handle: OpaquePointer) -> String {
         String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -120,8 +161,7 @@ struct PostgresConnection: @unchecked Sendable {  // used only under the store's
     /// Runs `sql` with `parameters` (`$1`, `$2`… as text; nil is NULL), reconnecting once when
     /// the server dropped the connection; answers the rows, each column as text (nil for NULL).
     func query(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
-        if PQstatus(handle) != CONNECTION_OK { PQreset(handle) }
-        guard PQstatus(handle) == CONNECTION_OK else { throw StoreError("PostgreSQL connection lost: \(Self.message(handle))") }
+        guard isUsable else { throw StoreError("PostgreSQL connection lost: \(Self.message(handle))") }
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }
         let values = copies.map { UnsafePointer<CChar>($0) }

@@ -27,7 +27,7 @@ struct PostgresLinkStoreTests {
 
     @Test func aKeptLinkIsReadBackAndTheSameContentIsOneLink() throws {
         try withDatabase { url in
-            let store = try PostgresLinkStore(url: url)
+            let store = PostgresLinkStore(url: url)
             let (link, isNew) = try store.keep(program)
             #expect(isNew && LinkID.isWellFormed(link.id))
             #expect(try store.link(link.id) == link)
@@ -58,7 +58,7 @@ struct PostgresLinkStoreTests {
                     [id, digest]
                 )
             }
-            let store = try PostgresLinkStore(url: url)
+            let store = PostgresLinkStore(url: url)
             #expect(try store.appliedMigrations() == ["1 links", "2 versions"])
             let old = try #require(try store.link(id))
             #expect(old.title == "Old" && old.from == nil && old.created == Date(timeIntervalSince1970: 1_700_000_000))
@@ -70,7 +70,7 @@ struct PostgresLinkStoreTests {
     /// the advisory lock on its digest orders them.
     @Test func instancesKeepingTheSameContentAtOnceMakeOneLink() throws {
         try withDatabase { url in
-            let stores = try (0..<4).map { _ in try PostgresLinkStore(url: url) }
+            let stores = (0..<4).map { _ in PostgresLinkStore(url: url) }
             let ids = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 16) { index in
                 if let id = try? stores[index % stores.count].keep(program).link.id { ids.append(id) }
@@ -79,7 +79,21 @@ struct PostgresLinkStoreTests {
         }
     }
 
-    @Test func aServerThatCannotBeReachedIsAClearError() {
-        #expect(throws: StoreError.self) { try PostgresLinkStore(url: "postgres://nobody:wrong@127.0.0.1:1/none?connect_timeout=2") }
+    /// A server that cannot be reached fails the calls, each with a clear error, and nothing else:
+    /// the store connects when it answers (a database made after the store, here).
+    @Test func aServerThatCannotBeReachedFailsItsCallsUntilItAnswers() throws {
+        let unreachable = PostgresLinkStore(url: "postgres://nobody:wrong@127.0.0.1:1/none")
+        #expect(throws: StoreError.self) { try unreachable.connect() }
+        #expect(throws: StoreError.self) { try unreachable.keep(program) }
+        let server = try #require(postgresServer)
+        let name = "playground_test_\(LinkID.random())"
+        let base = server.hasSuffix("/postgres") ? String(server.dropLast("postgres".count)) : server + "/"
+        let later = PostgresLinkStore(url: base + name)
+        #expect(throws: StoreError.self) { try later.keep(program) }  // no such database yet
+        let maintenance = try PostgresConnection(url: server)
+        _ = try maintenance.query("CREATE DATABASE \(name)")
+        defer { _ = try? maintenance.query("DROP DATABASE \(name) WITH (FORCE)") }
+        let kept = try later.keep(program).link
+        #expect(try later.link(kept.id) == kept)
     }
 }
