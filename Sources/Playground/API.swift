@@ -42,6 +42,8 @@ struct API: Sendable {
     var links: LinkStoreWorker?
     /// Links kept (`POST /api/links`) per client (`--link-saves-per-second`, `--link-save-burst`).
     var linkSaves = ClientRateLimiter(perSecond: 2, burst: 60)
+    /// The most bytes the store may take before new links answer 507 (`--max-store-bytes`).
+    var maxStoreBytes = 1 << 30
 
     /// What any page may load: this server's own scripts, styles and data alone. Images may also
     /// be `blob:` URLs, which only the page's own scripts make: the diagram drawn into a PNG.
@@ -168,11 +170,14 @@ struct API: Sendable {
         router.add(.post, "/api/marbles/find", preflight: findPreflight) { request in
             onProgramThread(request) { findOperators(request) }
         }
-        // Whether `/docs/` has a site, so that the page asks for its index only then (a fetch
-        // that answers 404 is an error in the browser's console).
+        router.add(.post, "/api/lessons/check", preflight: limitingLessonChecks) { request in
+            onProgramThread(request) { checkLesson(request) }
+        }
         router.add(.post, "/api/links", preflight: linkHead) { request in keepLink(request) }
         router.add(.get, "/api/links/{id}") { request in readLink(request) }
         router.add(.get, "/s/{id}") { request in linkPage(request) }
+        // Whether `/docs/` has a site, so that the page asks for its index only then (a fetch
+        // that answers 404 is an error in the browser's console).
         router.add(.get, "/api/docs") { [documentation] _ in
             .json(Documentation.Status(built: documentation != nil))
         }

@@ -171,6 +171,9 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Links a client may keep at once before --link-saves-per-second applies: a class saving together.")
     var linkSaveBurst = 60
 
+    @Option(help: "The most bytes the store of links may take (SQLite's file, PostgreSQL's table); new links past it answer 507.")
+    var maxStoreBytes = 1 << 30
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
@@ -214,6 +217,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
         try Self.require(linkSavesPerSecond, in: 1...10_000, "--link-saves-per-second")
         try Self.require(linkSaveBurst, in: 1...100_000, "--link-save-burst")
+        try Self.require(maxStoreBytes, in: (64 * 1024)...(1 << 50), "--max-store-bytes")
         if Self.sqlitePath(database) == nil, !Self.isPostgres(database) {
             throw ValidationError("--database must be sqlite:PATH, sqlite::memory: or postgres://USER:PASSWORD@HOST:PORT/DATABASE.")
         }
@@ -312,12 +316,15 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.lessons = LessonIndex(publicRoot: publicRoot, logger: logger)
         do {
             if let path = Self.sqlitePath(database) {
-                api.links = LinkStoreWorker(store: try SQLiteLinkStore(path: path))
+                let store = try SQLiteLinkStore(path: path)
+                api.links = LinkStoreWorker(store: store)
+                api.metrics.storeBytes(try store.storedBytes())
             } else {
                 let store = PostgresLinkStore(url: database)
                 api.links = LinkStoreWorker(store: store)
                 do {
                     try store.connect()
+                    api.metrics.storeBytes(try store.storedBytes())
                 } catch {
                     // Everything but links works meanwhile; the store connects when PostgreSQL answers.
                     logger.error("links unavailable until PostgreSQL answers (--database): \(error)")
@@ -328,6 +335,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
             throw ValidationError("--database \(Self.isPostgres(database) ? "(PostgreSQL)" : database): \(error)")
         }
         api.linkSaves = ClientRateLimiter(perSecond: Double(linkSavesPerSecond), burst: Double(linkSaveBurst))
+        api.maxStoreBytes = maxStoreBytes
         api.documentation = try Documentation.locate(explicit: docsFolder, publicRoot: publicRoot)
         if api.documentation == nil {
             logger.notice("no documentation site found: /docs/ answers 404 (scripts/build-docs.sh builds it)")

@@ -11,7 +11,7 @@ final class PlaygroundMetrics: Sendable {
     let server: ServerMetrics
     private let liveSessions: CoreMetrics.Gauge
     private let programEventBytes: CoreMetrics.Gauge
-    private let factory: PrometheusMetricsFactory
+    fileprivate let factory: PrometheusMetricsFactory
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -49,5 +49,29 @@ final class PlaygroundMetrics: Sendable {
         liveSessions.record(sessions)
         programEventBytes.record(bytes)
         return registry.emitToBuffer()
+    }
+}
+
+/// The links' store (docs/API.md, "Links").
+extension PlaygroundMetrics {
+    /// A link kept: `playground_links_kept_total{kind, new}` (`new="false"`: the same content again).
+    func linkKept(_ kind: String, isNew: Bool) {
+        CoreMetrics.Counter(label: "playground_links_kept_total", dimensions: [("kind", kind), ("new", "\(isNew)")], factory: factory).increment()
+    }
+
+    /// A link read by `GET /api/links/{id}`: `playground_links_read_total{kind}`.
+    func linkRead(_ kind: String) {
+        CoreMetrics.Counter(label: "playground_links_read_total", dimensions: [("kind", kind)], factory: factory).increment()
+    }
+
+    /// A link refused, by its error code: `playground_link_refusals_total{reason}`.
+    func linkRefused(_ reason: String) {
+        CoreMetrics.Counter(label: "playground_link_refusals_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// What the store takes on disk, as last measured (after each new link, and at start):
+    /// `playground_store_bytes`.
+    func storeBytes(_ bytes: Int) {
+        CoreMetrics.Gauge(label: "playground_store_bytes", factory: factory).record(bytes)
     }
 }

@@ -58,6 +58,11 @@ public struct NewLink: Sendable, Equatable {
 
     /// A short digest of ``identity`` that finds the links that may be the same (FNV-1a, 64 bits,
     /// as hex): the store compares the candidates' text, so a collision costs a comparison only.
+    /// The bytes the link adds to a store, at least (its text; the row and index cost more).
+    var bytes: Int {
+        title.utf8.count + content.utf8.count
+    }
+
     var digest: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in identity.utf8 {
@@ -94,9 +99,23 @@ public enum LinkID {
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for the log (never shown to a client as is).
     public let description: String
+    /// Whether the store is full (``LinkStore/keep(_:within:)``'s limit) rather than unreachable.
+    public let isFull: Bool
 
+    /// The store cannot answer: unreachable, or its answer broken.
     public init(_ description: String) {
         self.description = description
+        isFull = false
+    }
+
+    /// Keeping a new link would take the store past `limit` bytes; it holds `bytes`.
+    public static func full(holding bytes: Int, limit: Int) -> StoreError {
+        StoreError(full: "the store holds \(bytes) bytes; a new link would take it past its limit, \(limit)")
+    }
+
+    private init(full description: String) {
+        self.description = description
+        isFull = true
     }
 }
 
@@ -104,9 +123,21 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 /// server calls it from its store threads, never from the HTTP polling thread).
 public protocol LinkStore: Sendable {
     /// Keeps `link`; answers the link and whether it is new. The same kind, title, content and
-    /// `from` kept again answers the link kept the first time (`isNew` false).
-    func keep(_ link: NewLink) throws(StoreError) -> (link: Link, isNew: Bool)
+    /// `from` kept again answers the link kept the first time (`isNew` false), however full the
+    /// store; a new link that would take ``storedBytes()`` past `maxBytes` throws
+    /// ``StoreError/full(holding:limit:)``.
+    func keep(_ link: NewLink, within maxBytes: Int) throws(StoreError) -> (link: Link, isNew: Bool)
+
+    /// The bytes the store's links take on disk (tables and indexes), as the database counts them.
+    func storedBytes() throws(StoreError) -> Int
 
     /// The link `id`, or nil when there is none.
     func link(_ id: String) throws(StoreError) -> Link?
+}
+
+extension LinkStore {
+    /// Keeps `link` however large the store is.
+    public func keep(_ link: NewLink) throws(StoreError) -> (link: Link, isNew: Bool) {
+        try keep(link, within: .max)
+    }
 }

@@ -34,7 +34,7 @@ public final class PostgresLinkStore: LinkStore {
         _ = try withConnection { _ in () }
     }
 
-    public func keep(_ link: NewLink) throws(StoreError) -> (link: Link, isNew: Bool) {
+    public func keep(_ link: NewLink, within maxBytes: Int) throws(StoreError) -> (link: Link, isNew: Bool) {
         try withConnection { (connection: PostgresConnection) throws(StoreError) -> (link: Link, isNew: Bool) in
             try connection.transaction { (connection: PostgresConnection) throws(StoreError) -> (link: Link, isNew: Bool) in
                 let digest = link.digest
@@ -42,6 +42,8 @@ public final class PostgresLinkStore: LinkStore {
                 for row in try connection.query("SELECT \(Self.columns) FROM link WHERE digest = $1", [digest]) {
                     if let kept = Self.link(from: row), kept.matches(link) { return (kept, false) }
                 }
+                let stored = try Self.storedBytes(connection)
+                if stored > maxBytes - link.bytes { throw StoreError.full(holding: stored, limit: maxBytes) }
                 let created = Int64(Date().timeIntervalSince1970.rounded(.down))
                 var id = LinkID.random()
                 while try !connection.query("SELECT 1 FROM link WHERE id = $1", [id]).isEmpty { id = LinkID.random() }
@@ -53,6 +55,16 @@ public final class PostgresLinkStore: LinkStore {
                 return (Link(id: id, kind: link.kind, title: link.title, content: link.content, created: date, from: link.from), true)
             }
         }
+    }
+
+    public func storedBytes() throws(StoreError) -> Int {
+        try withConnection(Self.storedBytes)
+    }
+
+    /// The links' table with its indexes and TOAST, in bytes.
+    private static func storedBytes(_ connection: PostgresConnection) throws(StoreError) -> Int {
+        let answer = try connection.query("SELECT pg_total_relation_size('link')")
+        return answer.first?.first.flatMap { $0.flatMap { Int($0) } } ?? 0
     }
 
     public func link(_ id: String) throws(StoreError) -> Link? {

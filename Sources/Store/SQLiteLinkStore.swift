@@ -58,13 +58,15 @@ public final class SQLiteLinkStore: LinkStore {
         try database.read { try Self.migrator.appliedMigrations($0) }
     }
 
-    public func keep(_ link: NewLink) throws(StoreError) -> (link: Link, isNew: Bool) {
+    public func keep(_ link: NewLink, within maxBytes: Int) throws(StoreError) -> (link: Link, isNew: Bool) {
         do {
             return try database.write { db in
                 let digest = link.digest
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM link WHERE digest = ?", arguments: [digest]) {
                     if let kept = Self.link(from: row), kept.matches(link) { return (kept, false) }
                 }
+                let stored = try Self.storedBytes(db)
+                if stored > maxBytes - link.bytes { throw StoreError.full(holding: stored, limit: maxBytes) }
                 let created = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
                 var id = LinkID.random()
                 while try Bool.fetchOne(db, sql: "SELECT 1 FROM link WHERE id = ?", arguments: [id]) == true { id = LinkID.random() }
@@ -74,9 +76,26 @@ public final class SQLiteLinkStore: LinkStore {
                 )
                 return (Link(id: id, kind: link.kind, title: link.title, content: link.content, created: created, from: link.from), true)
             }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError("a link could not be kept: \(error)")
         }
+    }
+
+    public func storedBytes() throws(StoreError) -> Int {
+        do {
+            return try database.read(Self.storedBytes)
+        } catch {
+            throw StoreError("the store's size could not be read: \(error)")
+        }
+    }
+
+    /// The database's pages in use, in bytes (free pages left by a deletion are not counted).
+    private static func storedBytes(_ db: Database) throws -> Int {
+        let pages = try Int.fetchOne(db, sql: "SELECT page_count - freelist_count FROM pragma_page_count(), pragma_freelist_count()") ?? 0
+        let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+        return pages * size
     }
 
     public func link(_ id: String) throws(StoreError) -> Link? {

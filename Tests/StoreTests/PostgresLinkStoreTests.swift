@@ -42,6 +42,24 @@ struct PostgresLinkStoreTests {
         }
     }
 
+    @Test func aFullStoreRefusesNewLinksAndStillAnswersKeptOnes() throws {
+        try withDatabase { url in
+            let store = PostgresLinkStore(url: url)
+            let kept = try store.keep(program).link
+            let size = try store.storedBytes()
+            #expect(size > 0)
+            let other = NewLink(kind: .program, title: "Other", content: "x = just(1)")
+            do {
+                _ = try store.keep(other, within: size)
+                Issue.record("a store at its limit kept a new link")
+            } catch {
+                #expect((error as? StoreError)?.isFull == true)
+            }
+            #expect(try store.keep(program, within: 0) == (kept, false), "the same content again is answered, however full")
+            #expect(try store.keep(other, within: size + 1_000_000).isNew)
+        }
+    }
+
     /// A database of the first version, with a link kept then: migrated when the store opens it,
     /// the old link read back unchanged.
     @Test func theSchemaIsMigratedFromThePreviousVersion() throws {

@@ -41,6 +41,24 @@ struct SQLiteLinkStoreTests {
         #expect(try store.link(edited.id)?.from == first.id, "a new version says what it was made from")
     }
 
+    @Test func aFullStoreRefusesNewLinksAndStillAnswersKeptOnes() throws {
+        let store = try SQLiteLinkStore(path: ":memory:")
+        let kept = try store.keep(program).link
+        let size = try store.storedBytes()
+        #expect(size > 0)
+        let large = NewLink(kind: .program, title: "Large", content: "x = just(\"\(String(repeating: "a", count: 30_000))\")")
+        do {
+            _ = try store.keep(large, within: size + 10_000)
+            Issue.record("a store at its limit kept a new link")
+        } catch {
+            #expect(error.isFull)
+        }
+        #expect(try store.keep(program, within: 0) == (kept, false), "the same content again is answered, however full")
+        #expect(try store.keep(large, within: size + 100_000).isNew)
+        let after = try store.storedBytes()
+        #expect(after > size + 20_000, "the size counts what is kept: \(size) then \(after)")
+    }
+
     @Test func idsAreRandomAndAnIdFromOutsideIsOnlyCompared() throws {
         let ids = (0..<1_000).map { _ in LinkID.random() }
         #expect(Set(ids).count == ids.count)

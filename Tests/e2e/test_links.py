@@ -4,8 +4,12 @@ in SQLite, and opened in Chromium at its own address, `/s/ID`, where the editor 
 version of it."""
 import json
 import os
+import pathlib
 import re
+import shutil
+import socket
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -13,7 +17,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import ARTIFACTS, start_server
+from conftest import ARTIFACTS, FAST, start_server
 from test_lessons import LESSONS, axe_clean
 from test_page import check_console, wait
 
@@ -52,7 +56,10 @@ def test_what_a_link_is_not_is_refused_clearly(playground):
         ({"kind": "poem", "title": "x", "content": "x"}, 400, "invalid_link"),
         ({"kind": "program", "content": PROGRAM}, 400, "invalid_link"),
         ({"kind": "program", "title": "", "content": PROGRAM}, 400, "invalid_link"),
-        ({"kind": "program", "title": "x" * 121, "content": PROGRAM}, 400, "invalid_link"),
+        ({"kind": "program", "title": "x" * 201, "content": PROGRAM}, 400, "invalid_link"),
+        ({"kind": "program", "title": "x", "content": "x" * (64 * 1024 + 1)}, 413, "payload_too_large"),
+        ({"kind": "lesson", "title": "x", "content": json.dumps({**LESSONS[0], "predict": "nothing"})}, 422, "lesson_invalid"),
+        ({"kind": "lesson", "title": "x", "content": "not json"}, 422, "lesson_invalid"),
         ({"kind": "program", "title": "two\nlines", "content": PROGRAM}, 400, "invalid_link"),
         ({"kind": "program", "title": "x", "content": ""}, 400, "invalid_link"),
         ({"kind": "program", "title": "x", "content": PROGRAM, "secret": 1}, 400, "invalid_link"),
@@ -72,8 +79,12 @@ def test_what_a_link_is_not_is_refused_clearly(playground):
         assert answer["error"]["message"], body
     answered, answer = keep(playground, {"kind": "program", "title": "Broken", "content": "out = a.tak(2)"})
     assert "did you mean `take`?" in json.dumps(answer["error"]["diagnostics"]), answer
+    answered, answer = keep(playground, {"kind": "lesson", "title": "x", "content": json.dumps({**LESSONS[0], "predict": "nothing"})})
+    assert [problem["field"] for problem in answer["error"]["problems"]] == ["expected"], answer
     status, _, _ = playground.request("POST", "/api/links", "x", {"Content-Type": "text/plain"})
     assert status == 415
+    status, _, _ = playground.request("POST", "/api/links", "x" * (200 * 1024), JSON)
+    assert status == 413, "a body past --max-body-bytes"
     assert playground.request("GET", "/healthz")[0] == 200, "nothing above harmed the server"
     status, course = keep(playground, {"kind": "course", "title": "First steps",
                                        "content": json.dumps({"lessons": ["reading-marbles", "filtering"]})})
@@ -89,11 +100,14 @@ def test_a_class_keeps_links_at_once_and_a_flood_is_slowed(make_playground):
     assert status == 429 and answer["error"]["code"] == "rate_limited"
 
 
-def test_links_outlive_the_server_in_its_sqlite_file(request, tmp_path):
+def test_a_link_answered_201_survives_kill_9_right_after(request, tmp_path):
+    """SQLite: the process killed (SIGKILL, no chance to flush) as soon as its 201 arrives; a
+    new process on the same file reads the link."""
     database = f"sqlite:{tmp_path / 'kept' / 'links.sqlite'}"
     first = start_server(request, "--database", database)
     try:
         status, link = keep(first, {"kind": "program", "title": "Kept", "content": PROGRAM})
+        first.process.kill()
         assert status == 201
     finally:
         first.stop()
@@ -176,6 +190,120 @@ def test_a_course_link_opens_as_its_lessons_in_its_order(browser, playground):
 POSTGRES = os.environ.get("PLAYGROUND_TEST_POSTGRES")
 
 
+def lesson_of_my_own():
+    """A lesson as an author writes it on the page: the first lesson's, retold."""
+    lesson = json.loads(json.dumps(LESSONS[0]))
+    lesson.update(id="my-skip", title="Skipping, my way")
+    return lesson
+
+
+def every_kind(server):
+    """Each kind kept, kept again as the same link, and read back; a course of a built-in lesson
+    and the lesson link."""
+    kept = {}
+    lesson = json.dumps(lesson_of_my_own())
+    for kind, content in (("program", PROGRAM), ("lesson", lesson)):
+        status, link = keep(server, {"kind": kind, "title": f"My {kind}", "content": content})
+        assert status == 201, link
+        kept[kind] = link
+    course = json.dumps({"lessons": ["reading-marbles", kept["lesson"]["id"]]})
+    status, kept["course"] = keep(server, {"kind": "course", "title": "My course", "content": course})
+    assert status == 201, kept["course"]
+    for kind, content in (("program", PROGRAM), ("lesson", lesson), ("course", course)):
+        status, again = keep(server, {"kind": kind, "title": f"My {kind}", "content": content})
+        assert status == 200 and again["id"] == kept[kind]["id"], "the same content is the same link"
+        status, read = server.json("GET", f"/api/links/{kept[kind]['id']}")
+        assert status == 200 and read["kind"] == kind and read["content"] == content, read
+    return kept
+
+
+def test_every_kind_is_kept_and_read_in_sqlite(playground):
+    every_kind(playground)
+
+
+def test_a_full_store_refuses_new_links_with_507_and_reads_the_old(request):
+    server = start_server(request, "--max-store-bytes", "65536", "--max-body-bytes", "200000")
+    try:
+        status, answer = keep(server, {"kind": "program", "title": "x", "content": "x" * (64 * 1024 + 1)})
+        assert (status, answer["error"]["code"]) == (413, "content_too_large"), "content is at most 64 KiB, whatever the body's limit"
+        big = "x = just(\"" + "a" * 30_000 + "\")"
+        answers = [keep(server, {"kind": "program", "title": f"Big {n}", "content": big + f"\ny{n} = x"}) for n in range(3)]
+        assert answers[0][0] == 201 and answers[-1][0] == 507, [status for status, _ in answers]
+        assert answers[-1][1]["error"]["code"] == "storage_full"
+        assert keep(server, {"kind": "program", "title": "Big 0", "content": big + "\ny0 = x"})[0] == 200, "a kept link is answered"
+        assert server.json("GET", f"/api/links/{answers[0][1]['id']}")[0] == 200
+        metrics = server.request("GET", "/metrics")[2].decode()
+        assert re.search(r'playground_link_refusals_total\{reason="storage_full"\} [1-9]', metrics), metrics
+        assert re.search(r"playground_store_bytes [1-9]", metrics)
+        assert re.search(r'playground_links_kept_total\{kind="program",new="true"\} [1-9]', metrics)
+    finally:
+        server.stop()
+
+
+@pytest.mark.skipif(not POSTGRES, reason="no PostgreSQL (the test command starts one and sets PLAYGROUND_TEST_POSTGRES)")
+def test_every_kind_is_kept_and_read_in_postgresql(request):
+    name = f"playground_kinds_{os.getpid()}_{int(time.time())}"
+    subprocess.run(["psql", "-qX", POSTGRES, "-c", f"CREATE DATABASE {name}"], check=True)
+    server = start_server(request, "--database", POSTGRES.rsplit("/", 1)[0] + "/" + name)
+    try:
+        every_kind(server)
+    finally:
+        server.stop()
+        subprocess.run(["psql", "-qX", POSTGRES, "-c", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
+
+
+@pytest.fixture
+def own_postgres():
+    """A PostgreSQL server of this test's own (Debian's binaries, a fresh cluster on a free
+    port), so that stopping it harms no other test; answers its URL and a `pg_ctl` runner."""
+    binaries = sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin"))
+    if not binaries:
+        pytest.skip("no PostgreSQL binaries (the test command installs Debian's postgresql)")
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="playground-pg-"))
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if as_postgres:
+        shutil.chown(folder, "postgres")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    data = folder / "data"
+    run = lambda *args: subprocess.run([*as_postgres, str(binaries[-1] / args[0]), *args[1:]], check=True, capture_output=True)
+    run("initdb", "-D", str(data), "-U", "playground", "--auth=trust")
+    # The server's output goes to a file: a pipe kept open by it would never end pg_ctl's.
+    pg_ctl = lambda action: run("pg_ctl", "-D", str(data), "-l", str(folder / "log"), "-w",
+                                "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1", action)
+    pg_ctl("start")
+    yield f"postgres://playground@127.0.0.1:{port}/postgres", pg_ctl
+    subprocess.run([*as_postgres, str(binaries[-1] / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_postgresql_stopped_fails_only_links_at_once_and_back_they_work(request, own_postgres):
+    """PostgreSQL stopped while the server runs: the links' routes answer 503 within a second, a
+    scenario session still streams; PostgreSQL back: links are kept again, without a restart."""
+    url, pg_ctl = own_postgres
+    server = start_server(request, "--database", url, *FAST)
+    try:
+        status, link = keep(server, {"kind": "program", "title": "Before", "content": PROGRAM})
+        assert status == 201
+        pg_ctl("stop")
+        started = time.monotonic()
+        status, answer = keep(server, {"kind": "program", "title": "While down", "content": PROGRAM})
+        elapsed = time.monotonic() - started
+        assert status == 503 and answer["error"]["code"] == "storage_unavailable" and elapsed < 1, (status, elapsed)
+        assert server.json("GET", f"/api/links/{link['id']}")[0] == 503
+        session = server.new_session("ticker")
+        stream = server.watch(f"/api/sessions/{session}/events")
+        stream.wait_for(lambda events: len([e for e in events if e.get("event") == "count"]) >= 2, timeout=10)
+        stream.close()
+        pg_ctl("start")
+        status, again = keep(server, {"kind": "program", "title": "After", "content": PROGRAM})
+        assert status == 201, again
+        assert server.json("GET", f"/api/links/{link['id']}")[0] == 200
+    finally:
+        server.stop()
+
+
 @pytest.mark.skipif(not POSTGRES, reason="no PostgreSQL (the test command starts one and sets PLAYGROUND_TEST_POSTGRES)")
 def test_instances_share_links_through_postgresql(request):
     """Two instances on one PostgreSQL database: a link kept through one is read through the
@@ -202,7 +330,7 @@ def test_instances_share_links_through_postgresql(request):
     down = start_server(request, "--database", "postgres://nobody:s3cret@127.0.0.1:1/none")
     try:
         status, answer = keep(down, {"kind": "course", "title": "x", "content": json.dumps({"lessons": ["filtering"]})})
-        assert status == 503 and answer["error"]["code"] == "store_failed", answer
+        assert status == 503 and answer["error"]["code"] == "storage_unavailable", answer
         assert down.json("GET", f"/api/links/{link['id']}")[0] == 503
         assert down.request("GET", "/healthz")[0] == 200
         assert down.new_session("search"), "the scenarios work meanwhile"

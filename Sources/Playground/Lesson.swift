@@ -1,0 +1,76 @@
+import Foundation
+import Scenarios
+
+/// A lesson as docs/LESSONS.md writes it: a file of `Public/lessons/`, or one written on the page
+/// and kept by a link. Every field is optional here so that ``LessonCheck`` can say which is
+/// missing rather than refuse the whole text.
+struct Lesson: Decodable, Sendable {
+    /// An input row: `{name, marbles, values?, nested?}`.
+    struct Row: Decodable, Sendable {
+        let name: String
+        let marbles: String
+        let values: [String: JSONValue]?
+        let nested: [String: String]?
+
+        /// The row as a program line, `a = marbles("-a-b|", a: 1, x: marbles("-1|"))`, as the page writes it.
+        var line: String {
+            let values = (self.values ?? [:]).sorted { $0.key < $1.key }.map { ", \($0.key): \(EventJSON.json($0.value))" }
+            let nested = (self.nested ?? [:]).sorted { $0.key < $1.key }.map { ", \($0.key): marbles(\(EventJSON.json(.string($0.value))))" }
+            return "\(name) = marbles(\(EventJSON.json(.string(marbles)))" + values.joined() + nested.joined() + ")"
+        }
+    }
+
+    /// `{stream, expected}`: how the program subscribes to one stream.
+    struct Subscriptions: Decodable, Sendable {
+        let stream: String
+        let expected: [String]
+    }
+
+    /// What the learner changes, and how it is checked.
+    struct Challenge: Decodable, Sendable {
+        let task: String?
+        let inputs: [Row]?
+        let expected: [String: String]?
+        let program: String?
+        let solution: String?
+        let subscriptions: [String]?
+        let wrong: [String]?
+    }
+
+    let id: String?
+    let title: String?
+    let rac: String?
+    let explanation: [String]?
+    let inputs: [Row]?
+    let program: String?
+    let scenario: String?
+    let code: String?
+    let values: [String: JSONValue]?
+    let labels: [String: String]?
+    let threads: Bool?
+    let inner: String?
+    let docs: [String]?
+    let predict: String?
+    let expected: [String: String]?
+    let subscriptions: Subscriptions?
+    let result: String?
+    let challenge: Challenge?
+
+    /// Every field a lesson may have (docs/LESSONS.md's table): any other is a typo to report.
+    static let fields: Set<String> = [
+        "id", "title", "rac", "explanation", "inputs", "program", "scenario", "code", "values", "labels", "threads", "inner", "docs",
+        "predict", "expected", "subscriptions", "result", "challenge",
+    ]
+    /// The fields of `challenge`.
+    static let challengeFields: Set<String> = ["task", "inputs", "expected", "program", "solution", "subscriptions", "wrong"]
+
+    /// `inputs` as program lines, then `program`.
+    static func program(_ rows: [Row], _ program: String) -> String {
+        (rows.map(\.line) + [program]).joined(separator: "\n")
+    }
+
+    /// The letters of `rows` with their values.
+    static func letters(of rows: [Row]) -> [String: JSONValue] {
+        rows.reduce(into: [:]) { letters, row in letters.merge(row.values ?? [:]) { first, _ in first } }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import MicroHTTP
+import Pipelines
+import Store
+
+/// What a link must be before it is kept (docs/API.md, "Links"): its fields, then its content as
+/// its kind — a program by the checker, a lesson by ``LessonCheck``, a course as a list of lessons.
+extension API {
+    /// The longest title kept, in characters.
+    static let maxLinkTitle = 200
+    /// The largest content kept, in bytes of UTF-8.
+    static let maxLinkContent = 64 * 1024
+    /// The most lessons a course lists.
+    static let maxCourseLessons = 100
+
+    /// Why a link is refused: its response, and the reason counted in the metrics.
+    struct LinkRefusal: Error {
+        let response: HTTPResponse
+        let reason: String
+
+        init(_ status: Int, _ code: String, _ message: String) {
+            response = .error(status: status, code: code, message: message)
+            reason = code
+        }
+
+        init(response: HTTPResponse, reason: String) {
+            self.response = response
+            self.reason = reason
+        }
+    }
+
+    /// The link a body asks for, its fields checked (not yet what its content means).
+    static func newLink(from body: [UInt8]) -> Result<NewLink, LinkRefusal> {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return .failure(LinkRefusal(400, "invalid_json", "Send an object: {\"kind\": \"program\", \"title\": …, \"content\": …}."))
+        }
+        let known: Set<String> = ["kind", "title", "content", "from"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            return .failure(LinkRefusal(400, "invalid_link", "A link has kind, title, content and from; not \(unknown.prefix(40))."))
+        }
+        guard let kindName = object["kind"] as? String, let kind = LinkKind(rawValue: kindName) else {
+            return .failure(LinkRefusal(400, "invalid_link", "kind is \"program\", \"lesson\" or \"course\"."))
+        }
+        guard let rawTitle = object["title"] as? String else {
+            return .failure(LinkRefusal(400, "invalid_link", "title is a string: what the link is called."))
+        }
+        let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...maxLinkTitle).contains(title.count), !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            return .failure(LinkRefusal(400, "invalid_link", "title is 1 to \(maxLinkTitle) characters on one line."))
+        }
+        guard let content = object["content"] as? String, !content.isEmpty else {
+            return .failure(LinkRefusal(400, "invalid_link", "content is the text kept: a program, or a lesson's or a course's JSON."))
+        }
+        guard content.utf8.count <= maxLinkContent else {
+            return .failure(
+                LinkRefusal(413, "content_too_large", "content is at most \(maxLinkContent / 1024) KiB; this is \(content.utf8.count) bytes.")
+            )
+        }
+        var from: String?
+        if let given = object["from"], !(given is NSNull) {
+            guard let id = given as? String, LinkID.isWellFormed(id) else {
+                return .failure(LinkRefusal(400, "invalid_link", "from is the id of the link this one is a new version of."))
+            }
+            from = id
+        }
+        return .success(NewLink(kind: kind, title: title, content: content, from: from))
+    }
+
+    /// Why `link`'s content is refused as its kind, if it is — the part that needs no store: a
+    /// program must check clean, a lesson pass ``LessonCheck`` (both run on a program thread).
+    static func contentRefusal(_ link: NewLink, rules: ProgramRules) -> LinkRefusal? {
+        switch link.kind {
+        case .program:
+            let errors = ProgramCheck.diagnostics(of: link.content, hints: rules.hints).filter { $0.severity == .error }
+            guard !errors.isEmpty else { return nil }
+            let invalid = ProgramInvalid(
+                error: .init(
+                    code: "program_invalid",
+                    message: "The program cannot run: \(errors.count) problem\(errors.count == 1 ? "" : "s") (see diagnostics).",
+                    diagnostics: errors
+                )
+            )
+            return LinkRefusal(response: .json(invalid, status: 422), reason: "program_invalid")
+        case .lesson:
+            let problems = LessonCheck.check(Array(link.content.utf8), rules: rules).problems
+            guard !problems.isEmpty else { return nil }
+            let invalid = LessonInvalid(
+                error: .init(
+                    code: "lesson_invalid",
+                    message: "The lesson breaks \(problems.count) rule\(problems.count == 1 ? "" : "s") of docs/LESSONS.md (see problems).",
+                    problems: problems
+                )
+            )
+            return LinkRefusal(response: .json(invalid, status: 422), reason: "lesson_invalid")
+        case .course:
+            return nil
+        }
+    }
+
+    /// Why a course's content is refused, if it is: `{"lessons": [ID, …]}`, 1 to 100 lessons, each
+    /// a built-in lesson's id or a lesson link kept here (on the store's thread).
+    static func courseRefusal(_ content: String, in store: any LinkStore, lessons: Set<String>) throws(StoreError) -> LinkRefusal? {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(content.utf8))) as? [String: Any],
+            object.keys.sorted() == ["lessons"], let list = object["lessons"] as? [String]
+        else {
+            return LinkRefusal(
+                422,
+                "course_invalid",
+                "A course is {\"lessons\": [\"reading-marbles\", …]}: lesson ids and lesson links' ids, in order."
+            )
+        }
+        guard (1...maxCourseLessons).contains(list.count) else {
+            return LinkRefusal(422, "course_invalid", "A course has 1 to \(maxCourseLessons) lessons; this one has \(list.count).")
+        }
+        for (index, item) in list.enumerated() where !lessons.contains(item) {
+            guard LinkID.isWellFormed(item), try store.link(item)?.kind == .lesson else {
+                return LinkRefusal(422, "course_invalid", "Lesson \(index + 1) of the course, \(item.prefix(40)), is no lesson here.")
+            }
+        }
+        return nil
+    }
+}
+
+/// 422 `lesson_invalid`: the rules a lesson breaks.
+struct LessonInvalid: Encodable {
+    struct Body: Encodable {
+        let code: String
+        let message: String
+        let problems: [LessonCheck.Problem]
+    }
+
+    let error: Body
+}
