@@ -83,6 +83,8 @@ export const findOperators = (query) => call("POST", "/api/marbles/find", query)
 export const examplePrograms = () => call("GET", "/api/pipelines/examples").then((body) => body.examples);
 /** Keeps `{kind, title, content, from?}` by a link (POST /api/links): `{id, url, kind, title, created, from}`. */
 export const keepLink = (link) => call("POST", "/api/links", link);
+/** The rules a lesson breaks and what it draws (POST /api/lessons/check). */
+export const checkLesson = (lesson) => call("POST", "/api/lessons/check", lesson);
 /** A kept link with its content (GET /api/links/{id}). */
 export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)}`);
 

@@ -3,12 +3,14 @@
 // talk only through the routes below. Values are always rendered as text, never as HTML.
 import { catalogue, createSession, examplePrograms, readLink, sessionInfo } from "./api.js";
 import { decodeProgram } from "./editor.js";
+import { LessonSource } from "./lesson-source.js";
 import { LINK_PATH, rememberLink } from "./links.js";
 import { explain, explainSessionError, notice } from "./notice.js";
 import { Router } from "./router.js";
 import { EditorView, lastProgram } from "./views/editor-view.js";
 import { GalleryView } from "./views/gallery-view.js";
 import { LearnView } from "./views/learn-view.js";
+import { LessonWriter } from "./views/lesson-writer.js";
 import { LinksView } from "./views/links-view.js";
 import { ScenarioList } from "./views/scenario-list.js";
 import { SessionView, programScenario } from "./views/session-view.js";
@@ -33,7 +35,10 @@ async function start() {
   const tabs = new ScenarioList($("scenario-list"), scenarios);
   const session = new SessionView();
   const editor = new EditorView({ scenarios, examples, onSession: showProgramSession });
-  const router = new Router({ intro, editor, session, gallery: new GalleryView(), learn: new LearnView(), links: new LinksView() }, {
+  const lessons = new LessonSource();
+  const writer = new LessonWriter(lessons);
+  const views = { intro, editor, session, gallery: new GalleryView(), learn: new LearnView(lessons), writer, links: new LinksView() };
+  const router = new Router(views, {
     onError: (error) => notice(explainSessionError(error)),
   });
 
@@ -56,6 +61,15 @@ async function start() {
     .on((hash) => (hash === "learn" || hash.startsWith("learn/") ? hash.slice("learn/".length) : null), async (id) => {
       tabs.mark(null);
       await router.show({ learn: { id } });
+    })
+    // The lesson writer: a new lesson (the draft), a copy of one, or the draft previewed as a learner.
+    .on((hash) => (hash === "lessons/new" || hash.startsWith("lessons/copy=") ? hash.slice("lessons/copy=".length) : null), async (copy) => {
+      tabs.mark(null);
+      await router.show({ writer: { copy: copy || undefined } });
+    })
+    .on((hash) => (hash === "lessons/preview" ? hash : null), async () => {
+      tabs.mark(null);
+      await router.show({ learn: { preview: writer.loadDraft()?.lesson ?? writer.lesson() } });
     })
     .on((hash) => (hash === "gallery" || hash.startsWith("gallery/") ? hash.slice("gallery/".length) : null),
       async (id) => {
@@ -81,13 +95,17 @@ async function start() {
       tabs.mark(null);
       await router.show({ links: {} });
     })
-    // A kept link (`/s/ID` opens the page on `#link=ID`): a program in the editor, a course as its lessons.
+    // A kept link (`/s/ID` opens the page on `#link=ID`): a program in the editor, a lesson to
+    // take, a course as its lessons.
     .on((hash) => (hash.startsWith("link=") ? hash.slice("link=".length) : null), async (id) => {
       tabs.mark(null);
       const link = await readLink(id);
       rememberLink(link);
       if (link.kind === "program") {
         await router.show({ editor: { text: link.content, kept: link } });
+      } else if (link.kind === "lesson") {
+        lessons.remember(link);
+        await router.show({ learn: { id: link.id } });
       } else {
         const { lessons } = JSON.parse(link.content);
         await router.show({ learn: { course: { id: link.id, title: link.title, lessons } } });

@@ -2,7 +2,7 @@
 // title and kept by a link (POST /api/links, kind "course"); the link opens the course.
 import { keepLink } from "../api.js";
 import { html } from "../dom.js";
-import { rememberLink } from "../links.js";
+import { myLinks, rememberLink } from "../links.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,9 +15,10 @@ export class CourseMaker {
     });
   }
 
-  /** Offers `lessons` (`{id, title}`, the whole path) to choose from. */
-  offer(lessons) {
-    this.lessons = lessons;
+  /** Offers `lessons` (`{id, title}`, the whole path), and the lesson links this browser knows, to choose from. */
+  offer(builtIn) {
+    const linked = myLinks().filter((link) => link.kind === "lesson").map((link) => ({ id: link.id, title: `${link.title} (a lesson link)` }));
+    const lessons = (this.lessons = [...builtIn, ...linked]);
     this.chosen = this.chosen.filter((id) => lessons.some((lesson) => lesson.id === id));
     const list = $("course-choices");
     list.replaceChildren();

@@ -2,9 +2,9 @@
 // built-in scenario) and its input rows, asks the learner to predict a stream in marble notation
 // before running it, draws the real output (POST /api/marbles, or POST /api/scenarios/{id}/marbles)
 // with the prediction compared marble by marble, then sets a challenge checked against the lesson's
-// reference solution on rows of its own. Lessons are data (Public/lessons/, docs/LESSONS.md);
-// progress is kept in this browser.
-import { APIError, describeProblems, drawMarbles, drawScenarioMarbles } from "../api.js";
+// reference solution on rows of its own. Lessons are data (Public/lessons/, docs/LESSONS.md, or
+// lesson links: `lesson-source.js`); progress is kept in this browser, by lesson.
+import { describeProblems, drawMarbles, drawScenarioMarbles } from "../api.js";
 import { docsLink, docsPage, docsTypePage } from "../docs-links.js";
 import { html, prose } from "../dom.js";
 import { parseRow, parseSubscription } from "../marble-notation.js";
@@ -54,8 +54,10 @@ function runLesson(lesson) {
 }
 
 export class LearnView {
-  constructor() {
+  /** `source`: where lessons come from (`LessonSource`), shared with the lesson writer. */
+  constructor(source) {
     this.section = $("learn");
+    this.source = source;
     this.lessons = null;
     this.progress = loadProgress();
     $("learn-title").tabIndex = -1;
@@ -96,10 +98,12 @@ export class LearnView {
   }
 
   /**
-   * Shows the path, or lesson `id`; with `course` (`{id, title, lessons}`, a course kept by a
-   * link) the path is that course's lessons in its order, until the whole course is asked for.
+   * Shows the path, or lesson `id` (a built-in lesson's, or a lesson link's); with `course`
+   * (`{id, title, lessons}`, a course kept by a link) the path is that course's lessons in its
+   * order, until the whole course is asked for; with `preview` (a lesson being written) that
+   * lesson, as a learner sees it, its progress kept nowhere.
    */
-  async mount({ id, course }) {
+  async mount({ id, course, preview }) {
     this.section.hidden = false;
     const before = this.course?.id;
     if (course !== undefined) this.course = course;
@@ -107,13 +111,13 @@ export class LearnView {
     // Each course keeps its learner's progress apart from the whole path's.
     if (this.course?.id !== before) this.progress = loadProgress(this.course?.id);
     const visit = (this.visit = (this.visit ?? 0) + 1); // a later route wins over a lesson still loading
-    if (!this.lessons) {
-      const response = await fetch("/api/lessons");
-      if (!response.ok) throw new APIError(response.status, "lessons_unavailable", "The course could not be loaded.");
-      this.lessons = (await response.json()).lessons;
-    }
+    this.lessons = await this.source.lessons();
+    if (this.course) await this.source.learn(this.course.lessons);
     if (visit !== this.visit) return;
-    if (id && await this.show(id, visit)) $("lesson-title").focus();
+    if (preview) {
+      this.display(preview, null);
+      $("lesson-title").focus();
+    } else if (id && await this.show(id, visit)) $("lesson-title").focus();
     else if (visit === this.visit) {
       this.showPath();
       $("learn-title").focus();
@@ -127,7 +131,7 @@ export class LearnView {
   /** The lessons of the path: the course's, in its order, or every lesson. */
   get path() {
     if (!this.course) return this.lessons;
-    return this.course.lessons.map((id) => this.lessons.find((lesson) => lesson.id === id)).filter(Boolean);
+    return this.course.lessons.map((key) => this.source.entry(key)).filter(Boolean);
   }
 
   /** The path: every lesson in order (or the course's), with what the learner has done of it. */
@@ -156,16 +160,24 @@ export class LearnView {
 
   /** Shows lesson `id`, unless another route came while it loaded (`visit`, from `mount`). */
   async show(id, visit = this.visit) {
-    const index = this.lessons.findIndex((lesson) => lesson.id === id);
-    if (index < 0) return false;
-    const response = await fetch(this.lessons[index].path);
-    if (!response.ok) throw new APIError(response.status, "lesson_unavailable", "This lesson could not be loaded.");
-    const lesson = await response.json();
-    if (visit !== this.visit) return false;
+    const lesson = await this.source.lesson(id);
+    if (!lesson || visit !== this.visit) return false;
+    this.display(lesson, id);
+    return true;
+  }
+
+  /** Shows `lesson`, its progress kept under `key` (none: a preview, kept nowhere). */
+  display(lesson, key) {
     this.lesson = lesson;
+    this.key = key;
+    const path = this.path;
+    const index = key === null ? -1 : path.findIndex((item) => item.id === key);
     $("learn-path").hidden = true;
     $("lesson").hidden = false;
-    $("lesson-title").textContent = `${index + 1}. ${lesson.title}`;
+    $("lesson-preview").hidden = key !== null;
+    $("lesson-edit").hidden = key === null;
+    $("lesson-edit").href = `#lessons/copy=${key}`;
+    $("lesson-title").textContent = index >= 0 ? `${index + 1}. ${lesson.title}` : lesson.title;
     $("lesson-rac").textContent = `RAC: ${lesson.rac}`;
     $("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
     $("lesson-program").textContent = lesson.scenario ? lesson.code : lessonProgram(lesson.inputs, lesson.program);
@@ -204,19 +216,17 @@ export class LearnView {
     $("lesson-after").hidden = true;
     $("lesson-after").replaceChildren(prose("p", lesson.result));
     $("challenge-task").replaceChildren(prose("p", lesson.challenge.task));
-    $("challenge-program").value = this.progress[lesson.id]?.program ?? lesson.challenge.program ?? lesson.program;
+    $("challenge-program").value = this.progress[key]?.program ?? lesson.challenge.program ?? lesson.program;
     const names = lesson.challenge.inputs.map((row) => `\`${row.name}\``);
     $("challenge-rows").replaceChildren(prose("span", `Your program reads the row${names.length === 1 ? "" : "s"} ${names.join(", ")}; the check runs it on rows of its own.`));
     $("challenge-result").replaceChildren();
-    $("challenge-status").textContent = this.progress[lesson.id]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
-    const inPath = this.path.findIndex((item) => item.id === id);
-    const next = inPath >= 0 ? this.path[inPath + 1] : this.lessons[index + 1];
+    $("challenge-status").textContent = this.progress[key]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
+    const next = index >= 0 ? path[index + 1] : null;
     $("lesson-next").hidden = !next;
     if (next) {
       $("lesson-next").href = `#learn/${next.id}`;
       $("lesson-next").textContent = `Next: ${next.title}`;
     }
-    return true;
   }
 
   /**
@@ -289,7 +299,7 @@ export class LearnView {
       ...(inner.words ? [inner.words] : []),
     );
     $("lesson-after").hidden = false;
-    this.record({ predicted: true, predictedRight: (right && subscriptions.right) || this.progress[lesson.id]?.predictedRight });
+    this.record({ predicted: true, predictedRight: (right && subscriptions.right) || this.progress[this.key]?.predictedRight });
   }
 
   /**
@@ -343,18 +353,21 @@ export class LearnView {
     status.dataset.passed = problems.length ? "false" : "true";
     const rows = challengeComparison(lesson, streams, subscriptions, goal.frame);
     $("challenge-result").replaceChildren(...(rows.length ? [laneGroup("Your program against the goal, on the challenge's rows", rows)] : []));
-    this.record({ program, challenge: !problems.length || Boolean(this.progress[lesson.id]?.challenge) });
+    this.record({ program, challenge: !problems.length || Boolean(this.progress[this.key]?.challenge) });
   }
 
   record(changes) {
-    this.progress[this.lesson.id] = { ...(this.progress[this.lesson.id] ?? {}), ...changes };
+    if (this.key === null) return; // a preview
+    this.progress[this.key] = { ...(this.progress[this.key] ?? {}), ...changes };
     saveProgress(this.progress, this.course?.id);
   }
 
   restart() {
-    delete this.progress[this.lesson.id];
-    saveProgress(this.progress, this.course?.id);
-    const id = this.lesson.id;
-    this.show(id).then(() => $("prediction").focus());
+    if (this.key !== null) {
+      delete this.progress[this.key];
+      saveProgress(this.progress, this.course?.id);
+    }
+    this.display(this.lesson, this.key);
+    $("prediction").focus();
   }
 }

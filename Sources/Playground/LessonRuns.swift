@@ -21,21 +21,43 @@ struct LessonRuns {
         let value: String?
     }
 
-    /// Runs the lesson's programs; adds what breaks a rule to `problems`, and answers what its
-    /// program and solution draw (nil when a program does not run).
+    /// Runs what the lesson has of its programs — an author's lesson is checked as it is typed, so
+    /// any part may be missing yet (the form's rules say so) — adds what breaks a rule to
+    /// `problems`, and answers what its program and solution draw (nil when neither runs).
     func check(problems: inout [Problem]) -> LessonCheck.Drawn? {
-        guard let challenge = lesson.challenge, let rows = lesson.inputs, let challengeRows = challenge.inputs,
-            let solution = challenge.solution, let expected = lesson.expected, let goal = challenge.expected
-        else { return nil }
-        let starting = challenge.program ?? lesson.program ?? ""
-        var clean = checksClean(challengeRows, starting, challenge.program == nil ? "program" : "challenge.program", &problems)
-        if let program = lesson.program { clean = checksClean(rows, program, "program", &problems) && clean }
-        guard clean, let run = draw(rows, lesson.program, lesson.scenario, "program", &problems),
-            let solved = draw(challengeRows, solution, nil, "challenge.solution", &problems)
-        else { return nil }
-
+        let rows = lesson.inputs ?? []
+        let challenge = lesson.challenge
+        let challengeRows = challenge?.inputs ?? []
+        guard rows.count <= LessonCheck.maxRows, challengeRows.count <= LessonCheck.maxRows else { return nil }
+        if let scenario = lesson.scenario, Catalogue.scenario(withID: scenario) == nil { return nil }
+        let starting = challenge?.program ?? lesson.program
+        let startingField = challenge?.program == nil ? "program" : "challenge.program"
+        var clean = true
+        if let program = lesson.program, !program.isEmpty, !rows.isEmpty { clean = checksClean(rows, program, "program", &problems) }
+        if clean, let starting, !starting.isEmpty, !challengeRows.isEmpty {
+            clean = checksClean(challengeRows, starting, startingField, &problems)
+        }
+        guard clean else { return nil }
+        var drawn = LessonCheck.Drawn()
         var letters = Lesson.letters(of: rows).merging(lesson.values ?? [:]) { row, _ in row }
-        compare(expected, with: run, letters: letters, field: "expected", &problems)
+        let hasProgram = !(lesson.program ?? "").isEmpty || lesson.scenario != nil
+        let run = rows.isEmpty || !hasProgram ? nil : draw(rows, lesson.program, lesson.scenario, "program", &problems)
+        if let run {
+            checkLesson(run, letters: letters, &problems)
+            drawn.lesson = written(run, letters: &letters, new: &drawn.values)
+        }
+        let solution = challenge?.solution ?? ""
+        let solved = challengeRows.isEmpty || solution.isEmpty ? nil : draw(challengeRows, solution, nil, "challenge.solution", &problems)
+        if let solved, let challenge {
+            checkChallenge(challenge, solved, starting: starting.map { (startingField, $0) }, &problems)
+            drawn.challenge = written(solved, letters: &letters, new: &drawn.values)
+        }
+        return run == nil && solved == nil ? nil : drawn
+    }
+
+    /// The lesson's own rules on its run: its expected answers, its subscriptions, its inner signals.
+    private func checkLesson(_ run: ProgramDrawing.Answer, letters: [String: JSONValue], _ problems: inout [Problem]) {
+        compare(lesson.expected ?? [:], with: run, letters: letters, field: "expected", &problems)
         if let subscriptions = lesson.subscriptions {
             let made = Self.subscriptions(of: subscriptions.stream, in: run)
             if !Self.sameSubscriptions(made ?? [], subscriptions.expected) {
@@ -51,29 +73,37 @@ struct LessonRuns {
         if let inner = lesson.inner, Self.subscriptions(of: inner, in: run) == nil {
             problems.append(Problem(field: "inner", message: "`\(inner.prefix(40))` is no signal inside a stream of the program (as `out·marbles`)."))
         }
-        let challengeLetters = Lesson.letters(of: challengeRows).merging(lesson.values ?? [:]) { row, _ in row }
-        compare(goal, with: solved, letters: challengeLetters, field: "challenge.expected", &problems)
+    }
+
+    /// The challenge's rules on the solution's run: it draws `challenge.expected`, holds the
+    /// subscriptions compared, and the unchanged program and every known wrong answer fail it.
+    private func checkChallenge(
+        _ challenge: Lesson.Challenge,
+        _ solved: ProgramDrawing.Answer,
+        starting: (field: String, program: String)?,
+        _ problems: inout [Problem]
+    ) {
+        let rows = challenge.inputs ?? []
+        let letters = Lesson.letters(of: rows).merging(lesson.values ?? [:]) { row, _ in row }
+        let goal = challenge.expected ?? [:]
+        compare(goal, with: solved, letters: letters, field: "challenge.expected", &problems)
         for name in challenge.subscriptions ?? [] where Self.subscriptions(of: name, in: solved) == nil {
             problems.append(
                 Problem(field: "challenge.subscriptions", message: "holds `\(name.prefix(40))`'s subscriptions, which the solution lacks.")
             )
         }
-        // The challenge tests its point: the unchanged program and every known wrong answer fail it.
+        guard !goal.isEmpty else { return }  // nothing compared yet: every answer would pass
         let answers =
-            [(challenge.program == nil ? "program" : "challenge.program", starting)]
-            + (challenge.wrong ?? []).enumerated().map { ("challenge.wrong[\($0.offset)]", $0.element) }
-        for (field, program) in answers {
-            guard let tried = draw(challengeRows, program, nil, field, &problems) else { continue }
+            (starting.map { [$0] } ?? [])
+            + (challenge.wrong ?? []).prefix(LessonCheck.maxWrongAnswers).enumerated().map { ("challenge.wrong[\($0.offset)]", $0.element) }
+        for (field, program) in answers where !program.isEmpty {
+            guard let tried = draw(rows, program, nil, field, &problems) else { continue }
             if passes(tried, solved, challenge) {
                 problems.append(
                     Problem(field: field, message: "passes the challenge, which it should fail: its rows and what it compares do not test the point.")
                 )
             }
         }
-        var drawn = LessonCheck.Drawn()
-        drawn.lesson = written(run, letters: &letters, new: &drawn.values)
-        drawn.challenge = written(solved, letters: &letters, new: &drawn.values)
-        return drawn
     }
 
     /// Whether `rows` then `program` checks without a diagnostic (a warning too: a lesson's program
@@ -88,7 +118,8 @@ struct LessonRuns {
     /// A diagnostic's message with its line in the program as written (the rows come first).
     private static func located(_ diagnostic: Diagnostic, after rows: Int) -> String {
         let line = diagnostic.line - rows
-        return line >= 1 ? "line \(line): \(diagnostic.message)" : "in the rows: \(diagnostic.message)"
+        let message = diagnostic.message + (diagnostic.hint.map { " — \($0)" } ?? "")
+        return line >= 1 ? "line \(line): \(message)" : "in the rows: \(message)"
     }
 
     /// The streams `program` (or the built-in `scenario`) draws on `rows`, or nil with why not.

@@ -204,9 +204,9 @@ def make_playground(request):
         server.stop()
 
 
-@pytest.fixture(scope="session")
-def browser():
-    """Headless Chromium through Debian's chromedriver (no driver download: SE_OFFLINE)."""
+def new_browser():
+    """Headless Chromium through Debian's chromedriver (no driver download: SE_OFFLINE), a
+    browser context of its own: no storage, no cookies."""
     os.environ["SE_OFFLINE"] = "true"
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -219,7 +219,12 @@ def browser():
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     ARTIFACTS.mkdir(exist_ok=True)
-    driver = webdriver.Chrome(options=options, service=service)
+    return webdriver.Chrome(options=options, service=service)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    driver = new_browser()
     yield driver
     driver.quit()
 
