@@ -1,5 +1,6 @@
 // "Make a course" on the course's path: lessons ticked, put in an order with Up and Down, given a
-// title and kept by a link (POST /api/links, kind "course"); the link opens the course.
+// title and kept by a link (POST /api/links, kind "course"); the link opens the course. On a
+// course kept by a link it starts from that course, and keeps a new version of it.
 import { keepLink } from "../api.js";
 import { html } from "../dom.js";
 import { myLinks, rememberLink } from "../links.js";
@@ -15,10 +16,28 @@ export class CourseMaker {
     });
   }
 
-  /** Offers `lessons` (`{id, title}`, the whole path), and the lesson links this browser knows, to choose from. */
-  offer(builtIn) {
+  /**
+   * Offers `lessons` (`{id, title}`, the whole path), and the lesson links this browser knows, to
+   * choose from; with `course` (a course link's `{id, title, lessons, titles}`), starting from
+   * that course.
+   */
+  offer(builtIn, course = null) {
+    if (course && this.from !== course.id) {
+      this.from = course.id;
+      this.chosen = [...course.lessons];
+      $("course-title").value = course.title;
+    } else if (!course && this.from) {
+      this.from = null;
+      this.chosen = [];
+      $("course-title").value = "";
+    }
+    $("course-maker-summary").textContent = this.from
+      ? "Change this course: its lessons and their order, kept as a new version"
+      : "Make a course: lessons of your choice, in your order, kept by a link";
+    $("course-keep").textContent = this.from ? "Keep as a new version" : "Keep the course as a link";
     const linked = myLinks().filter((link) => link.kind === "lesson").map((link) => ({ id: link.id, title: `${link.title} (a lesson link)` }));
-    const lessons = (this.lessons = [...builtIn, ...linked]);
+    const extra = (course?.lessons ?? []).filter((id) => !builtIn.some((item) => item.id === id) && !linked.some((item) => item.id === id));
+    const lessons = (this.lessons = [...builtIn, ...linked, ...extra.map((id) => ({ id, title: `${course.titles?.[id] ?? id} (a lesson link)` }))]);
     this.chosen = this.chosen.filter((id) => lessons.some((lesson) => lesson.id === id));
     const list = $("course-choices");
     list.replaceChildren();
@@ -77,11 +96,13 @@ export class CourseMaker {
     }
     status.textContent = "Keeping…";
     try {
-      const link = await keepLink({ kind: "course", title: $("course-title").value.trim(), content: JSON.stringify({ lessons: this.chosen }) });
+      const content = JSON.stringify({ lessons: this.chosen });
+      const link = await keepLink({ kind: "course", title: $("course-title").value.trim(), content, from: this.from });
       rememberLink(link);
       const anchor = html("a", undefined, `${location.origin}/s/${link.id}`);
       anchor.href = `/s/${link.id}`;
-      status.replaceChildren(`Kept as `, anchor, ": it opens the course, these lessons in this order.");
+      const version = link.from ? ` a new version (from /s/${link.from})` : "";
+      status.replaceChildren(`Kept as${version} `, anchor, ": it opens the course, these lessons in this order.");
     } catch (error) {
       status.textContent = `Not kept: ${error.message}`;
     }

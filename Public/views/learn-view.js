@@ -152,7 +152,8 @@ export class LearnView {
       item.append(link, html("span", `lesson-state lesson-${done.challenge ? "done" : done.predicted ? "started" : "new"}`, ` — ${state}`));
       list.appendChild(item);
     }
-    this.courseMaker.offer(this.lessons);
+    const titles = Object.fromEntries(this.path.map((entry) => [entry.id, entry.title]));
+    this.courseMaker.offer(this.lessons, this.course && { ...this.course, titles });
     const next = this.path.find((lesson) => !this.progress[lesson.id]?.challenge);
     $("learn-next").hidden = !next;
     if (next) $("learn-next").href = `#learn/${next.id}`;

@@ -69,8 +69,19 @@ struct Lesson: Decodable, Sendable {
         (rows.map(\.line) + [program]).joined(separator: "\n")
     }
 
-    /// The letters of `rows` with their values.
+    /// The letters of `rows` with the values they send: a row's `values`, and a letter it gives no
+    /// value itself as text, a digit itself as a number (as `marbles(…)` reads them); a letter of
+    /// `nested` sends a signal, no value.
     static func letters(of rows: [Row]) -> [String: JSONValue] {
-        rows.reduce(into: [:]) { letters, row in letters.merge(row.values ?? [:]) { first, _ in first } }
+        var letters: [String: JSONValue] = [:]
+        for row in rows {
+            for (letter, value) in row.values ?? [:] where letters[letter] == nil { letters[letter] = value }
+            for character in row.marbles where character.isASCII && (character.isLetter || character.isNumber) {
+                let letter = String(character)
+                guard letters[letter] == nil, row.nested?[letter] == nil else { continue }
+                letters[letter] = character.wholeNumberValue.map { .int($0) } ?? .string(letter)
+            }
+        }
+        return letters
     }
 }

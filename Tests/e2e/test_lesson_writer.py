@@ -115,6 +115,18 @@ def test_a_lesson_is_written_previewed_kept_and_passed_in_a_fresh_browser(browse
     wait(browser, lambda: listed() == ["reading-marbles", lesson_id])
     state = lambda key: browser.find_element(By.CSS_SELECTOR, f'#learn-list li[data-lesson="{key}"]').text
     assert state(lesson_id) == "The first two — not started"
+    # The course's own maker starts from it and keeps a new version, from it.
+    summary = field(browser, "course-maker-summary")
+    assert summary.text.startswith("Change this course")
+    summary.send_keys(Keys.ENTER)
+    order = lambda: [item.get_attribute("data-lesson") for item in browser.find_elements(By.CSS_SELECTOR, "#course-order li")]
+    wait(browser, lambda: order() == ["reading-marbles", lesson_id])
+    assert "The first two (a lesson link)" in field(browser, "course-order").text
+    browser.find_element(By.CSS_SELECTOR, f'#course-order li[data-lesson="{lesson_id}"] button').send_keys(Keys.ENTER)  # Up
+    wait(browser, lambda: order() == [lesson_id, "reading-marbles"])
+    field(browser, "course-keep").click()
+    course_id = course.rsplit("/", 1)[1]
+    wait(browser, lambda: field(browser, "course-status").text.startswith(f"Kept as a new version (from /s/{course_id})"))
     browser.find_element(By.CSS_SELECTOR, f'#learn-list li[data-lesson="{lesson_id}"] a').click()
     wait(browser, lambda: field(browser, "lesson-title").text == "2. The first two")
     assert check_challenge(browser, "out = a.take(1)").get_attribute("data-passed") == "true"
