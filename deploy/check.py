@@ -7,6 +7,7 @@ import argparse
 import collections
 import http.client
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -62,6 +63,12 @@ class Watcher:
         return predicate(self.snapshot())
 
     def close(self):
+        # Shut the socket down first: closing the response while its thread is blocked reading
+        # waits for the reader's lock — until the stream's next event or keep-alive, up to 15 s.
+        try:
+            self.connection.sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass  # never connected, or closed already
         self.connection.close()
 
 

@@ -26,8 +26,8 @@ start_postgres
 export PLAYGROUND_TEST_POSTGRES="postgres://playground:store-test-secret@127.0.0.1:5432/postgres"
 
 step "hadolint"
-.venv/bin/hadolint --failure-threshold warning --ignore DL3008 Dockerfile
-echo "Dockerfile: no findings"
+.venv/bin/hadolint --failure-threshold warning --ignore DL3008 Dockerfile deploy/postgres.Dockerfile deploy/nginx.Dockerfile
+echo "Dockerfiles: no findings"
 
 step "swift format lint --strict (the style of .swift-format)"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources Benchmarks/CoreBenchmarks \
