@@ -108,7 +108,7 @@ async function start() {
         await router.show({ learn: { id: link.id } });
       } else {
         const { lessons } = JSON.parse(link.content);
-        await router.show({ learn: { course: { id: link.id, title: link.title, lessons } } });
+        await router.show({ learn: { course: { id: link.id, title: link.title, lessons, from: link.from } } });
       }
     })
     // A session link: another tab's session, joined.

@@ -1,5 +1,7 @@
 // The links this browser made or opened ("My links"): id, kind, title and date, newest first, in
 // local storage. Removing one forgets it here only; the link itself never changes or goes.
+import { html } from "./dom.js";
+
 const KEY = "playground.links";
 /** The most links remembered; the oldest go first. */
 const MAX_REMEMBERED = 500;
@@ -34,4 +36,12 @@ export function forgetLink(id) {
   } catch {
     // Nothing kept, nothing to forget.
   }
+}
+
+/** Words for a link that is a new version of another (`from`), with a link to that one; none for a first version. */
+export function versionOf(link) {
+  if (!link?.from) return [];
+  const anchor = html("a", undefined, `/s/${link.from}`);
+  anchor.href = `/s/${link.from}`;
+  return ["A new version of ", anchor, ". "];
 }

@@ -4,7 +4,7 @@ import { APIError, checkProgram, describeProblems, keepLink, runProgram } from "
 import { addVariant } from "../compare-lines.js";
 import { copyAsTest } from "../copy-test.js";
 import { html, prose } from "../dom.js";
-import { rememberLink } from "../links.js";
+import { rememberLink, versionOf } from "../links.js";
 import { ProgramEditor } from "../editor.js";
 import { explain, notice } from "../notice.js";
 
@@ -120,7 +120,10 @@ export class EditorView {
   opened(kept) {
     this.kept = kept;
     $("keep-title").value = kept?.title ?? $("keep-title").value;
-    $("keep-status").replaceChildren(...(kept ? [prose("span", `Opened from the link \`/s/${kept.id}\` (“${kept.title}”). Keeping it again makes a new version; this link never changes.`)] : []));
+    $("keep-status").replaceChildren(...(kept
+      ? [prose("span", `Opened from the link \`/s/${kept.id}\` (“${kept.title}”). `), ...versionOf(kept),
+        "Keeping it again makes a new version; this link never changes."]
+      : []));
   }
 
   /** Keeps the program by a link (POST /api/links), a new version of the link it was opened from. */

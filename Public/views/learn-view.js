@@ -7,6 +7,7 @@
 import { describeProblems, drawMarbles, drawScenarioMarbles } from "../api.js";
 import { docsLink, docsPage, docsTypePage } from "../docs-links.js";
 import { html, prose } from "../dom.js";
+import { versionOf } from "../links.js";
 import { parseRow, parseSubscription } from "../marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../marble-row.js";
 import { CourseMaker } from "./course-maker.js";
@@ -140,6 +141,7 @@ export class LearnView {
     $("learn-path").hidden = false;
     $("learn-title").textContent = this.course ? `Course: ${this.course.title}` : "Learn ReactiveCocoa, a lesson at a time";
     $("learn-course").hidden = !this.course;
+    $("learn-course-from").replaceChildren(...versionOf(this.course));
     const list = $("learn-list");
     list.replaceChildren();
     for (const lesson of this.path) {
@@ -180,6 +182,7 @@ export class LearnView {
     $("lesson-edit").href = `#lessons/copy=${key}`;
     $("lesson-title").textContent = index >= 0 ? `${index + 1}. ${lesson.title}` : lesson.title;
     $("lesson-rac").textContent = `RAC: ${lesson.rac}`;
+    $("lesson-from").replaceChildren(...versionOf(this.source.entry(key)?.link));
     $("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
     $("lesson-program").textContent = lesson.scenario ? lesson.code : lessonProgram(lesson.inputs, lesson.program);
     $("lesson-scenario").hidden = !lesson.scenario;

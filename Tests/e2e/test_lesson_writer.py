@@ -84,7 +84,10 @@ def test_a_lesson_is_written_previewed_kept_and_passed_in_a_fresh_browser(browse
     field(browser, "writer-keep").click()
     wait(browser, lambda: status.text.startswith("Kept as a new version"))
     assert f"from /s/{lesson_id}" in status.text
+    newer = status.find_element(By.TAG_NAME, "a").get_attribute("href")
     check_console(browser)
+    browser.get(newer)
+    wait(browser, lambda: field(browser, "lesson").is_displayed() and field(browser, "lesson-from").text == f"A new version of /s/{lesson_id}.")
 
     fresh = new_browser()
     try:
@@ -127,17 +130,21 @@ def test_a_lesson_is_written_previewed_kept_and_passed_in_a_fresh_browser(browse
     field(browser, "course-keep").click()
     course_id = course.rsplit("/", 1)[1]
     wait(browser, lambda: field(browser, "course-status").text.startswith(f"Kept as a new version (from /s/{course_id})"))
+    newer_course = field(browser, "course-status").find_element(By.TAG_NAME, "a").get_attribute("href")
     browser.find_element(By.CSS_SELECTOR, f'#learn-list li[data-lesson="{lesson_id}"] a').click()
     wait(browser, lambda: field(browser, "lesson-title").text == "2. The first two")
     assert check_challenge(browser, "out = a.take(1)").get_attribute("data-passed") == "true"
     browser.execute_script("history.back()")
     wait(browser, lambda: listed() == ["reading-marbles", lesson_id] and field(browser, "learn-path").is_displayed())
     assert state(lesson_id) == "The first two — predicted, challenge left" or state(lesson_id) == "The first two — done"
-    # My links: the lesson (both versions) and the course.
+    browser.get(newer_course)
+    wait(browser, lambda: listed() == [lesson_id, "reading-marbles"])
+    assert field(browser, "learn-course-from").text == f"A new version of /s/{course_id}."
+    # My links: the lesson (both versions) and the course (both versions).
     browser.execute_script("location.hash = 'links'")
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#my-links-list li"))
     kinds = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#my-links-list li")]
-    assert any("Marbles, then take — course" in text for text in kinds), kinds
+    assert sum("Marbles, then take — course" in text for text in kinds) == 2, kinds
     assert sum("The first two — lesson" in text for text in kinds) == 2, kinds
     axe_clean(browser)
     check_console(browser)
