@@ -44,8 +44,12 @@ public final class QueueScheduler: Scheduler {
     }
 
     /// Runs `action` once `delay` has passed; the disposable cancels it (RAC `afterDelay:schedule:`).
+    /// Work already due (a delay of zero or less, as a late repeating firing's) is queued as
+    /// ``schedule(_:)`` queues it, with no timer: in the same order, without a timer to arm for an
+    /// instant that has passed.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        guard delay > .zero else { return schedule(action) }
         let disposable = ActionDisposable()
         queue.asyncAfter(deadline: .now() + delay.timeInterval) {
             if !disposable.isDisposed { action() }

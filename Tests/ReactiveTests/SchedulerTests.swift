@@ -1,3 +1,4 @@
+import Dispatch
 import Locking
 import Testing
 
@@ -49,25 +50,28 @@ struct SchedulerTests {
         #expect(log.values == Array(0..<100))
     }
 
-    @Test func queueSchedulerRunsDelayedAndRepeatingWork() async {
+    /// Waited for with a semaphore and a deadline, not a continuation: once, under
+    /// ThreadSanitizer on a loaded machine, the awaiting task was never resumed (no dispatch timer
+    /// pending, no worker thread) and the run hung; a deadline makes that a failure that says so.
+    @Test func queueSchedulerRunsDelayedAndRepeatingWork() {
         let scheduler = QueueScheduler(label: "test.delays")
         let log = Recorder<String, Never>()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ticks = Lock(0)
-            let repeating = SerialDisposable()
-            repeating.inner = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(2)) {
-                let tick = ticks.withLock {
-                    $0 += 1
-                    return $0
-                }
-                log.record(.next("tick \(tick)"))
-                if tick == 3 {
-                    repeating.dispose()
-                    scheduler.schedule(after: .milliseconds(10)) { continuation.resume() }
-                }
+        let done = DispatchSemaphore(value: 0)
+        let ticks = Lock(0)
+        let repeating = SerialDisposable()
+        repeating.inner = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(2)) {
+            let tick = ticks.withLock {
+                $0 += 1
+                return $0
             }
-            scheduler.schedule(after: .milliseconds(500)) { log.record(.next("cancelled work ran")) }.dispose()
+            log.record(.next("tick \(tick)"))
+            if tick == 3 {
+                repeating.dispose()
+                scheduler.schedule(after: .milliseconds(10)) { done.signal() }
+            }
         }
+        scheduler.schedule(after: .milliseconds(500)) { log.record(.next("cancelled work ran")) }.dispose()
+        #expect(done.wait(timeout: .now() + 60) == .success, "the repeating work and the delayed work ran")
         #expect(log.values == ["tick 1", "tick 2", "tick 3"])
     }
 
