@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import MicroHTTP
 import Pipelines
 import Store
@@ -15,9 +16,25 @@ final class LinkStoreWorker: Sendable {
     /// Calls one client may have waiting or running.
     var perClient: Int { waiting.perClient }
 
+    /// When the store's size was last measured for the gauge (at most once a second: measuring
+    /// after every link was a tenth of a link's time on the store's one thread).
+    private let lastMeasured = Lock<ContinuousClock.Instant?>(nil)
+
     init(store: any LinkStore, perClient: Int = 8) {
         self.store = store
         waiting = FairWorkQueue(perClient: perClient)
+    }
+
+    /// Records the store's size in `metrics` if it was not measured in the last second (on the
+    /// store's thread, after a new link).
+    func measureIfDue(_ metrics: PlaygroundMetrics) {
+        let now = ContinuousClock.now
+        let due = lastMeasured.withLock { last in
+            guard last.map({ now - $0 >= .seconds(1) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due, let bytes = try? store.storedBytes() { metrics.storeBytes(bytes) }
     }
 
     /// Runs `work` with the store on the store's thread; `false`, without running it, when
@@ -72,7 +89,9 @@ extension API {
                     return respond(refusal.response)
                 }
                 let queued = links.run(for: client) { store in
-                    respond(Self.keep(asked, in: store, within: maxBytes, lessons: lessons, metrics: metrics))
+                    let response = Self.keep(asked, in: store, within: maxBytes, lessons: lessons, metrics: metrics)
+                    respond(response)
+                    if response.status == 201 { links.measureIfDue(metrics) }
                 }
                 if !queued { respond(Self.storeBusy(links, metrics)) }
             }
@@ -136,7 +155,6 @@ extension API {
             }
             let (kept, isNew) = try store.keep(link, within: maxBytes)
             metrics.linkKept(kept.kind.rawValue, isNew: isNew)
-            if isNew, let bytes = try? store.storedBytes() { metrics.storeBytes(bytes) }
             var response = HTTPResponse.json(LinkAnswer(kept, content: false), status: isNew ? 201 : 200)
             response.addHeader("Location", "/api/links/\(kept.id)")
             return response
