@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Logging
 import MicroHTTP
 import Pipelines
 import Store
@@ -19,10 +20,29 @@ final class LinkStoreWorker: Sendable {
     /// When the store's size was last measured for the gauge (at most once a second: measuring
     /// after every link was a tenth of a link's time on the store's one thread).
     private let lastMeasured = Lock<ContinuousClock.Instant?>(nil)
+    /// Where the store's failures are said (their text names no password: ``StoreError``).
+    private let logger: Logger
+    /// When a failure was last logged: at most one line every 10 s while the store is down.
+    private let lastFailureLogged = Lock<ContinuousClock.Instant?>(nil)
 
-    init(store: any LinkStore, perClient: Int = 8) {
+    init(store: any LinkStore, perClient: Int = 8, logger: Logger = Logger(label: "playground.store")) {
         self.store = store
         waiting = FairWorkQueue(perClient: perClient)
+        self.logger = logger
+    }
+
+    /// 503 `storage_unavailable` for a store that could not answer; the error is logged (at most
+    /// once every 10 s), never shown to the client.
+    func failed(_ error: StoreError, _ metrics: PlaygroundMetrics) -> HTTPResponse {
+        metrics.linkRefused("storage_unavailable")
+        let now = ContinuousClock.now
+        let due = lastFailureLogged.withLock { last in
+            guard last.map({ now - $0 >= .seconds(10) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { logger.error("the store could not answer; links answer 503 meanwhile", metadata: ["error": "\(error)"]) }
+        return .error(status: 503, code: "storage_unavailable", message: "The store could not answer; try again.", retryAfterSeconds: 5)
     }
 
     /// Records the store's size in `metrics` if it was not measured in the last second (on the
@@ -88,8 +108,8 @@ extension API {
                     metrics.linkRefused(refusal.reason)
                     return respond(refusal.response)
                 }
-                let queued = links.run(for: client) { store in
-                    let response = Self.keep(asked, in: store, within: maxBytes, lessons: lessons, metrics: metrics)
+                let queued = links.run(for: client) { _ in
+                    let response = Self.keep(asked, in: links, within: maxBytes, lessons: lessons, metrics: metrics)
                     respond(response)
                     if response.status == 201 { links.measureIfDue(metrics) }
                 }
@@ -123,7 +143,7 @@ extension API {
                     metrics.linkRead(link.kind.rawValue)
                     respond(.json(LinkAnswer(link, content: true)))
                 } catch {
-                    respond(Self.storeFailed(error, metrics))
+                    respond(links.failed(error, metrics))
                 }
             }
             if !queued { respond(Self.storeBusy(links, metrics)) }
@@ -140,8 +160,14 @@ extension API {
     /// Keeps `link` (a course's lessons and the link it is `from` checked against the store), on
     /// the store's thread: 201 for a new link, 200 for the same thing kept before, 507 when a new
     /// link would take the store past `maxBytes`.
-    static func keep(_ link: NewLink, in store: any LinkStore, within maxBytes: Int, lessons: Set<String>, metrics: PlaygroundMetrics) -> HTTPResponse
-    {
+    static func keep(
+        _ link: NewLink,
+        in links: LinkStoreWorker,
+        within maxBytes: Int,
+        lessons: Set<String>,
+        metrics: PlaygroundMetrics
+    ) -> HTTPResponse {
+        let store = links.store
         do throws(StoreError) {
             if let from = link.from {
                 guard let earlier = try store.link(from), earlier.kind == link.kind else {
@@ -159,7 +185,7 @@ extension API {
             response.addHeader("Location", "/api/links/\(kept.id)")
             return response
         } catch {
-            guard error.isFull else { return storeFailed(error, metrics) }
+            guard error.isFull else { return links.failed(error, metrics) }
             metrics.linkRefused("storage_full")
             return .error(status: 507, code: "storage_full", message: "This server's store is full (--max-store-bytes): no new link can be kept.")
         }
@@ -176,12 +202,6 @@ extension API {
             message: "Your address has \(links.perClient) links waiting to be kept or read; wait for their answers.",
             retryAfterSeconds: 1
         )
-    }
-
-    /// 503 for a store that could not answer (its error logged by the store's caller, never shown).
-    static func storeFailed(_ error: StoreError, _ metrics: PlaygroundMetrics) -> HTTPResponse {
-        metrics.linkRefused("storage_unavailable")
-        return .error(status: 503, code: "storage_unavailable", message: "The store could not answer; try again.", retryAfterSeconds: 5)
     }
 }
 

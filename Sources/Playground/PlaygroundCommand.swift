@@ -317,11 +317,11 @@ struct PlaygroundCommand: AsyncParsableCommand {
         do {
             if let path = Self.sqlitePath(database) {
                 let store = try SQLiteLinkStore(path: path)
-                api.links = LinkStoreWorker(store: store)
+                api.links = LinkStoreWorker(store: store, logger: logger)
                 api.metrics.storeBytes(try store.storedBytes())
             } else {
                 let store = PostgresLinkStore(url: database)
-                api.links = LinkStoreWorker(store: store)
+                api.links = LinkStoreWorker(store: store, logger: logger)
                 do {
                     try store.connect()
                     api.metrics.storeBytes(try store.storedBytes())

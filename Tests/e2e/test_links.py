@@ -314,6 +314,11 @@ def test_postgresql_stopped_fails_only_links_at_once_and_back_they_work(request,
         elapsed = time.monotonic() - started
         assert status == 503 and answer["error"]["code"] == "storage_unavailable" and elapsed < 1, (status, elapsed)
         assert server.json("GET", f"/api/links/{link['id']}")[0] == 503
+        said = lambda: sum("the store could not answer" in line for line in server.log)
+        deadline = time.monotonic() + 5  # the log is read from the server's stderr on a thread of its own
+        while said() == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert said() == 1, "the store's failure is logged once, not once a request"
         session = server.new_session("ticker")
         stream = server.watch(f"/api/sessions/{session}/events")
         stream.wait_for(lambda events: len([e for e in events if e.get("event") == "count"]) >= 2, timeout=10)
