@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MicroHTTP
 import Pipelines
 import Reactive
@@ -10,6 +11,8 @@ import Scenarios
 struct API: Sendable {
     let staticFiles: StaticFiles
     let sessions: SessionStore
+    /// The live rooms, whose sessions are among `sessions` (``RoomStore``).
+    let rooms: RoomStore
     var metrics = PlaygroundMetrics()
     /// The catalogue and each scenario's entry, encoded once: they never change while the server
     /// runs (encoded per request, with every scenario's source, they held `/api/scenarios` to
@@ -44,6 +47,16 @@ struct API: Sendable {
     var linkSaves = ClientRateLimiter(perSecond: 2, burst: 60)
     /// The most bytes the store may take before new links answer 507 (`--max-store-bytes`).
     var maxStoreBytes = 1 << 30
+    /// Rooms opened (`POST /api/rooms`) per client.
+    var roomCreations = ClientRateLimiter(perSecond: 1, burst: 10)
+
+    /// The API over `sessions`, with rooms within `roomLimits`.
+    init(staticFiles: StaticFiles, sessions: SessionStore, metrics: PlaygroundMetrics = PlaygroundMetrics(), roomLimits: RoomLimits = RoomLimits()) {
+        self.staticFiles = staticFiles
+        self.sessions = sessions
+        self.metrics = metrics
+        rooms = RoomStore(limits: roomLimits, sessions: sessions, logger: Logger(label: "playground.rooms"))
+    }
 
     /// What any page may load: this server's own scripts, styles and data alone. Images may also
     /// be `blob:` URLs, which only the page's own scripts make: the diagram drawn into a PNG.
@@ -90,7 +103,9 @@ struct API: Sendable {
             HTTPResponse(
                 status: 200,
                 headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                body: .bytes(metrics.render(sessions: sessions.count, programEventBytes: sessions.programEventBytes.total))
+                body: .bytes(
+                    metrics.render(sessions: sessions.count, programEventBytes: sessions.programEventBytes.total, rooms: rooms.counts)
+                )
             )
         }
         router.add(.get, "/api/scenarios") { [catalogue] _ in
@@ -114,6 +129,7 @@ struct API: Sendable {
         }
         router.add(.delete, "/api/sessions/{sid}", preflight: requireSession) { request in
             guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+            if let held = Self.heldByRoom(session) { return held }
             sessions.delete(session.id)
             return HTTPResponse(status: 204)
         }
@@ -181,6 +197,7 @@ struct API: Sendable {
         router.add(.get, "/api/docs") { [documentation] _ in
             .json(Documentation.Status(built: documentation != nil))
         }
+        addRoomRoutes(to: &router)
         router.add(.get, "/embed/gallery/{id}") { request in embedPage(request) }
         router.add(.get, "/embed/program") { request in embedPage(request) }
         router.add(.get, "/oembed") { request in oEmbed(request) }

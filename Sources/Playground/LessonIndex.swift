@@ -15,10 +15,13 @@ struct LessonIndex: Sendable {
     }
 
     let lessons: [Entry]
+    /// Each lesson in full, by id: what a room made from a lesson runs.
+    let byID: [String: Lesson]
 
     /// No lessons (tests that do not need any).
     init() {
         lessons = []
+        byID = [:]
     }
 
     /// Reads the lessons in `publicRoot/lessons`.
@@ -28,6 +31,7 @@ struct LessonIndex: Sendable {
             .filter { $0.range(of: #"^[0-9]{2,3}-[a-z0-9-]+\.json$"#, options: .regularExpression) != nil }
             .sorted()
         var lessons: [Entry] = []
+        var byID: [String: Lesson] = [:]
         var ids = Set<String>()
         for name in names {
             guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
@@ -37,8 +41,10 @@ struct LessonIndex: Sendable {
                 continue
             }
             lessons.append(Entry(id: header.id, title: header.title, path: "/lessons/\(name)"))
+            byID[header.id] = try? JSONDecoder().decode(Lesson.self, from: data)
         }
         self.lessons = lessons
+        self.byID = byID
     }
 
     private struct Header: Decodable {

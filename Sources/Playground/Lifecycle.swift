@@ -34,6 +34,8 @@ struct HTTPServerService: Service {
 /// with a final `event: end`, `{"reason": "draining"}`, to each watcher.
 struct SessionDrainService: Service {
     let sessions: SessionStore
+    /// The rooms, ended before the sessions (their streams get the same `end` event).
+    let rooms: RoomStore
     let drain: Duration
     let logger: Logger
 
@@ -49,6 +51,7 @@ struct SessionDrainService: Service {
             // Cancelling the group cuts the drain short, never the end.
             if drain > .zero { try? await Task.sleep(for: drain) }
         }
+        rooms.endAll(reason: "draining")
         sessions.closeAll(reason: "draining")
     }
 }

@@ -174,6 +174,18 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "The most bytes the store of links may take (SQLite's file, PostgreSQL's table); new links past it answer 507.")
     var maxStoreBytes = 1 << 30
 
+    @Option(help: "Students one room takes at most; more answer 409 room_full.")
+    var roomStudents = 500
+
+    @Option(help: "Rooms one address may have open at once (a school's teachers share theirs); more answer 429.")
+    var roomsPerClient = 20
+
+    @Option(help: "Rooms open at most; more answer 503 too_many_rooms.")
+    var maxRooms = 200
+
+    @Option(help: "Seconds after which a room where nobody drives, asks, joins or answers ends, with its session.")
+    var roomIdleSeconds = 3_600
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
@@ -193,6 +205,10 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(maxValueBytes, in: 1_024...(16 * 1024 * 1024), "--max-value-bytes")
         try Self.require(maxHeapBytes, in: (16 * 1024 * 1024)...(1024 * 1024 * 1024 * 1024), "--max-heap-bytes")
         try Self.require(marblesAnswerBytes, in: (64 * 1024)...(1024 * 1024 * 1024), "--marbles-answer-bytes")
+        try Self.require(roomStudents, in: 1...100_000, "--room-students")
+        try Self.require(roomsPerClient, in: 1...10_000, "--rooms-per-client")
+        try Self.require(maxRooms, in: 1...100_000, "--max-rooms")
+        try Self.require(roomIdleSeconds, in: 1...86_400, "--room-idle-seconds")
         if maxValueBytes * 2 + 1_024 > sseQueueBytes {
             // An event carries its value once in `value` (and its stream and numbers): it must fit a
             // watcher's queue with room to spare, or one value would cut every watcher for good.
@@ -305,7 +321,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
             logger: Logger(label: "playground.sessions"),
             onMemoryHalt: { metrics.memoryLimitReached("program_halted") }
         )
-        var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics)
+        var roomLimits = RoomLimits()
+        roomLimits.studentsPerRoom = roomStudents
+        roomLimits.roomsPerClient = roomsPerClient
+        roomLimits.maxRooms = maxRooms
+        roomLimits.idleTimeout = .seconds(roomIdleSeconds)
+        var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics, roomLimits: roomLimits)
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(programRunBurst))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))
         api.marbleRuns = ClientRateLimiter(perSecond: Double(marbleRunsPerSecond), burst: Double(marbleRunsPerSecond))
@@ -359,7 +380,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
                         metadata: ["public": "\(publicRoot)", "instance": "\(instance)"]
                     )
                 },
-                SessionDrainService(sessions: sessions, drain: .seconds(drainSeconds), logger: logger),
+                SessionDrainService(sessions: sessions, rooms: api.rooms, drain: .seconds(drainSeconds), logger: logger),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger

@@ -45,9 +45,11 @@ final class PlaygroundMetrics: Sendable {
 
     /// Every metric in Prometheus text exposition format, with `sessions` as the live-session
     /// gauge and `programEventBytes` as what program sessions keep of their events together.
-    func render(sessions: Int, programEventBytes bytes: Int) -> [UInt8] {
+    func render(sessions: Int, programEventBytes bytes: Int, rooms: (rooms: Int, students: Int) = (0, 0)) -> [UInt8] {
         liveSessions.record(sessions)
         programEventBytes.record(bytes)
+        CoreMetrics.Gauge(label: "playground_rooms", factory: factory).record(rooms.rooms)
+        CoreMetrics.Gauge(label: "playground_room_students", factory: factory).record(rooms.students)
         return registry.emitToBuffer()
     }
 }
@@ -73,5 +75,28 @@ extension PlaygroundMetrics {
     /// `playground_store_bytes`.
     func storeBytes(_ bytes: Int) {
         CoreMetrics.Gauge(label: "playground_store_bytes", factory: factory).record(bytes)
+    }
+}
+
+/// Rooms (docs/API.md, "Rooms"); their live numbers are gauges rendered with the rest.
+extension PlaygroundMetrics {
+    /// A room opened, by what it runs: `playground_rooms_opened_total{from}`.
+    func roomOpened(_ kind: String) {
+        CoreMetrics.Counter(label: "playground_rooms_opened_total", dimensions: [("from", kind)], factory: factory).increment()
+    }
+
+    /// A student joined a room: `playground_room_joins_total`.
+    func roomJoined() {
+        CoreMetrics.Counter(label: "playground_room_joins_total", factory: factory).increment()
+    }
+
+    /// A question asked in a room: `playground_room_questions_total`.
+    func roomAsked() {
+        CoreMetrics.Counter(label: "playground_room_questions_total", factory: factory).increment()
+    }
+
+    /// An answer taken (a changed one too): `playground_room_answers_total`.
+    func roomAnswered() {
+        CoreMetrics.Counter(label: "playground_room_answers_total", factory: factory).increment()
     }
 }

@@ -26,12 +26,24 @@ extension API {
 
     func checkInputHead(_ request: inout HTTPRequest) -> HTTPResponse? {
         guard let session = session(request) else { return missingSession(request) }
+        if let held = Self.heldByRoom(session) { return held }
         let name = request.parameters["name"] ?? ""
         guard name == Session.advanceInput || session.definition.description.input(named: name) != nil else {
             return unknownInput(session, name)
         }
         request.found = session
         return InputBody.checkMediaType(of: request)
+    }
+
+    /// 403 `room_session` for a session a room holds: only its teacher drives or ends it, through
+    /// the room's routes.
+    static func heldByRoom(_ session: Session) -> HTTPResponse? {
+        guard let room = session.room else { return nil }
+        return .error(
+            status: 403,
+            code: "room_session",
+            message: "A room's teacher drives this session: POST /api/rooms/\(room)/inputs/{name} with the teacher's key."
+        )
     }
 
     /// What the route's preflight found. The router runs a route's preflight before its handler,
@@ -99,8 +111,8 @@ extension API {
     }
 }
 
-/// The body of a 421: the usual error, and the instance that owns the session.
-private struct MisdirectedError: Encodable {
+/// The body of a 421: the usual error, and the instance that owns the session or the room.
+struct MisdirectedError: Encodable {
     struct Detail: Encodable {
         let code: String
         let owner: String

@@ -73,6 +73,10 @@ final class Session: Sendable {
         var virtualTimeRequested = 0.0
         /// The program was asked to halt for memory (it may not have run yet: it waits its turn).
         var isHaltingForMemory = false
+        /// What was done to it, to be replayed (a room's session keeps one: ``SessionLimits/journalBytes``).
+        var journal: SessionJournal?
+        /// A room holds it: it does not expire while the room lives, and only the room drives it.
+        var heldBy: String?
     }
 
     let state: Lock<State>
@@ -104,7 +108,8 @@ final class Session: Sendable {
         state = Lock(
             State(
                 log: EventLog(stateStreams: stateStreams, limits: limits),
-                inputs: TokenBucket(capacity: limits.inputBurst, perSecond: limits.inputsPerSecond)
+                inputs: TokenBucket(capacity: limits.inputBurst, perSecond: limits.inputsPerSecond),
+                journal: limits.journalBytes.map(SessionJournal.init(limit:))
             )
         )
         scheduler.schedule { [self] in
@@ -223,9 +228,26 @@ final class Session: Sendable {
         scheduler.schedule { [self] in state.withLock { $0.instance }?.haltForMemory() }
     }
 
-    /// Whether nobody watches and nothing happened for `timeout`.
+    /// Whether nobody watches and nothing happened for `timeout` (never while a room holds it).
     func isIdle(now: ContinuousClock.Instant, timeout: Duration) -> Bool {
-        state.withLock { $0.watchers.isEmpty && now - $0.lastActivity > timeout }
+        state.withLock { $0.heldBy == nil && $0.watchers.isEmpty && now - $0.lastActivity > timeout }
+    }
+
+    /// The id of the room that holds the session, if one does: only that room drives or ends it.
+    var room: String? { state.withLock { $0.heldBy } }
+
+    /// Makes the room `id` the session's holder (``room``).
+    func hold(for id: String) {
+        state.withLock { $0.heldBy = id }
+    }
+
+    /// The session's journal so far and the virtual milliseconds its accepted steps reach; `nil`
+    /// when it keeps none or it is no longer whole.
+    var journal: (steps: [SessionJournal.Step], milliseconds: Double)? {
+        state.withLock { state in
+            guard let journal = state.journal, journal.isWhole else { return nil }
+            return (journal.steps, journal.milliseconds)
+        }
     }
 
     /// Ends the session: its watchers' connections end — after a final `event: end` with

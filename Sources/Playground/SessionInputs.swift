@@ -19,8 +19,8 @@ extension Session {
 
     /// Queues `event` for input `name`, unless the input has ended or the session's input rate
     /// is exceeded.
-    func send(_ event: InputEvent, to name: String) -> Result<Void, InputRefusal> {
-        enqueue(input: name, ending: !event.isValue) { [self] instance in
+    func send(_ event: InputEvent, to name: String, rated: Bool = true) -> Result<Void, InputRefusal> {
+        enqueue(input: name, ending: !event.isValue, rated: rated, step: .input(name: name, event: event)) { [self] instance in
             // The input is an event too (`input:NAME`), and the root cause of all it propagates.
             guard let seq = record(Self.inputStream(name), event.recorded, isInput: true) else { return }
             Causes.with([seq]) { instance.apply(event, to: name) }
@@ -30,14 +30,32 @@ extension Session {
 
     /// Queues a move of the virtual clock by `milliseconds` (the `advance` input), unless the
     /// session's virtual time would pass ``maximumVirtualTime``.
-    func advance(by milliseconds: Double) -> Result<Void, InputRefusal> {
-        enqueue(input: Self.advanceInput, ending: false, virtualMilliseconds: milliseconds) { [self] _ in
+    func advance(by milliseconds: Double, rated: Bool = true) -> Result<Void, InputRefusal> {
+        enqueue(input: Self.advanceInput, ending: false, rated: rated, virtualMilliseconds: milliseconds, step: .advance(milliseconds: milliseconds))
+        {
+            [self] _ in
             guard let virtualClock else { return }
-            let target = virtualClock.now + .microseconds(Int64((milliseconds * 1_000).rounded()))
+            let target = virtualClock.now + Self.duration(milliseconds: milliseconds)
             if !virtualClock.advance(to: target, maximumSteps: Self.virtualStepBudget) {
                 budgetExhausted()
             }
         }
+    }
+
+    /// Does a journal's `steps` as if they had been sent, outside the input rate (a room's
+    /// session taken home: its copy starts where the room's is).
+    func replay(_ steps: [SessionJournal.Step]) {
+        for step in steps {
+            switch step {
+            case .input(let name, let event): _ = send(event, to: name, rated: false)
+            case .advance(let milliseconds): _ = advance(by: milliseconds, rated: false)
+            }
+        }
+    }
+
+    /// `milliseconds` (at most ``maximumAdvance``, checked by the API) as a duration, to the microsecond.
+    static func duration(milliseconds: Double) -> Duration {
+        .microseconds(Int64((milliseconds * 1_000).rounded()))
     }
 
     /// Runs the virtual clock's work that is due now, within the step budget.
@@ -60,7 +78,9 @@ extension Session {
     private func enqueue(
         input name: String,
         ending: Bool,
+        rated: Bool = true,
         virtualMilliseconds: Double = 0,
+        step: SessionJournal.Step,
         _ work: @escaping @Sendable (any SessionInstance) -> Void
     ) -> Result<Void, InputRefusal> {
         let verdict = state.withLock { state -> Result<Void, InputRefusal> in
@@ -69,14 +89,15 @@ extension Session {
             guard !state.endedInputs.contains(name) else { return .failure(.inputEnded) }
             let now = ContinuousClock.now
             state.inputs.refill(at: now)
-            guard state.inputs.tokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
+            guard !rated || state.inputs.tokens >= 1, !state.isClosed else { return .failure(.rateExceeded) }
             guard state.virtualTimeRequested + virtualMilliseconds <= Self.maximumVirtualTime else {
                 return .failure(.clockExhausted)
             }
             state.virtualTimeRequested += virtualMilliseconds
             if ending { state.endedInputs.insert(name) }
-            _ = state.inputs.take(at: now)
+            if rated { _ = state.inputs.take(at: now) }
             state.lastActivity = now
+            state.journal?.append(step)  // here, in the order the session's thread will do it
             return .success(())
         }
         guard case .success = verdict else { return verdict }

@@ -11,4 +11,7 @@ struct SessionLimits: Sendable {
     var inputsPerSecond = 100.0
     /// Inputs accepted in a burst.
     var inputBurst = 100.0
+    /// Bytes of the journal of its inputs the session keeps to be replayed (``SessionJournal``);
+    /// `nil` for none: only a room's session keeps one.
+    var journalBytes: Int?
 }

@@ -105,7 +105,8 @@ final class SessionStore: Sendable {
     private let state = Lock(State())
     private let schedulers: [RunLoopScheduler]
     private let programSchedulers: [RunLoopScheduler]
-    private let settings: ScenarioSettings
+    /// The scenarios' settings every session runs with (`--throttle-ms`…).
+    let settings: ScenarioSettings
     private let limits: Limits
     /// What the program sessions keep of their events, together.
     let programEventBytes: ByteLedger
@@ -157,7 +158,8 @@ final class SessionStore: Sendable {
         _ definition: SessionDefinition,
         clientAddress: String,
         clock: Session.Clock = .real,
-        pool: Pool = .scenarios
+        pool: Pool = .scenarios,
+        journalBytes: Int? = nil
     ) throws(CreationError) -> Session {
         let id = SessionID.make(on: instanceID)
         // The caps are checked and the place taken in one critical section: the session is built
@@ -188,6 +190,7 @@ final class SessionStore: Sendable {
         let scheduler = try result.get()
         var sessionLimits = limits.session
         if pool == .programs { sessionLimits.sharedEventBytes = LedgerAccount(ledger: programEventBytes, client: clientAddress) }
+        sessionLimits.journalBytes = journalBytes
         let session = Session(
             id: id,
             definition: definition,

@@ -82,8 +82,8 @@ class Server:
         status, body = self.json("POST", f"/api/sessions/{session}/inputs/{name}", value, headers)
         assert status == 202, body
 
-    def watch(self, path, last_event_id=None):
-        return SSEClient(self.port, path, last_event_id)
+    def watch(self, path, last_event_id=None, headers=None):
+        return SSEClient(self.port, path, last_event_id, headers)
 
 
     def stop(self):
@@ -100,9 +100,10 @@ class Server:
 class SSEClient:
     """Reads a Server-Sent-Event stream over a plain socket, event by event."""
 
-    def __init__(self, port, path, last_event_id=None):
+    def __init__(self, port, path, last_event_id=None, headers=None):
         self.socket = socket.create_connection(("127.0.0.1", port), timeout=5)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
+        extra += "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         self.socket.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n{extra}\r\n".encode())
         self.buffer = b""
         self.events = []

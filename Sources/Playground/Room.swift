@@ -1,0 +1,412 @@
+import Dispatch
+import Foundation
+import Locking
+import MicroHTTP
+import Scenarios
+
+/// A class in one place (docs/API.md, "Rooms"): one virtual-clock session that only the teacher
+/// drives, the students who joined it, the question asked and the class's answers to it, and the
+/// event streams that show each person their view of it.
+///
+/// Each person's stream carries snapshots (`event: room`): the whole of what they see, with the
+/// room's version as its `id:`, so that a reconnect (`Last-Event-ID`) simply gets the current one.
+/// Students get theirs at once when the room changes for everyone (a question asked or revealed)
+/// or for them (their answer); the teacher's — the class's answers, counted as they arrive
+/// (``ClassTally``) — at most every ``teacherInterval``, however fast answers come.
+///
+/// Thread safety: one lock over its state; snapshots are encoded under it and sent to the
+/// streams' queues (which never block), so that every stream sees the room's changes in order.
+final class Room: Sendable {
+    /// The fastest the teacher's view is sent again: 4 times a second.
+    static let teacherInterval: Duration = .milliseconds(250)
+    /// The most distinct wrong answers the teacher's view lists.
+    static let shownGroups = 20
+
+    /// One student: a number in the room, a display name unique in it, and the secret half of
+    /// their key (the key is `NUMBER.SECRET`, so the room finds the student without comparing
+    /// secrets, then compares one in constant time).
+    struct Student: Sendable {
+        let number: Int
+        let name: String
+        let secret: String
+        var answers: TokenBucket
+    }
+
+    /// What a room shows of where it comes from.
+    struct Origin: Sendable, Encodable {
+        /// `lesson`, `program` or `scenario`.
+        let kind: String
+        /// The lesson's or the scenario's id (none for a program: its text is the session's).
+        let id: String?
+    }
+
+    private struct Watcher {
+        let stream: EventStream
+        /// `nil` for the teacher.
+        let student: Int?
+    }
+
+    private struct State {
+        var session: Session
+        var students: [Int: Student] = [:]
+        var names: Set<String> = []
+        var nextStudent = 1
+        var question: RoomQuestion?
+        var tally = ClassTally(frames: 0)
+        var nextQuestion = 1
+        var watchers: [ObjectIdentifier: Watcher] = [:]
+        var version = 0
+        var lastActivity = ContinuousClock.now
+        var isEnded = false
+        var lastTeacherSend: ContinuousClock.Instant?
+        var teacherSendScheduled = false
+    }
+
+    let id: String
+    let code: String
+    let title: String
+    let origin: Origin
+    let teacherAddress: String
+    /// The letters the class writes values with before a question adds any (a lesson's rows').
+    let letters: [String: JSONValue]
+    /// The question a lesson asks (its `predict`, with its expected row's length), if any.
+    let suggested: SuggestedQuestion?
+    private let teacherKey: String
+    private let limits: RoomLimits
+    private let state: Lock<State>
+    private let timers: DispatchQueue
+
+    /// A question to offer the teacher: a lesson's own.
+    struct SuggestedQuestion: Sendable, Encodable {
+        let stream: String
+        let frames: Int
+    }
+
+    init(
+        id: String,
+        code: String,
+        title: String,
+        origin: Origin,
+        session: Session,
+        teacherKey: String,
+        teacherAddress: String,
+        letters: [String: JSONValue],
+        suggested: SuggestedQuestion?,
+        limits: RoomLimits,
+        timers: DispatchQueue
+    ) {
+        self.id = id
+        self.code = code
+        self.title = title
+        self.origin = origin
+        self.teacherKey = teacherKey
+        self.teacherAddress = teacherAddress
+        self.letters = letters
+        self.suggested = suggested
+        self.limits = limits
+        self.timers = timers
+        state = Lock(State(session: session))
+        session.hold(for: id)
+    }
+
+    var session: Session { state.withLock { $0.session } }
+
+    // MARK: Who asks
+
+    /// Whether `key` is the teacher's.
+    func isTeacher(_ key: String) -> Bool { RoomKeys.matches(key, teacherKey) }
+
+    /// The student whose key is `key`, or `nil`.
+    func student(withKey key: String) -> Int? {
+        let parts = key.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let number = Int(parts[0]) else { return nil }
+        return state.withLock { state in
+            guard let student = state.students[number], RoomKeys.matches(String(parts[1]), student.secret) else { return nil }
+            return number
+        }
+    }
+
+    // MARK: Students
+
+    /// Why a student was not let in.
+    enum JoinRefusal: Error {
+        case full(Int)
+        case ended
+    }
+
+    /// Lets a student in as `name` (made unique in the room by a suffix): their number, name and key.
+    func join(as name: String) -> Result<(number: Int, name: String, key: String), JoinRefusal> {
+        let secret = RoomKeys.make()
+        return state.withLock { state in
+            guard !state.isEnded else { return .failure(.ended) }
+            guard state.students.count < limits.studentsPerRoom else { return .failure(.full(limits.studentsPerRoom)) }
+            var unique = name
+            var suffix = 2
+            while state.names.contains(unique) {
+                unique = "\(name) (\(suffix))"
+                suffix += 1
+            }
+            let number = state.nextStudent
+            state.nextStudent += 1
+            state.names.insert(unique)
+            state.students[number] = Student(
+                number: number,
+                name: unique,
+                secret: secret,
+                answers: TokenBucket(capacity: limits.answerBurst, perSecond: limits.answersPerSecond)
+            )
+            state.lastActivity = .now
+            changed(&state, students: false)
+            return .success((number, unique, "\(number).\(secret)"))
+        }
+    }
+
+    /// The students' names, in the order they joined (the teacher's alone).
+    var names: [String] {
+        state.withLock { $0.students.values.sorted { $0.number < $1.number }.map(\.name) }
+    }
+
+    var studentCount: Int { state.withLock { $0.students.count } }
+
+    // MARK: Questions
+
+    /// Why an answer or a question was refused.
+    enum QuestionRefusal: Error {
+        case noQuestion
+        case revealed
+        case wrongQuestion
+        case rateExceeded
+        case ended
+        case invalid(RoomQuestion.AnswerError)
+    }
+
+    /// The next question's number.
+    func takeQuestionNumber() -> Int {
+        state.withLock { state in
+            defer { state.nextQuestion += 1 }
+            return state.nextQuestion
+        }
+    }
+
+    /// Asks `question` (replacing any other): every student sees it at once.
+    func ask(_ question: RoomQuestion) -> Bool {
+        state.withLock { state in
+            guard !state.isEnded else { return false }
+            state.question = question
+            state.tally = ClassTally(frames: question.frames)
+            state.lastActivity = .now
+            changed(&state, students: true)
+            return true
+        }
+    }
+
+    /// Reveals the question's answer: students see it over theirs, and answer no more.
+    func reveal() -> Result<RoomQuestion, QuestionRefusal> {
+        state.withLock { state in
+            guard !state.isEnded else { return .failure(.ended) }
+            guard state.question != nil else { return .failure(.noQuestion) }
+            state.question!.isRevealed = true
+            state.lastActivity = .now
+            changed(&state, students: true)
+            return .success(state.question!)
+        }
+    }
+
+    /// `student`'s answer to question `number`: whether it is right is known, but said only at the reveal.
+    func answer(_ marbles: String, to number: Int, from student: Int) -> Result<Void, QuestionRefusal> {
+        state.withLock { state in
+            guard !state.isEnded else { return .failure(.ended) }
+            guard let question = state.question else { return .failure(.noQuestion) }
+            guard question.id == number else { return .failure(.wrongQuestion) }
+            guard !question.isRevealed else { return .failure(.revealed) }
+            let events: [LessonRuns.Read]
+            switch question.read(marbles) {
+            case .failure(let error): return .failure(.invalid(error))
+            case .success(let read): events = read
+            }
+            let now = ContinuousClock.now
+            guard state.students[student]?.answers.take(at: now) == true else { return .failure(.rateExceeded) }
+            state.tally.set(student, marbles: marbles, events: events, truth: question.truthEvents)
+            state.lastActivity = now
+            changed(&state, students: false, only: student)
+            return .success(())
+        }
+    }
+
+    // MARK: Sessions
+
+    /// Replaces the room's session (the teacher moved to another lesson): the old one ends.
+    func replaceSession(with session: Session) -> Session? {
+        session.hold(for: id)
+        return state.withLock { state in
+            guard !state.isEnded else { return nil }
+            defer {
+                state.session = session
+                state.question = nil
+                state.tally = ClassTally(frames: 0)
+                changed(&state, students: true)
+            }
+            return state.session
+        }
+    }
+
+    // MARK: Streams
+
+    /// Adds `stream` as the teacher's (`student` nil) or a student's: it gets the current
+    /// snapshot, then each later one.
+    func watch(_ stream: EventStream, student: Int?) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.isEnded else { return false }
+            stream.send(snapshot(state, for: student))
+            state.watchers[ObjectIdentifier(stream)] = Watcher(stream: stream, student: student)
+            state.lastActivity = .now
+            return true
+        }
+        guard accepted else {
+            stream.send(Self.endEvent("ended"))
+            stream.close()
+            return
+        }
+        let key = ObjectIdentifier(stream)
+        stream.onTermination { [self] in
+            state.withLock { state in
+                state.watchers[key] = nil
+                state.lastActivity = .now
+            }
+        }
+    }
+
+    /// The teacher's view now (what `GET /api/rooms/{rid}` answers the teacher).
+    func view(for student: Int?) -> RoomView {
+        state.withLock { view(of: $0, for: student) }
+    }
+
+    /// Something changed: the version moves on, the students affected get their snapshot now
+    /// (all of them, or `only` one), and the teacher theirs within ``teacherInterval``.
+    private func changed(_ state: inout State, students: Bool, only: Int? = nil) {
+        state.version += 1
+        if students || only != nil {
+            var frames: [Int: ServerSentEvent] = [:]
+            for watcher in state.watchers.values {
+                guard let number = watcher.student, students || number == only else { continue }
+                let frame = frames[number] ?? snapshot(state, for: number)
+                frames[number] = frame
+                watcher.stream.send(frame)
+            }
+        }
+        scheduleTeacherSend(&state)
+    }
+
+    private func scheduleTeacherSend(_ state: inout State) {
+        guard !state.teacherSendScheduled else { return }
+        let now = ContinuousClock.now
+        let due = state.lastTeacherSend.map { $0 + Self.teacherInterval } ?? now
+        if due <= now {
+            sendTeacher(&state, at: now)
+            return
+        }
+        state.teacherSendScheduled = true
+        let delay = Double((due - now) / .microseconds(1)) / 1_000_000
+        timers.asyncAfter(deadline: .now() + delay) { [self] in
+            self.state.withLock { state in
+                state.teacherSendScheduled = false
+                sendTeacher(&state, at: .now)
+            }
+        }
+    }
+
+    private func sendTeacher(_ state: inout State, at now: ContinuousClock.Instant) {
+        state.lastTeacherSend = now
+        let teachers = state.watchers.values.filter { $0.student == nil }
+        guard !teachers.isEmpty else { return }
+        let frame = snapshot(state, for: nil)
+        for watcher in teachers { watcher.stream.send(frame) }
+    }
+
+    private func snapshot(_ state: State, for student: Int?) -> ServerSentEvent {
+        let data = (try? Self.encoder.encode(view(of: state, for: student))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ServerSentEvent(data: data, event: "room", id: String(state.version))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private func view(of state: State, for student: Int?) -> RoomView {
+        let question = state.question.map { question in
+            RoomView.Question(
+                id: question.id,
+                stream: question.stream,
+                from: question.from,
+                frame: question.frame,
+                frames: question.frames,
+                letters: question.letters,
+                revealed: question.isRevealed,
+                truth: question.isRevealed || student == nil ? question.truth : nil
+            )
+        }
+        var you: RoomView.You?
+        if let student, let me = state.students[student] {
+            let mine = state.tally.answer(of: student)
+            let revealed = state.question?.isRevealed == true
+            you = RoomView.You(name: me.name, answer: mine?.marbles, right: revealed ? mine?.right : nil)
+        }
+        var tally: RoomView.Class?
+        if student == nil, state.question != nil {
+            tally = RoomView.Class(
+                answered: state.tally.answered,
+                right: state.tally.right,
+                wrong: state.tally.wrongGroups(limit: Self.shownGroups),
+                heat: state.tally.heat
+            )
+        }
+        return RoomView(
+            id: id,
+            title: title,
+            code: code,
+            origin: origin,
+            session: state.session.id,
+            students: state.students.count,
+            question: question,
+            suggested: suggested,
+            you: you,
+            class: tally,
+            ended: state.isEnded
+        )
+    }
+
+    // MARK: Life
+
+    /// Whether nothing happened in the room for `timeout` (watchers alone do not keep it).
+    func isIdle(now: ContinuousClock.Instant, timeout: Duration) -> Bool {
+        state.withLock { now - $0.lastActivity > timeout }
+    }
+
+    /// Notes the teacher's driving (inputs, the clock): the room is in use.
+    func touch() {
+        state.withLock { $0.lastActivity = .now }
+    }
+
+    /// Ends the room: every stream gets `event: end` with `reason`, then closes; the session ends
+    /// with it (its caller deletes it). Returns the session.
+    @discardableResult
+    func end(reason: String) -> Session {
+        let (watchers, session) = state.withLock { state -> ([EventStream], Session) in
+            state.isEnded = true
+            defer { state.watchers = [:] }
+            return (state.watchers.values.map(\.stream), state.session)
+        }
+        let end = Self.endEvent(reason)
+        for stream in watchers {
+            stream.send(end)
+            stream.close()
+        }
+        return session
+    }
+
+    private static func endEvent(_ reason: String) -> ServerSentEvent {
+        ServerSentEvent(data: #"{"reason":"\#(reason)"}"#, event: "end")
+    }
+}

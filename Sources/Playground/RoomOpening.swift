@@ -1,0 +1,141 @@
+import Foundation
+import MicroHTTP
+import Scenarios
+
+/// Opening a room (`POST /api/rooms`) and joining one by its code (`POST /api/join`).
+extension API {
+
+    /// `POST /api/rooms`: `{"from": {"lesson": ID} | {"program": TEXT} | {"scenario": ID}, "title": …}`.
+    func openRoom(_ request: HTTPRequest) -> HTTPResponse {
+        let fields: [String: JSONValue]
+        switch Self.jsonObject(request.body) {
+        case .failure(let error): return error.response
+        case .success(let object): fields = object
+        }
+        if let unknown = fields.keys.sorted().first(where: { !["from", "title"].contains($0) }) {
+            return .error(status: 400, code: "invalid_value", message: "`\(unknown.prefix(40))` is not a field here; the fields are from and title.")
+        }
+        guard case .object(let from) = fields["from"], from.count == 1, let entry = from.first, case .string(let text) = entry.value else {
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: #"from is one of {"lesson": ID}, {"program": TEXT} or {"scenario": ID}."#
+            )
+        }
+        var title: String?
+        if let given = fields["title"] {
+            guard case .string(let text) = given, let clean = Self.displayText(text, maximum: 200) else {
+                return .error(status: 400, code: "invalid_value", message: "title is text of 1 to 200 characters.")
+            }
+            title = clean
+        }
+        let made: RoomSource
+        switch RoomSource.read(kind: entry.key, text, lessons: lessons, rules: programRules) {
+        case .failure(.invalid(let message)): return .error(status: 400, code: "invalid_value", message: message)
+        case .failure(.program(let refusal)): return Self.programInvalid(refusal)
+        case .success(let source): made = source
+        }
+        do {
+            let (room, key) = try rooms.create(
+                made.definition,
+                title: title ?? made.title,
+                origin: made.origin,
+                letters: made.letters,
+                suggested: made.suggested,
+                address: request.clientAddress
+            )
+            metrics.roomOpened(made.origin.kind)
+            var response = HTTPResponse.json(RoomOpened(room: room, teacherKey: key), status: 201)
+            response.addHeader("Location", "/api/rooms/\(room.id)")
+            response.addHeader("Set-Cookie", RoomKeys.cookie(key, role: .teacher, room: room.id, seconds: Self.cookieSeconds(rooms.limits)))
+            return response
+        } catch {
+            switch error {
+            case .tooManyRooms(let limit):
+                return .error(
+                    status: 503,
+                    code: "too_many_rooms",
+                    message: "The playground has \(limit) rooms open, as many as it allows (--max-rooms); try again later.",
+                    retryAfterSeconds: 60
+                )
+            case .tooManyForClient(let limit):
+                return .error(
+                    status: 429,
+                    code: "rate_limited",
+                    message: "Your address has \(limit) rooms open, as many as one address may (--rooms-per-client); end one first.",
+                    retryAfterSeconds: 60
+                )
+            case .session(let refusal):
+                return self.refusal(refusal)
+            }
+        }
+    }
+
+    /// `POST /api/join`: `{"code": "AB3K7X", "name": "Ada"}`.
+    func joinRoom(_ request: HTTPRequest) -> HTTPResponse {
+        let fields: [String: JSONValue]
+        switch Self.jsonObject(request.body) {
+        case .failure(let error): return error.response
+        case .success(let object): fields = object
+        }
+        guard case .string(let typed) = fields["code"], let code = RoomKeys.code(from: typed) else {
+            return .error(status: 400, code: "invalid_value", message: "code is the room's join code: \(RoomKeys.codeLength) letters and digits.")
+        }
+        guard case .string(let given) = fields["name"], let name = Self.displayText(given, maximum: 40) else {
+            return .error(status: 400, code: "invalid_value", message: "name is how the class sees you: 1 to 40 characters.")
+        }
+        guard let room = rooms.room(code: code) else {
+            return .error(status: 404, code: "unknown_room", message: "No open room has the code \(code): check it with your teacher.")
+        }
+        switch room.join(as: name) {
+        case .failure(.full(let limit)):
+            return .error(status: 409, code: "room_full", message: "The room has \(limit) students, as many as it takes (--room-students).")
+        case .failure(.ended):
+            return .error(status: 404, code: "unknown_room", message: "That room has ended.")
+        case .success(let joined):
+            metrics.roomJoined()
+            var response = HTTPResponse.json(
+                RoomJoined(room: room.id, name: joined.name, studentKey: joined.key, session: room.session.id),
+                status: 201
+            )
+            response.addHeader("Set-Cookie", RoomKeys.cookie(joined.key, role: .student, room: room.id, seconds: Self.cookieSeconds(rooms.limits)))
+            return response
+        }
+    }
+
+    /// `text` as a name a page shows: control characters dropped, runs of spaces made one,
+    /// trimmed; `nil` when empty or longer than `maximum` characters.
+    static func displayText(_ text: String, maximum: Int) -> String? {
+        let printable = String(String.UnicodeScalarView(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        let words = printable.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !words.isEmpty, words.count <= maximum else { return nil }
+        return words
+    }
+}
+
+/// `POST /api/rooms`'s answer: the teacher's key is given here once.
+struct RoomOpened: Encodable {
+    let room: String
+    let code: String
+    let join: String
+    let teacherKey: String
+    let session: String
+    let events: String
+
+    init(room: Room, teacherKey: String) {
+        self.room = room.id
+        code = room.code
+        join = "/#join/\(room.code)"
+        self.teacherKey = teacherKey
+        session = room.session.id
+        events = "/api/rooms/\(room.id)/events"
+    }
+}
+
+/// `POST /api/join`'s answer.
+struct RoomJoined: Encodable {
+    let room: String
+    let name: String
+    let studentKey: String
+    let session: String
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Locking
+import MarbleNotation
+import Scenarios
+
+/// A question a room's teacher asks: what `stream` sends in the `frames` frames of `frame`
+/// milliseconds from the virtual instant `from`, if nothing more is input. Its answer is known
+/// when it is asked: the room's journal replayed (``SessionReplay``) and run `frames × frame` on.
+struct RoomQuestion: Sendable {
+    let id: Int
+    let stream: String
+    /// Virtual milliseconds at which the window starts: the room's clock when it was asked.
+    let from: Double
+    let frame: Int
+    let frames: Int
+    /// The letters the class writes values with (a lesson's, then each new value the answer
+    /// sends, so that a learner knows how to write it): letter → value.
+    let letters: [String: JSONValue]
+    /// The answer, in marble notation with ``letters``.
+    let truth: String
+    /// The answer as events.
+    let truthEvents: [LessonRuns.Read]
+    var isRevealed = false
+
+    /// The most frames a question spans (a lesson's rows have at most 200 characters).
+    static let maximumFrames = 200
+    /// The most characters of an answer.
+    static let maximumAnswerLength = 400
+
+    /// The question asked of `session`'s `stream` over its journal `steps` (reaching `from`),
+    /// answered by running them again; `letters` are the room's own (a lesson's rows').
+    static func ask(
+        id: Int,
+        stream: String,
+        frame: Int,
+        frames: Int,
+        in definition: SessionDefinition,
+        settings: ScenarioSettings,
+        steps: [SessionJournal.Step],
+        from: Double,
+        letters known: [String: JSONValue]
+    ) -> RoomQuestion {
+        let events = Lock<[RecordedEvent]>([])
+        let end = from + Double(frame * frames)
+        SessionReplay.run(definition, settings: settings, steps: steps, beyond: Double(frame * frames)) { name, report, at in
+            guard name == stream, case .event(let event, _) = report else { return }
+            let t = Double(at / .microseconds(1)) / 1_000
+            guard t >= from, t < end else { return }
+            events.withLock {
+                $0.append(
+                    RecordedEvent(
+                        seq: $0.count + 1,
+                        stream: name,
+                        kind: event.eventKind,
+                        valueJSON: EventJSON.valueJSON(of: event),
+                        t: t - from,
+                        causes: [],
+                        subscription: nil,
+                        thread: "session"
+                    )
+                )
+            }
+        }
+        var drawingLetters = ProgramDrawing.Letters(letters: known.compactMap { key, value in key.first.map { (letter: $0, json: value) } })
+        let drawing = ProgramDrawing.Drawing(
+            name: stream,
+            events: events.withLock { $0 },
+            subscriptions: [],
+            frame: Double(frame),
+            letters: &drawingLetters
+        )
+        var letters = known
+        var new: [String: JSONValue] = [:]
+        let truth = LessonRuns.written(drawing, letters: &letters, new: &new)
+        return RoomQuestion(
+            id: id,
+            stream: stream,
+            from: from,
+            frame: frame,
+            frames: frames,
+            letters: letters,
+            truth: truth,
+            truthEvents: LessonRuns.read(truth, letters: letters) ?? []
+        )
+    }
+
+    /// Why an answer is not one.
+    enum AnswerError: Error {
+        case notMarbles
+        case tooLong
+        case pastTheWindow
+    }
+
+    /// `text` read as an answer to this question: its events, within the question's frames.
+    func read(_ text: String) -> Result<[LessonRuns.Read], AnswerError> {
+        guard text.count <= Self.maximumAnswerLength else { return .failure(.tooLong) }
+        guard let events = LessonRuns.read(text, letters: letters) else { return .failure(.notMarbles) }
+        guard events.allSatisfy({ $0.frame < frames }) else { return .failure(.pastTheWindow) }
+        return .success(events)
+    }
+}
+
+/// What a class answered to one question, kept as answers arrive: each student's answer, the
+/// distinct answers with their counts, how many are right, and how many answers put an event in
+/// each frame (the heat map). An answer changed is taken out of each count and the new one put in:
+/// no count is rebuilt from all answers.
+struct ClassTally: Sendable {
+    /// A distinct answer: one student's writing of it, how many gave it, and whether it is right.
+    struct Group: Sendable, Encodable {
+        let marbles: String
+        var count: Int
+        let right: Bool
+    }
+
+    private struct Answer: Sendable {
+        let marbles: String
+        let key: String
+        let right: Bool
+        let frames: Set<Int>
+    }
+
+    private var answers: [Int: Answer] = [:]
+    private(set) var groups: [String: Group] = [:]
+    private(set) var right = 0
+    private(set) var heat: [Int]
+
+    init(frames: Int) {
+        heat = Array(repeating: 0, count: frames)
+    }
+
+    var answered: Int { answers.count }
+
+    /// `student`'s answer, written `marbles`, read as `events`; the truth is `truth`.
+    mutating func set(_ student: Int, marbles: String, events: [LessonRuns.Read], truth: [LessonRuns.Read]) {
+        remove(student)
+        let key = events.map { "\($0.frame)\($0.kind)\($0.value ?? "")" }.joined(separator: "\u{1F}")
+        let answer = Answer(marbles: marbles, key: key, right: events == truth, frames: Set(events.map(\.frame)))
+        answers[student] = answer
+        groups[key, default: Group(marbles: marbles, count: 0, right: answer.right)].count += 1
+        if answer.right { right += 1 }
+        for frame in answer.frames where frame < heat.count { heat[frame] += 1 }
+    }
+
+    /// Takes `student`'s answer out of every count.
+    mutating func remove(_ student: Int) {
+        guard let old = answers.removeValue(forKey: student) else { return }
+        groups[old.key]?.count -= 1
+        if groups[old.key]?.count == 0 { groups[old.key] = nil }
+        if old.right { right -= 1 }
+        for frame in old.frames where frame < heat.count { heat[frame] -= 1 }
+    }
+
+    /// `student`'s answer as written, and whether it is right.
+    func answer(of student: Int) -> (marbles: String, right: Bool)? {
+        answers[student].map { ($0.marbles, $0.right) }
+    }
+
+    /// The distinct wrong answers, the most given first (at most `limit`).
+    func wrongGroups(limit: Int) -> [Group] {
+        Array(groups.values.filter { !$0.right }.sorted { ($0.count, $1.marbles) > ($1.count, $0.marbles) }.prefix(limit))
+    }
+}

@@ -1,0 +1,162 @@
+import Dispatch
+import Locking
+import Logging
+import Scenarios
+
+/// Every live room: creation within its limits, lookup by id and by join code, and the end of
+/// idle ones (with their sessions). A room's id names its instance as a session's does
+/// (``SessionID``), so a proxy sends its requests to the instance that holds it.
+final class RoomStore: Sendable {
+    /// Why a room was not made.
+    enum CreationError: Error {
+        case tooManyRooms(Int)
+        case tooManyForClient(Int)
+        case session(SessionStore.CreationError)
+    }
+
+    private struct State {
+        var rooms: [String: Room] = [:]
+        var codes: [String: String] = [:]
+        var perClient: [String: Int] = [:]
+    }
+
+    let limits: RoomLimits
+    private let sessions: SessionStore
+    private let state = Lock(State())
+    private let timers = DispatchQueue(label: "playground.rooms")
+    private let logger: Logger
+
+    init(limits: RoomLimits, sessions: SessionStore, logger: Logger) {
+        self.limits = limits
+        self.sessions = sessions
+        self.logger = logger
+        scheduleSweep()
+    }
+
+    /// A new room for the teacher at `address`, running `definition` on a virtual clock: the
+    /// room, and the teacher's key (given once, never kept anywhere but the room).
+    func create(
+        _ definition: SessionDefinition,
+        title: String,
+        origin: Room.Origin,
+        letters: [String: JSONValue],
+        suggested: Room.SuggestedQuestion?,
+        address: String
+    ) throws(CreationError) -> (room: Room, teacherKey: String) {
+        let refusal = state.withLock { state -> CreationError? in
+            guard state.rooms.count < limits.maxRooms else { return .tooManyRooms(limits.maxRooms) }
+            guard state.perClient[address, default: 0] < limits.roomsPerClient else { return .tooManyForClient(limits.roomsPerClient) }
+            state.perClient[address, default: 0] += 1  // taken now: released below if the session is refused
+            return nil
+        }
+        if let refusal { throw refusal }
+        let session: Session
+        do {
+            session = try sessions.create(
+                definition,
+                clientAddress: address,
+                clock: .virtual,
+                pool: definition.programSummary == nil ? .scenarios : .programs,
+                journalBytes: limits.journalBytes
+            )
+        } catch {
+            release(address)
+            throw .session(error)
+        }
+        let key = RoomKeys.make()
+        let room = state.withLock { state in
+            var code = RoomKeys.makeCode()
+            while state.codes[code] != nil { code = RoomKeys.makeCode() }
+            let room = Room(
+                id: SessionID.make(on: sessions.instanceID),
+                code: code,
+                title: title,
+                origin: origin,
+                session: session,
+                teacherKey: key,
+                teacherAddress: address,
+                letters: letters,
+                suggested: suggested,
+                limits: limits,
+                timers: timers
+            )
+            state.rooms[room.id] = room
+            state.codes[code] = room.id
+            return room
+        }
+        logger.info("room opened", metadata: ["room": "\(room.id.prefix(8))…", "from": "\(origin.kind)"])
+        return (room, key)
+    }
+
+    private func release(_ address: String) {
+        state.withLock { state in
+            state.perClient[address, default: 1] -= 1
+            if state.perClient[address] == 0 { state.perClient[address] = nil }
+        }
+    }
+
+    /// The room with `id`, or `nil`.
+    func room(_ id: String) -> Room? { state.withLock { $0.rooms[id] } }
+
+    /// The room whose join code is `code`, or `nil`.
+    func room(code: String) -> Room? { state.withLock { state in state.codes[code].flatMap { state.rooms[$0] } } }
+
+    /// The number of live rooms, and of students in them (metrics).
+    var counts: (rooms: Int, students: Int) {
+        let rooms = state.withLock { Array($0.rooms.values) }
+        return (rooms.count, rooms.reduce(0) { $0 + $1.studentCount })
+    }
+
+    /// This instance's name, the prefix of its rooms' ids.
+    var instanceID: String? { sessions.instanceID }
+
+    /// Ends the room `id` with `reason` and deletes its session; `false` if there was none.
+    @discardableResult
+    func end(_ id: String, reason: String) -> Bool {
+        let room = state.withLock { state -> Room? in
+            guard let room = state.rooms.removeValue(forKey: id) else { return nil }
+            state.codes[room.code] = nil
+            state.perClient[room.teacherAddress, default: 1] -= 1
+            if state.perClient[room.teacherAddress] == 0 { state.perClient[room.teacherAddress] = nil }
+            return room
+        }
+        guard let room else { return false }
+        let session = room.end(reason: reason)
+        sessions.delete(session.id)
+        logger.info("room ended", metadata: ["room": "\(id.prefix(8))…", "reason": "\(reason)"])
+        return true
+    }
+
+    /// Ends every room (the server drains), each stream with `event: end` saying `reason`.
+    func endAll(reason: String) {
+        for id in state.withLock({ Array($0.rooms.keys) }) { end(id, reason: reason) }
+    }
+
+    private func scheduleSweep() {
+        let interval = min(max(limits.idleTimeout / 10, .milliseconds(50)), .seconds(30))
+        timers.asyncAfter(deadline: .now() + Double(interval / .milliseconds(1)) / 1_000) { [weak self] in
+            guard let self else { return }
+            let now = ContinuousClock.now
+            let idle = state.withLock { $0.rooms.values.filter { $0.isIdle(now: now, timeout: self.limits.idleTimeout) }.map(\.id) }
+            for id in idle { end(id, reason: "idle") }
+            scheduleSweep()
+        }
+    }
+}
+
+/// A room's limits, from the command line (README, "Limits").
+struct RoomLimits: Sendable {
+    /// Students per room (`--room-students`).
+    var studentsPerRoom = 500
+    /// Live rooms a teacher's address may hold (`--rooms-per-client`).
+    var roomsPerClient = 20
+    /// Live rooms at most (`--max-rooms`).
+    var maxRooms = 200
+    /// A room where nothing happens for this long ends (`--room-idle-seconds`).
+    var idleTimeout: Duration = .seconds(3_600)
+    /// Answers a student may send a second, and in a burst (changing their mind as they draw).
+    var answersPerSecond = 5.0
+    var answerBurst = 20.0
+    /// Bytes of a room session's journal (``SessionJournal``): what a question replays.
+    var journalBytes = 1024 * 1024
+}

@@ -1,0 +1,41 @@
+import Scenarios
+
+/// What a person sees of a room (`event: room`, `GET /api/rooms/{rid}`): the teacher the answer
+/// before it is revealed and the class's answers; a student their own answer.
+struct RoomView: Encodable, Sendable {
+    struct Question: Encodable, Sendable {
+        let id: Int
+        let stream: String
+        let from: Double
+        let frame: Int
+        let frames: Int
+        let letters: [String: JSONValue]
+        let revealed: Bool
+        let truth: String?
+    }
+
+    struct You: Encodable, Sendable {
+        let name: String
+        let answer: String?
+        let right: Bool?
+    }
+
+    struct Class: Encodable, Sendable {
+        let answered: Int
+        let right: Int
+        let wrong: [ClassTally.Group]
+        let heat: [Int]
+    }
+
+    let id: String
+    let title: String
+    let code: String
+    let origin: Room.Origin
+    let session: String
+    let students: Int
+    let question: Question?
+    let suggested: Room.SuggestedQuestion?
+    let you: You?
+    let `class`: Class?
+    let ended: Bool
+}
