@@ -23,8 +23,9 @@ export function describeProblems(error, linesBefore) {
 }
 
 /** Calls the API; `body` is sent as JSON, or as it is when `plain` is true (a program). */
-async function call(method, path, body, { plain = false, answerText = false } = {}) {
+async function call(method, path, body, { plain = false, answerText = false, key } = {}) {
   const options = { method, headers: {} };
+  if (key) options.headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) {
     options.headers["Content-Type"] = plain ? "text/plain; charset=utf-8" : "application/json";
     options.body = plain ? body : JSON.stringify(body);
@@ -80,6 +81,8 @@ export const writeMarbleTest = (program, { name, title, streams } = {}) => {
  * `{exact, near, tried, candidates, truncated}`, each answer with its program and drawn output.
  */
 export const findOperators = (query) => call("POST", "/api/marbles/find", query);
+/** The course's lessons: `{id, title, path}` each (GET /api/lessons). */
+export const lessonList = () => call("GET", "/api/lessons").then((body) => body.lessons);
 export const examplePrograms = () => call("GET", "/api/pipelines/examples").then((body) => body.examples);
 /** Keeps `{kind, title, content, from?}` by a link (POST /api/links): `{id, url, kind, title, created, from}`. */
 export const keepLink = (link) => call("POST", "/api/links", link);
@@ -88,20 +91,39 @@ export const checkLesson = (lesson) => call("POST", "/api/lessons/check", lesson
 /** A kept link with its content (GET /api/links/{id}). */
 export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)}`);
 
+/** A room's API (docs/API.md, "Rooms"): each call shows `key`, the teacher's or a student's. */
+export const openRoom = (from, title) => call("POST", "/api/rooms", title ? { from, title } : { from });
+export const joinRoom = (code, name) => call("POST", "/api/join", { code, name });
+const roomPath = (id, rest = "") => `/api/rooms/${encodeURIComponent(id)}${rest}`;
+export const roomState = (id, key) => call("GET", roomPath(id), undefined, { key });
+/** Sets the cookie the room's `EventSource` shows (it cannot send the key as a header). */
+export const roomCookie = (id, key) => call("POST", roomPath(id, "/cookie"), undefined, { key });
+export const askRoom = (id, key, question) => call("POST", roomPath(id, "/questions"), question, { key });
+export const revealRoom = (id, key) => call("POST", roomPath(id, "/reveal"), undefined, { key });
+export const answerRoom = (id, key, question, marbles) => call("POST", roomPath(id, "/answers"), { question, marbles }, { key });
+export const endRoom = (id, key) => call("DELETE", roomPath(id), undefined, { key });
+export const roomStudents = (id, key) => call("GET", roomPath(id, "/students"), undefined, { key }).then((body) => body.students);
+/** A session of one's own where the room's is now (its inputs and clock replayed). */
+export const takeRoomHome = (id, key) => call("POST", roomPath(id, "/home"), undefined, { key });
+
 /**
  * Posts values to one input strictly one at a time, in order: the next post waits for the
- * previous answer, so the server sees keystrokes in the order they were typed.
+ * previous answer, so the server sees keystrokes in the order they were typed. With `room`
+ * (`{id, key}`, its teacher's), the input is the room's session's, driven through the room.
  */
 export class InputSender {
-  constructor(sessionID, name, onError) {
-    this.path = `/api/sessions/${encodeURIComponent(sessionID)}/inputs/${encodeURIComponent(name)}`;
+  constructor(sessionID, name, onError, room = null) {
+    this.path = room
+      ? roomPath(room.id, `/inputs/${encodeURIComponent(name)}`)
+      : `/api/sessions/${encodeURIComponent(sessionID)}/inputs/${encodeURIComponent(name)}`;
+    this.key = room?.key;
     this.queue = Promise.resolve();
     this.onError = onError;
   }
 
   /** Sends `value` after the values queued before it. Resolves to whether the server accepted it. */
   send(value) {
-    const result = this.queue.then(() => call("POST", this.path, value)).then(() => true);
+    const result = this.queue.then(() => call("POST", this.path, value, { key: this.key })).then(() => true);
     this.queue = result.catch((error) => {
       this.onError(error);
       return false;
@@ -114,7 +136,7 @@ export class InputSender {
    * optional message. Resolves to whether the server accepted it.
    */
   end(kind, message) {
-    const result = this.queue.then(() => call("POST", `${this.path}?event=${kind}`, message)).then(() => true);
+    const result = this.queue.then(() => call("POST", `${this.path}?event=${kind}`, message, { key: this.key })).then(() => true);
     this.queue = result.catch((error) => {
       this.onError(error);
       return false;

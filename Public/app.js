@@ -1,7 +1,7 @@
 // The playground page's wiring: loads the catalogue, makes one object per view, and routes the
 // address's hash to the views it shows. Each view owns its state and its part of the page; they
 // talk only through the routes below. Values are always rendered as text, never as HTML.
-import { catalogue, createSession, examplePrograms, readLink, sessionInfo } from "./api.js";
+import { catalogue, createSession, examplePrograms, lessonList, readLink, roomState, sessionInfo } from "./api.js";
 import { decodeProgram } from "./editor.js";
 import { LessonSource } from "./lesson-source.js";
 import { LINK_PATH, rememberLink } from "./links.js";
@@ -12,6 +12,7 @@ import { GalleryView } from "./views/gallery-view.js";
 import { LearnView } from "./views/learn-view.js";
 import { LessonWriter } from "./views/lesson-writer.js";
 import { LinksView } from "./views/links-view.js";
+import { RoomView, roomKeys } from "./views/room-view.js";
 import { ScenarioList } from "./views/scenario-list.js";
 import { SessionView, programScenario } from "./views/session-view.js";
 
@@ -37,7 +38,8 @@ async function start() {
   const editor = new EditorView({ scenarios, examples, onSession: showProgramSession });
   const lessons = new LessonSource();
   const writer = new LessonWriter(lessons);
-  const views = { intro, editor, session, gallery: new GalleryView(), learn: new LearnView(lessons), writer, links: new LinksView() };
+  const room = new RoomView({ lessons: lessonList, scenarios });
+  const views = { intro, editor, room, session, gallery: new GalleryView(), learn: new LearnView(lessons), writer, links: new LinksView() };
   const router = new Router(views, {
     onError: (error) => notice(explainSessionError(error)),
   });
@@ -57,6 +59,25 @@ async function start() {
   }
 
   const scenarioNamed = (id) => scenarios.find((item) => item.id === id);
+
+  /** A room as its teacher or a student sees it: the room's panel above its session, live. */
+  async function showRoom(id, role) {
+    tabs.mark(null);
+    const entry = roomKeys()[id];
+    if (entry?.role !== role) {
+      await router.show({ room: { mode: "key", id, role } });
+      return;
+    }
+    const state = await roomState(id, entry.key);
+    const info = await sessionInfo(state.session);
+    const scenario = info.pipeline ? programScenario(info.pipeline, info.pipeline.program) : scenarioNamed(info.scenario);
+    const access = { id, key: entry.key, role };
+    await router.show({
+      room: { mode: role, ...access, streams: scenario.streams.map((stream) => stream.name) },
+      session: { scenario, sessionID: state.session, clock: "virtual", room: access },
+    });
+  }
+
   router
     .on((hash) => (hash === "learn" || hash.startsWith("learn/") ? hash.slice("learn/".length) : null), async (id) => {
       tabs.mark(null);
@@ -90,6 +111,16 @@ async function start() {
       await router.show({ editor: { text: text ?? "", kept: null } });
       if (text === null) notice("This program link is damaged: its text could not be read.");
       else await editor.run();
+    })
+    .on((hash) => (hash === "teach" ? hash : null), async () => {
+      tabs.mark(null);
+      await router.show({ room: { mode: "open" } });
+    })
+    .on((hash) => (hash.startsWith("teach/") ? hash.slice("teach/".length) : null), (id) => showRoom(id, "teacher"))
+    .on((hash) => (hash.startsWith("room/") ? hash.slice("room/".length) : null), (id) => showRoom(id, "student"))
+    .on((hash) => (hash === "join" || hash.startsWith("join/") ? hash.slice("join/".length) : null), async (code) => {
+      tabs.mark(null);
+      await router.show({ room: { mode: "join", code } });
     })
     .on((hash) => (hash === "links" ? hash : null), async () => {
       tabs.mark(null);

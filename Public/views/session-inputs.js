@@ -95,12 +95,13 @@ function renderEndControls(field, input, sender, controls) {
 }
 
 /**
- * The scenario's inputs as controls in `form`, each posting to the session. Returns the bound text
+ * The scenario's inputs as controls in `form`, each posting to the session (through its room, for
+ * a room's teacher: `room` is `{id, key, role}`; a student drives nothing). Returns the bound text
  * fields by name (their streams' events go to `received`).
  */
-export function renderInputs(form, scenario, sessionID) {
+export function renderInputs(form, scenario, sessionID, room = null) {
   form.replaceChildren();
-  form.closest(".panel").hidden = scenario.inputs.length === 0; // the ticker has none
+  form.closest(".panel").hidden = scenario.inputs.length === 0 || room?.role === "student"; // the ticker has none
   form.onsubmit = (event) => event.preventDefault();
   const streamNames = new Set(scenario.streams.map((stream) => stream.name));
   const boundFields = new Map();
@@ -109,7 +110,7 @@ export function renderInputs(form, scenario, sessionID) {
     const sender = new InputSender(sessionID, input.name, (error) => {
       if (error instanceof APIError && error.code === "input_ended") showEnded("ended");
       notice(explain(error));
-    });
+    }, room);
     const field = html("div", `field field-${input.kind}`);
     const id = `input-${input.name}`;
     let control;

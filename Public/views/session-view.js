@@ -69,10 +69,16 @@ export class SessionView {
     window.addEventListener("resize", () => this.diagram?.relayout());
   }
 
-  /** Shows session `sessionID` of `scenario` on a `clock` ("real" or "virtual"), connected live. */
-  mount({ scenario, sessionID, clock = "real", focus = false }) {
+  /**
+   * Shows session `sessionID` of `scenario` on a `clock` ("real" or "virtual"), connected live; a
+   * room's (`room`: `{id, key, role}`) is driven by its teacher alone.
+   */
+  mount({ scenario, sessionID, clock = "real", focus = false, room = null }) {
     this.section.hidden = false;
     this.renderHead(scenario, sessionID, clock);
+    // A room's session is shared by the room's code, and driven by its teacher alone.
+    $("session-share").hidden = Boolean(room);
+    if (room) $("program-share").hidden = true;
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
     this.seed = null; // the session's subscription counts when this page joined
     this.colours = new CauseColours();
@@ -83,10 +89,10 @@ export class SessionView {
     this.clockOffset = Infinity;
     this.announceAt = new Map();
     notice(null);
-    this.boundFields = renderInputs($("inputs"), scenario, sessionID);
+    this.boundFields = renderInputs($("inputs"), scenario, sessionID, room);
     this.renderDiagram();
     renderSource({ path: $("source-path"), code: $("source-code"), choice: $("source-choice") }, scenario);
-    this.clock.start(sessionID, clock === "virtual");
+    this.clock.start(sessionID, clock === "virtual", room);
     this.connect();
     if (this.frame === null) this.animate();
     if (focus) $("scenario-title").focus();

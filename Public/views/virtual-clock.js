@@ -22,17 +22,21 @@ export class VirtualClock {
     for (const [button, milliseconds] of steps) button.addEventListener("click", () => this.advance(milliseconds));
   }
 
-  /** Shows the controls for `sessionID` if its clock is virtual, at zero and paused. */
-  start(sessionID, virtual) {
+  /**
+   * Shows the controls for `sessionID` if its clock is virtual, at zero and paused; in a room
+   * (`{id, key, role}`) the teacher moves it through the room, and a student only reads it.
+   */
+  start(sessionID, virtual, room = null) {
     this.session = sessionID;
     this.virtual = virtual;
     this.bar.hidden = !virtual;
+    for (const control of this.bar.querySelectorAll("button, select, label")) control.hidden = room?.role === "student";
     this.advanced = 0; // what this page has advanced the clock by
     this.latest = 0; // the latest event time seen (another tab may have advanced the clock too)
     this.pending = 0; // steps sent and not yet answered: the clock is busy until they are
     this.show(0);
     this.setPlaying(false);
-    this.sender = new InputSender(sessionID, "advance", (error) => notice(explain(error)));
+    this.sender = new InputSender(sessionID, "advance", (error) => notice(explain(error)), room);
   }
 
   /** Stops Play and forgets the session. */
