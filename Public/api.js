@@ -93,7 +93,8 @@ export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)
 
 /** A room's API (docs/API.md, "Rooms"): each call shows `key`, the teacher's or a student's. */
 export const openRoom = (from, title) => call("POST", "/api/rooms", title ? { from, title } : { from });
-export const joinRoom = (code, name) => call("POST", "/api/join", { code, name });
+/** Joins the room whose code is `code` (as typed: case, spaces and dashes do not matter). */
+export const joinRoom = (code, name) => call("POST", `/api/join/${encodeURIComponent(code.toUpperCase().replace(/[\s-]/g, ""))}`, { name });
 const roomPath = (id, rest = "") => `/api/rooms/${encodeURIComponent(id)}${rest}`;
 export const roomState = (id, key) => call("GET", roomPath(id), undefined, { key });
 /** Sets the cookie the room's `EventSource` shows (it cannot send the key as a header). */

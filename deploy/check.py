@@ -1,7 +1,8 @@
 """Drives deploy/compose.yaml through nginx (deploy/check.sh runs it): 30 sessions of every
 scenario, each driven and watched; their spread over the instances; a watcher that reconnects with
-Last-Event-ID and loses nothing; one instance stopped, whose sessions alone end (with the `end`
-event) while the others carry on; and new sessions that still succeed. Standard library only.
+Last-Event-ID and loses nothing; rooms opened, joined by code and answered, each on its instance;
+one instance stopped, whose sessions alone end (with the `end` event) while the others carry on;
+and new sessions that still succeed. Standard library only.
 Prints what it saw, and a JSON summary last; exits 1 at the first check that fails."""
 import argparse
 import collections
@@ -100,6 +101,43 @@ def fail(message):
     sys.exit(1)
 
 
+PREFIXES = {"A": "blue", "G": "green", "R": "red"}  # each instance's --room-code-prefix (compose.yaml)
+
+
+def check_rooms(host, port, summary):
+    """Rooms opened through nginx land on any instance; joining by code (its first character names
+    the instance), the teacher's input, a question and an answer all reach the one holding it."""
+    placed = collections.Counter()
+    for index in range(6):
+        status, body = request(host, port, "POST", "/api/rooms", json.dumps({"from": {"lesson": "reading-marbles"}}),
+                               {"Content-Type": "application/json"})
+        if status != 201:
+            fail(f"opening a room through nginx: {status} {body[:200]!r}")
+        room = json.loads(body)
+        instance = room["room"].split(".")[0]
+        if PREFIXES.get(room["code"][0]) != instance:
+            fail(f"room {room['room']} has the code {room['code']}, not its instance's prefix")
+        teacher = {"Authorization": f"Bearer {room['teacherKey']}", "Content-Type": "application/json"}
+        status, body = request(host, port, "POST", f"/api/join/{room['code'].lower()}", json.dumps({"name": f"Learner {index}"}),
+                               {"Content-Type": "application/json"})
+        if status != 201:
+            fail(f"joining {room['code']} through nginx: {status} {body[:200]!r}")
+        student = {"Authorization": f"Bearer {json.loads(body)['studentKey']}", "Content-Type": "application/json"}
+        status, _ = request(host, port, "POST", f"/api/rooms/{room['room']}/inputs/advance", "100", teacher)
+        status, body = request(host, port, "POST", f"/api/rooms/{room['room']}/questions", json.dumps({"stream": "out", "frames": 8}), teacher)
+        if status != 201 or json.loads(body)["question"]["truth"] != "---b-c|":
+            fail(f"asking in {room['room']} through nginx: {status} {body[:200]!r}")
+        status, body = request(host, port, "POST", f"/api/rooms/{room['room']}/answers", json.dumps({"question": 1, "marbles": "---b-c|"}), student)
+        if status != 200:
+            fail(f"answering in {room['room']} through nginx: {status} {body[:200]!r}")
+        placed[instance] += 1
+    status, body = request(host, port, "POST", "/api/join/ZZZZZZ", json.dumps({"name": "Ada"}), {"Content-Type": "application/json"})
+    if status != 404:
+        fail(f"a join code of no instance through nginx: {status} {body[:200]!r}")
+    print(f"6 rooms through nginx, joined, asked and answered, by instance: {dict(sorted(placed.items()))}", flush=True)
+    summary["rooms_by_instance"] = dict(sorted(placed.items()))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
@@ -126,6 +164,7 @@ def main():
         fail(f"GET /api/scenarios through nginx: {status}")
     scenarios = json.loads(body)["scenarios"]
     print(f"catalogue through nginx: {len(scenarios)} scenarios", flush=True)
+    check_rooms(host, port, summary)
 
     # 1. Sessions of every scenario, spread over the instances, each watched and driven.
     sessions = []

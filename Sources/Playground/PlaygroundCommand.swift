@@ -186,6 +186,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Seconds after which a room where nobody drives, asks, joins or answers ends, with its session.")
     var roomIdleSeconds = 3_600
 
+    @Option(
+        help:
+            "This instance's first character of every room's join code (one of ACEFGHJKMNPRTWXY34679), so that a proxy in front of several instances sends POST /api/join/CODE to the one holding the room."
+    )
+    var roomCodePrefix: String?
+
     @Flag(help: "Check that a playground answers /healthz on --host/--port and exit 0 if it does, 1 if not.")
     var healthcheck = false
 
@@ -209,6 +215,9 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(roomsPerClient, in: 1...10_000, "--rooms-per-client")
         try Self.require(maxRooms, in: 1...100_000, "--max-rooms")
         try Self.require(roomIdleSeconds, in: 1...86_400, "--room-idle-seconds")
+        if let roomCodePrefix, roomCodePrefix.count != 1 || !RoomKeys.codeAlphabet.contains(roomCodePrefix.first!) {
+            throw ValidationError("--room-code-prefix must be one of \(String(RoomKeys.codeAlphabet)).")
+        }
         if maxValueBytes * 2 + 1_024 > sseQueueBytes {
             // An event carries its value once in `value` (and its stream and numbers): it must fit a
             // watcher's queue with room to spare, or one value would cut every watcher for good.
@@ -326,6 +335,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         roomLimits.roomsPerClient = roomsPerClient
         roomLimits.maxRooms = maxRooms
         roomLimits.idleTimeout = .seconds(roomIdleSeconds)
+        roomLimits.codePrefix = roomCodePrefix?.first
         var api = API(staticFiles: try StaticFiles(root: publicRoot), sessions: sessions, metrics: metrics, roomLimits: roomLimits)
         api.programRuns = ClientRateLimiter(perSecond: Double(programRunsPerSecond), burst: Double(programRunBurst))
         api.programChecks = ClientRateLimiter(perSecond: Double(programChecksPerSecond), burst: Double(programChecksPerSecond))

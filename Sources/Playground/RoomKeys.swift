@@ -22,10 +22,12 @@ enum RoomKeys {
     /// A join code's length.
     static let codeLength = 6
 
-    /// A new join code (21⁶ ≈ 86 million of them; the store draws again on a clash).
-    static func makeCode() -> String {
+    /// A new join code (21⁶ ≈ 86 million of them, 21⁵ after a `prefix`; the store draws again on a
+    /// clash), starting with `prefix` when one is given (an instance's, behind a proxy).
+    static func makeCode(prefix: Character? = nil) -> String {
         var generator = SystemRandomNumberGenerator()
-        return String((0..<codeLength).map { _ in codeAlphabet.randomElement(using: &generator)! })
+        let random = (0..<(prefix == nil ? codeLength : codeLength - 1)).map { _ in codeAlphabet.randomElement(using: &generator)! }
+        return String((prefix.map { [$0] } ?? []) + random)
     }
 
     /// `text` as a join code, upper-cased and without spaces or dashes (people type `ab3-k7x`);

@@ -2,7 +2,7 @@ import Foundation
 import MicroHTTP
 import Scenarios
 
-/// Opening a room (`POST /api/rooms`) and joining one by its code (`POST /api/join`).
+/// Opening a room (`POST /api/rooms`) and joining one by its code (`POST /api/join/{code}`).
 extension API {
 
     /// `POST /api/rooms`: `{"from": {"lesson": ID} | {"program": TEXT} | {"scenario": ID}, "title": …}`.
@@ -71,21 +71,28 @@ extension API {
         }
     }
 
-    /// `POST /api/join`: `{"code": "AB3K7X", "name": "Ada"}`.
+    /// The room whose join code is in the path (case, spaces and dashes ignored), before the body
+    /// is read: 404 `unknown_room` for none; 415 unless the body is JSON.
+    func requireJoinCode(_ request: inout HTTPRequest) -> HTTPResponse? {
+        let typed = request.parameters["code"] ?? ""
+        guard let code = RoomKeys.code(from: typed), let room = rooms.room(code: code) else {
+            return .error(status: 404, code: "unknown_room", message: "No open room has the code \(typed.prefix(12)): check it with your teacher.")
+        }
+        request.found = room
+        return Self.jsonOnly(request)
+    }
+
+    /// `POST /api/join/{code}`: `{"name": "Ada"}`. The code is in the path, so that a proxy in front
+    /// of several instances sends it to the one holding the room (`--room-code-prefix`).
     func joinRoom(_ request: HTTPRequest) -> HTTPResponse {
+        guard let room = found(request, as: Room.self) else { return Self.preflightMissing }
         let fields: [String: JSONValue]
         switch Self.jsonObject(request.body) {
         case .failure(let error): return error.response
         case .success(let object): fields = object
         }
-        guard case .string(let typed) = fields["code"], let code = RoomKeys.code(from: typed) else {
-            return .error(status: 400, code: "invalid_value", message: "code is the room's join code: \(RoomKeys.codeLength) letters and digits.")
-        }
         guard case .string(let given) = fields["name"], let name = Self.displayText(given, maximum: 40) else {
             return .error(status: 400, code: "invalid_value", message: "name is how the class sees you: 1 to 40 characters.")
-        }
-        guard let room = rooms.room(code: code) else {
-            return .error(status: 404, code: "unknown_room", message: "No open room has the code \(code): check it with your teacher.")
         }
         switch room.join(as: name) {
         case .failure(.full(let limit)):
@@ -132,7 +139,7 @@ struct RoomOpened: Encodable {
     }
 }
 
-/// `POST /api/join`'s answer.
+/// `POST /api/join/{code}`'s answer.
 struct RoomJoined: Encodable {
     let room: String
     let name: String

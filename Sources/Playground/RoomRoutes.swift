@@ -78,8 +78,7 @@ extension API {
         router.add(.post, "/api/rooms", preflight: opening) { request in
             onProgramThread(request) { openRoom(request) }
         }
-        let joining: Router.Preflight = { Self.jsonOnly($0) }
-        router.add(.post, "/api/join", preflight: joining) { request in joinRoom(request) }
+        router.add(.post, "/api/join/{code}", preflight: requireJoinCode) { request in joinRoom(request) }
         let anyone = requireRoom([.teacher, .student])
         let teacher = requireRoom([.teacher])
         let asking: Router.Preflight = { request in

@@ -65,8 +65,8 @@ final class RoomStore: Sendable {
         }
         let key = RoomKeys.make()
         let room = state.withLock { state in
-            var code = RoomKeys.makeCode()
-            while state.codes[code] != nil { code = RoomKeys.makeCode() }
+            var code = RoomKeys.makeCode(prefix: limits.codePrefix)
+            while state.codes[code] != nil { code = RoomKeys.makeCode(prefix: limits.codePrefix) }
             let room = Room(
                 id: SessionID.make(on: sessions.instanceID),
                 code: code,
@@ -157,6 +157,9 @@ struct RoomLimits: Sendable {
     /// Answers a student may send a second, and in a burst (changing their mind as they draw).
     var answersPerSecond = 5.0
     var answerBurst = 20.0
+    /// The first character of this instance's join codes (`--room-code-prefix`), so that a proxy
+    /// sends `POST /api/join/{code}` to the instance holding the room; `nil`: all six are random.
+    var codePrefix: Character?
     /// Bytes of a room session's journal (``SessionJournal``): what a question replays.
     var journalBytes = 1024 * 1024
 }

@@ -18,7 +18,7 @@ def open_room(server, source=None, headers=None):
 
 
 def join(server, code, name, headers=None):
-    status, body = server.json("POST", "/api/join", json.dumps({"code": code, "name": name}), headers)
+    status, body = server.json("POST", f"/api/join/{code}", json.dumps({"name": name}), headers)
     assert status == 201, body
     return body
 
@@ -49,7 +49,7 @@ def test_a_room_asks_the_class_and_counts_what_it_answers(playground):
     assert room["join"] == f"/#join/{room['code']}" and re.fullmatch(r"[0-9a-f]{32}", room["teacherKey"])
     rid, teacher = room["room"], room["teacherKey"]
     # People type codes in lower case, with a dash; names are trimmed and made unique by a suffix.
-    ada = join(playground, room["code"].lower()[:3] + "-" + room["code"].lower()[3:], "  Ada \t Lovelace ")
+    ada = join(playground, room["code"].lower()[:3] + "-" + room["code"].lower()[3:], "  Ada \t Lovelace ")  # as people type it
     grace = join(playground, room["code"], "Ada Lovelace")
     alan = join(playground, room["code"], "Alan")
     assert (ada["name"], grace["name"]) == ("Ada Lovelace", "Ada Lovelace (2)")
@@ -141,10 +141,8 @@ def test_bad_requests_are_clear_errors(playground):
         ("/api/rooms", {"from": {"lesson": "reading-marbles", "scenario": "search"}}, 400, "invalid_value"),
         ("/api/rooms", {"from": {"scenario": "search"}, "title": ""}, 400, "invalid_value"),
         ("/api/rooms", {"from": {"scenario": "search"}, "colour": "red"}, 400, "invalid_value"),
-        ("/api/join", {"code": "ABC", "name": "Ada"}, 400, "invalid_value"),
-        ("/api/join", {"code": "AAAAAA", "name": "Ada"}, 404, "unknown_room"),
-        ("/api/join", {"code": "AAAAAA", "name": "\u0000\u0001"}, 400, "invalid_value"),
-        ("/api/join", {"code": "AAAAAA", "name": "x" * 41}, 400, "invalid_value"),
+        ("/api/join/ABC", {"name": "Ada"}, 404, "unknown_room"),
+        ("/api/join/AAAAAA", {"name": "Ada"}, 404, "unknown_room"),
     ]
     for path, body, status, code in cases:
         answered, error = playground.json("POST", path, json.dumps(body))
@@ -155,6 +153,11 @@ def test_bad_requests_are_clear_errors(playground):
     assert status == 415
     room = open_room(playground, {"scenario": "search"})
     rid, teacher = room["room"], room["teacherKey"]
+    for name in ("\u0000\u0001", "x" * 41, "   "):
+        status, body = playground.json("POST", f"/api/join/{room['code']}", json.dumps({"name": name}))
+        assert (status, body["error"]["code"]) == (400, "invalid_value"), name
+    status, _, body = playground.request("POST", f"/api/join/{room['code']}", "Ada", {"Content-Type": "text/plain"})
+    assert status == 415
     student = join(playground, room["code"], "Ada")["studentKey"]
     for question, code in (({"stream": "nope"}, "invalid_value"), ({"stream": "results", "frames": 0}, "invalid_value"),
                            ({"stream": "results", "frames": 201}, "invalid_value"), ({"stream": "results", "frame": 5}, "invalid_value"),
@@ -251,7 +254,7 @@ def test_limits_answer_clear_errors(make_playground):
     room = open_room(server)
     join(server, room["code"], "Ada")
     join(server, room["code"], "Grace")
-    status, body = server.json("POST", "/api/join", json.dumps({"code": room["code"], "name": "Alan"}))
+    status, body = server.json("POST", f"/api/join/{room['code']}", json.dumps({"name": "Alan"}))
     assert (status, body["error"]["code"]) == (409, "room_full") and "--room-students" in body["error"]["message"]
     status, headers, body = server.request("POST", "/api/rooms", json.dumps({"from": {"scenario": "search"}}))
     assert status == 429 and json.loads(body)["error"]["code"] == "rate_limited" and "Retry-After" in headers
@@ -318,3 +321,14 @@ def test_draining_ends_rooms_with_an_end_event(make_playground):
     assert stream.events[-1]["json"] == {"reason": "draining"}
     stream.close()
 
+
+
+def test_an_instance_behind_a_proxy_starts_its_codes_with_its_own_character(make_playground):
+    """Behind nginx (deploy/nginx.conf), `POST /api/join/CODE` goes to the instance whose
+    `--room-code-prefix` is the code's first character."""
+    server = make_playground("--room-code-prefix", "R", "--instance-id", "red")
+    codes = {open_room(server, {"scenario": "search"})["code"][0] for _ in range(5)}
+    assert codes == {"R"}
+    room = open_room(server)
+    assert room["room"].startswith("red.")
+    join(server, room["code"], "Ada")
