@@ -100,6 +100,8 @@ export const roomState = (id, key) => call("GET", roomPath(id), undefined, { key
 /** Sets the cookie the room's `EventSource` shows (it cannot send the key as a header). */
 export const roomCookie = (id, key) => call("POST", roomPath(id, "/cookie"), undefined, { key });
 export const askRoom = (id, key, question) => call("POST", roomPath(id, "/questions"), question, { key });
+/** Moves a course's room to its lesson `index` (from 0): a new session, the question closed. */
+export const moveRoom = (id, key, index) => call("POST", roomPath(id, "/lesson"), { index }, { key });
 export const revealRoom = (id, key) => call("POST", roomPath(id, "/reveal"), undefined, { key });
 export const answerRoom = (id, key, question, marbles) => call("POST", roomPath(id, "/answers"), { question, marbles }, { key });
 export const endRoom = (id, key) => call("DELETE", roomPath(id), undefined, { key });

@@ -12,7 +12,8 @@ import { GalleryView } from "./views/gallery-view.js";
 import { LearnView } from "./views/learn-view.js";
 import { LessonWriter } from "./views/lesson-writer.js";
 import { LinksView } from "./views/links-view.js";
-import { RoomView, roomKeys } from "./views/room-view.js";
+import { roomKeys } from "./views/room-forms.js";
+import { RoomView } from "./views/room-view.js";
 import { ScenarioList } from "./views/scenario-list.js";
 import { SessionView, programScenario } from "./views/session-view.js";
 
@@ -73,7 +74,8 @@ async function start() {
     const scenario = info.pipeline ? programScenario(info.pipeline, info.pipeline.program) : scenarioNamed(info.scenario);
     const access = { id, key: entry.key, role };
     await router.show({
-      room: { mode: role, ...access, streams: scenario.streams.map((stream) => stream.name) },
+      room: { mode: role, ...access, session: state.session, streams: scenario.streams.map((stream) => stream.name),
+        onMoved: () => showRoom(id, role).catch((error) => notice(explainSessionError(error))) },
       session: { scenario, sessionID: state.session, clock: "virtual", room: access },
     });
   }

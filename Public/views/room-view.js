@@ -3,57 +3,15 @@
 // going through the room); students join by the code, watch the same diagram, and answer the
 // teacher's questions by drawing marbles. The room's event stream carries whole snapshots of what
 // each person sees, so a reconnect shows the current question and one's own answer again.
-import { answerRoom, askRoom, endRoom, joinRoom, openRoom, revealRoom, roomCookie, roomStudents, takeRoomHome } from "../api.js";
+import { answerRoom, askRoom, endRoom, moveRoom, revealRoom, roomCookie, roomStudents, takeRoomHome } from "../api.js";
 import { html, prose } from "../dom.js";
-import { lastProgram } from "./editor-view.js";
 import { parseRow } from "../marble-notation.js";
 import { FRAME_WIDTH, editableRow } from "../marble-row.js";
 import { explain, notice } from "../notice.js";
+import { button, field, heading, onSubmit, renderJoin, renderKey, renderOpen } from "./room-forms.js";
 import { classPanel, legend, questionWords, revealPanel } from "./room-panels.js";
 
 const $ = (id) => document.getElementById(id);
-const STORE = "playground.rooms";
-
-/** The keys this browser holds, by room: `{role, key, name?}`. Kept here, never in an address. */
-export function roomKeys() {
-  try {
-    return JSON.parse(localStorage.getItem(STORE) ?? "{}");
-  } catch {
-    return {};
-  }
-}
-
-export function rememberRoomKey(id, entry) {
-  localStorage.setItem(STORE, JSON.stringify({ ...roomKeys(), [id]: entry }));
-}
-
-/** A labelled field in a form: `[label, control]`. */
-function field(id, text, control) {
-  const label = html("label", undefined, text);
-  label.htmlFor = id;
-  control.id = id;
-  const wrap = html("div", "field");
-  wrap.append(label, control);
-  return wrap;
-}
-
-/** Runs `action` when `form` is sent; what it throws is said in the notice. */
-function onSubmit(form, action) {
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    try {
-      await action();
-    } catch (error) {
-      notice(explain(error));
-    }
-  });
-}
-
-function button(text, className = "action", type = "button") {
-  const node = html("button", className, text);
-  node.type = type;
-  return node;
-}
 
 export class RoomView {
   /** `lessons()` lists the course's lessons, `scenarios` the built-in scenarios. */
@@ -66,15 +24,16 @@ export class RoomView {
 
   /**
    * `mode`: `open` (a form that opens a room), `join` (a form with `code`), or a room to show:
-   * `teacher` or `student`, with `id`, `key` and `streams` (the session's stream names).
+   * `teacher` or `student`, with `id`, `key`, `session` (the session shown below) and `streams` (its
+   * stream names); `onMoved()` runs when the room's session is another (the course moved on).
    */
   async mount(params) {
     this.section.hidden = false;
     this.close();
     Object.assign(this, { params, view: null, drawn: null, shownQuestion: null, shell: null });
-    if (params.mode === "open") await this.renderOpen();
-    else if (params.mode === "join") this.renderJoin(params.code ?? "");
-    else if (params.mode === "key") this.renderKey(params);
+    if (params.mode === "open") await renderOpen(this);
+    else if (params.mode === "join") renderJoin(this, params.code ?? "");
+    else if (params.mode === "key") renderKey(this, params);
     else await this.connect();
   }
 
@@ -90,99 +49,7 @@ export class RoomView {
   }
 
   heading(text) {
-    const title = html("h2", undefined, text);
-    title.id = "room-title";
-    title.tabIndex = -1;
-    return title;
-  }
-
-  // MARK: Opening and joining
-
-  async renderOpen() {
-    const form = html("form", "room-form");
-    const from = html("select");
-    const lessons = await this.lessons().catch(() => []);
-    const group = (label, entries) => {
-      const node = html("optgroup");
-      node.label = label;
-      for (const [value, text] of entries) {
-        const option = html("option", undefined, text);
-        option.value = value;
-        node.append(option);
-      }
-      return node;
-    };
-    from.append(
-      group("Lessons", lessons.map((lesson) => [`lesson:${lesson.id}`, lesson.title])),
-      group("Scenarios", this.scenarios.map((scenario) => [`scenario:${scenario.id}`, scenario.title])),
-      ...(lastProgram() ? [group("Programs", [["program:", "My last program in the editor"]])] : []),
-    );
-    const title = html("input");
-    title.maxLength = 200;
-    title.placeholder = "(its lesson's or scenario's title)";
-    form.append(
-      prose("p", "A room runs one session on a virtual clock that only you move. Your class joins with its code, watches the same diagram, and predicts what you ask; you see their answers as they come."),
-      field("room-from", "What the class works on", from),
-      field("room-title-field", "Title (optional)", title),
-      button("Open the room", "action", "submit"),
-    );
-    onSubmit(form, async () => {
-      const [kind, id] = from.value.split(/:(.*)/s);
-      const opened = await openRoom({ [kind]: kind === "program" ? lastProgram() : id }, title.value.trim() || undefined);
-      rememberRoomKey(opened.room, { role: "teacher", key: opened.teacherKey });
-      location.hash = `teach/${opened.room}`;
-    });
-    this.section.replaceChildren(this.heading("Teach a class"), form);
-    $("room-title").focus();
-  }
-
-  renderJoin(code) {
-    const form = html("form", "room-form");
-    const codeField = html("input");
-    codeField.value = code;
-    codeField.autocomplete = "off";
-    codeField.setAttribute("autocapitalize", "characters");
-    const name = html("input");
-    name.maxLength = 40;
-    name.autocomplete = "nickname";
-    form.append(
-      prose("p", "Your teacher gives the room's code. Your name is how the class and your teacher see you; no account is needed."),
-      field("join-code", "Room code", codeField),
-      field("join-name", "Your name", name),
-      button("Join", "action", "submit"),
-    );
-    onSubmit(form, async () => {
-      const joined = await joinRoom(codeField.value, name.value);
-      rememberRoomKey(joined.room, { role: "student", key: joined.studentKey, name: joined.name });
-      location.hash = `room/${joined.room}`;
-    });
-    this.section.replaceChildren(this.heading("Join a room"), form);
-    (code ? name : codeField).focus();
-  }
-
-  /** A room this browser holds no key of: the teacher pastes theirs; a student joins again. */
-  renderKey({ id, role }) {
-    if (role === "student") {
-      const again = html("a", undefined, "Join with the room's code");
-      again.href = "#join";
-      const words = html("p", undefined, "This browser has not joined this room. ");
-      words.append(again, ".");
-      this.section.replaceChildren(this.heading("Join a room"), words);
-      return;
-    }
-    const form = html("form", "room-form");
-    const key = html("input");
-    key.autocomplete = "off";
-    key.spellcheck = false;
-    form.append(html("p", undefined, "This browser does not hold this room's teacher key. Paste the key you were given when you opened it."),
-      field("room-key", "Teacher key", key), button("Open", "action", "submit"));
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      rememberRoomKey(id, { role: "teacher", key: key.value.trim() });
-      window.dispatchEvent(new HashChangeEvent("hashchange"));
-    });
-    this.section.replaceChildren(this.heading("Teach a class"), form);
-    key.focus();
+    return heading(text);
   }
 
   // MARK: A room, live
@@ -206,6 +73,11 @@ export class RoomView {
   }
 
   render(view) {
+    if (this.params.session && view.session !== this.params.session) {
+      this.close(); // the course moved to another lesson: its session replaces this one
+      this.params.onMoved?.();
+      return;
+    }
     const first = this.view === null;
     this.view = view;
     if (this.params.role === "teacher") this.renderTeacher(view);
@@ -257,8 +129,24 @@ export class RoomView {
     end.addEventListener("click", () => endRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
     head.append(code, present, names, end);
     const shell = html("div", "room-class-view");
-    this.section.replaceChildren(this.heading(view.title), head, nameList, this.askForm(view), shell);
+    this.section.replaceChildren(this.heading(view.title), head, nameList, ...this.courseControls(view), this.askForm(view), shell);
     return shell;
+  }
+
+  /** For a course: the lesson shown, and buttons to the one before and after. */
+  courseControls(view) {
+    const course = view.course;
+    if (!course || course.lessons.length < 2) return [];
+    const line = html("p", "room-course");
+    line.id = "room-lesson";
+    line.append(`Lesson ${course.current + 1} of ${course.lessons.length}: `, html("strong", undefined, course.lessons[course.current].title), " ");
+    for (const [text, index] of [["Previous lesson", course.current - 1], ["Next lesson", course.current + 1]]) {
+      if (index < 0 || index >= course.lessons.length) continue;
+      const move = button(text, "secondary");
+      move.addEventListener("click", () => moveRoom(view.id, this.params.key, index).catch((error) => notice(explain(error))));
+      line.append(move, " ");
+    }
+    return [line];
   }
 
   /** Replaces the panel's content, the focused control focused again (found by its id). */
@@ -285,7 +173,9 @@ export class RoomView {
   }
 
   renderStudent(view) {
-    const parts = [this.heading(view.title), html("p", "hint", `You are ${view.you?.name ?? "a student"} in this room.`)];
+    const lesson = view.course && view.course.lessons.length > 1
+      ? ` Lesson ${view.course.current + 1} of ${view.course.lessons.length}: ${view.course.lessons[view.course.current].title}.` : "";
+    const parts = [this.heading(view.title), html("p", "hint", `You are ${view.you?.name ?? "a student"} in this room.${lesson}`)];
     const home = button("Take it home", "secondary");
     home.id = "room-home";
     home.addEventListener("click", async () => {

@@ -48,6 +48,10 @@ final class Room: Sendable {
 
     private struct State {
         var session: Session
+        /// What the session runs (the course's current lesson, for a course).
+        var source: RoomSource
+        /// The course's lesson shown now (0 without a course).
+        var lesson = 0
         var students: [Int: Student] = [:]
         var names: Set<String> = []
         var nextStudent = 1
@@ -65,12 +69,9 @@ final class Room: Sendable {
     let id: String
     let code: String
     let title: String
-    let origin: Origin
     let teacherAddress: String
-    /// The letters the class writes values with before a question adds any (a lesson's rows').
-    let letters: [String: JSONValue]
-    /// The question a lesson asks (its `predict`, with its expected row's length), if any.
-    let suggested: SuggestedQuestion?
+    /// The lessons the room follows, when it was opened from a course (or a lesson).
+    let course: RoomCourse?
     private let teacherKey: String
     private let limits: RoomLimits
     private let state: Lock<State>
@@ -86,30 +87,30 @@ final class Room: Sendable {
         id: String,
         code: String,
         title: String,
-        origin: Origin,
+        source: RoomSource,
+        course: RoomCourse?,
         session: Session,
         teacherKey: String,
         teacherAddress: String,
-        letters: [String: JSONValue],
-        suggested: SuggestedQuestion?,
         limits: RoomLimits,
         timers: DispatchQueue
     ) {
         self.id = id
         self.code = code
         self.title = title
-        self.origin = origin
+        self.course = course
         self.teacherKey = teacherKey
         self.teacherAddress = teacherAddress
-        self.letters = letters
-        self.suggested = suggested
         self.limits = limits
         self.timers = timers
-        state = Lock(State(session: session))
+        state = Lock(State(session: session, source: source))
         session.hold(for: id)
     }
 
     var session: Session { state.withLock { $0.session } }
+
+    /// The letters the class writes values with before a question adds any (a lesson's rows').
+    var letters: [String: JSONValue] { state.withLock { $0.source.letters } }
 
     // MARK: Who asks
 
@@ -235,15 +236,20 @@ final class Room: Sendable {
 
     // MARK: Sessions
 
-    /// Replaces the room's session (the teacher moved to another lesson): the old one ends.
-    func replaceSession(with session: Session) -> Session? {
+    /// Moves the room to the course's lesson `index`, running `source` in `session`: the question
+    /// is closed, and everyone's view follows. Answers the session it replaces (for its caller to
+    /// end), or `nil` when the room has ended (then `session` is the caller's to end).
+    func move(toLesson index: Int, _ source: RoomSource, in session: Session) -> Session? {
         session.hold(for: id)
         return state.withLock { state in
             guard !state.isEnded else { return nil }
             defer {
                 state.session = session
+                state.source = source
+                state.lesson = index
                 state.question = nil
                 state.tally = ClassTally(frames: 0)
+                state.lastActivity = .now
                 changed(&state, students: true)
             }
             return state.session
@@ -366,11 +372,18 @@ final class Room: Sendable {
             id: id,
             title: title,
             code: code,
-            origin: origin,
+            origin: state.source.origin,
+            course: course.map { course in
+                RoomView.Course(
+                    title: course.title,
+                    lessons: course.lessons.map { RoomView.Course.Lesson(id: $0.id, title: $0.lesson.title ?? $0.id) },
+                    current: state.lesson
+                )
+            },
             session: state.session.id,
             students: state.students.count,
             question: question,
-            suggested: suggested,
+            suggested: state.source.suggested,
             you: you,
             class: tally,
             ended: state.isEnded

@@ -1,11 +1,13 @@
 import Foundation
 import MicroHTTP
 import Scenarios
+import Store
 
 /// Opening a room (`POST /api/rooms`) and joining one by its code (`POST /api/join/{code}`).
 extension API {
-
-    /// `POST /api/rooms`: `{"from": {"lesson": ID} | {"program": TEXT} | {"scenario": ID}, "title": …}`.
+    /// `POST /api/rooms`: `{"from": {"lesson": ID} | {"course": LINK} | {"program": TEXT} |
+    /// {"scenario": ID}, "title": …}`. Its fields are read here; a course, or a lesson kept by a link,
+    /// is read on the store's thread; the room's session is made on a program thread.
     func openRoom(_ request: HTTPRequest) -> HTTPResponse {
         let fields: [String: JSONValue]
         switch Self.jsonObject(request.body) {
@@ -15,59 +17,93 @@ extension API {
         if let unknown = fields.keys.sorted().first(where: { !["from", "title"].contains($0) }) {
             return .error(status: 400, code: "invalid_value", message: "`\(unknown.prefix(40))` is not a field here; the fields are from and title.")
         }
-        guard case .object(let from) = fields["from"], from.count == 1, let entry = from.first, case .string(let text) = entry.value else {
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: #"from is one of {"lesson": ID}, {"program": TEXT} or {"scenario": ID}."#
-            )
+        guard case .object(let from) = fields["from"], from.count == 1, let entry = from.first, case .string(let text) = entry.value,
+            ["lesson", "course", "program", "scenario"].contains(entry.key)
+        else {
+            return .error(status: 400, code: "invalid_value", message: Self.roomSources)
         }
-        var title: String?
-        if let given = fields["title"] {
-            guard case .string(let text) = given, let clean = Self.displayText(text, maximum: 200) else {
+        var given: String?
+        if let field = fields["title"] {
+            guard case .string(let text) = field, let clean = Self.displayText(text, maximum: 200) else {
                 return .error(status: 400, code: "invalid_value", message: "title is text of 1 to 200 characters.")
             }
-            title = clean
+            given = clean
         }
+        let (kind, client, title) = (entry.key, request.clientAddress, given)
+        guard kind == "lesson" || kind == "course" else {
+            return onProgramThread(request) { makeRoom(RoomSource.read(kind: kind, text, rules: programRules), course: nil, title: title, client) }
+        }
+        guard RoomCourse.needsStore(kind: kind, id: text, lessons: lessons) else {
+            guard let course = RoomCourse.builtIn(text, lessons: lessons) else {
+                return .error(status: 400, code: "invalid_value", message: "There is no lesson '\(text.prefix(40))'; GET /api/lessons lists them.")
+            }
+            return onProgramThread(request) { makeRoom(course, title: title, client) }
+        }
+        guard let links else { return Self.storeUnavailable }
+        let (lessons, metrics, sessions) = (self.lessons, self.metrics, self.sessions)
+        return .deferred { respond in
+            let queued = links.run(for: client) { store in
+                do throws(StoreError) {
+                    switch try RoomCourse.read(kind: kind, text, lessons: lessons, store: store) {
+                    case .failure(.notFound(let message)), .failure(.invalid(let message)):
+                        respond(.error(status: 400, code: "invalid_value", message: message))
+                    case .success(let course):
+                        let started = sessions.onProgramThread(for: client) { respond(makeRoom(course, title: title, client)) }
+                        if !started { respond(programsWaiting) }
+                    }
+                } catch {
+                    respond(links.failed(error, metrics))
+                }
+            }
+            if !queued { respond(Self.storeBusy(links, metrics)) }
+        }
+    }
+
+    static let roomSources = #"from is one of {"lesson": ID}, {"course": LINK}, {"program": TEXT} or {"scenario": ID}."#
+
+    /// A room following `course`, at its first lesson.
+    private func makeRoom(_ course: RoomCourse, title: String?, _ client: String) -> HTTPResponse {
+        makeRoom(RoomSource.lesson(course.lessons[0], rules: programRules), course: course, title: title ?? course.title, client)
+    }
+
+    /// A room running `source` for the teacher at `client`, or why not.
+    private func makeRoom(_ source: Result<RoomSource, RoomSource.Refusal>, course: RoomCourse?, title: String?, _ client: String) -> HTTPResponse {
         let made: RoomSource
-        switch RoomSource.read(kind: entry.key, text, lessons: lessons, rules: programRules) {
+        switch source {
         case .failure(.invalid(let message)): return .error(status: 400, code: "invalid_value", message: message)
         case .failure(.program(let refusal)): return Self.programInvalid(refusal)
         case .success(let source): made = source
         }
         do {
-            let (room, key) = try rooms.create(
-                made.definition,
-                title: title ?? made.title,
-                origin: made.origin,
-                letters: made.letters,
-                suggested: made.suggested,
-                address: request.clientAddress
-            )
-            metrics.roomOpened(made.origin.kind)
+            let (room, key) = try rooms.create(made, title: title ?? made.title, course: course, address: client)
+            metrics.roomOpened(course == nil ? made.origin.kind : course!.title == nil ? "lesson" : "course")
             var response = HTTPResponse.json(RoomOpened(room: room, teacherKey: key), status: 201)
             response.addHeader("Location", "/api/rooms/\(room.id)")
             response.addHeader("Set-Cookie", RoomKeys.cookie(key, role: .teacher, room: room.id, seconds: Self.cookieSeconds(rooms.limits)))
             return response
         } catch {
-            switch error {
-            case .tooManyRooms(let limit):
-                return .error(
-                    status: 503,
-                    code: "too_many_rooms",
-                    message: "The playground has \(limit) rooms open, as many as it allows (--max-rooms); try again later.",
-                    retryAfterSeconds: 60
-                )
-            case .tooManyForClient(let limit):
-                return .error(
-                    status: 429,
-                    code: "rate_limited",
-                    message: "Your address has \(limit) rooms open, as many as one address may (--rooms-per-client); end one first.",
-                    retryAfterSeconds: 60
-                )
-            case .session(let refusal):
-                return self.refusal(refusal)
-            }
+            return roomRefusal(error)
+        }
+    }
+
+    func roomRefusal(_ error: RoomStore.CreationError) -> HTTPResponse {
+        switch error {
+        case .tooManyRooms(let limit):
+            return .error(
+                status: 503,
+                code: "too_many_rooms",
+                message: "The playground has \(limit) rooms open, as many as it allows (--max-rooms); try again later.",
+                retryAfterSeconds: 60
+            )
+        case .tooManyForClient(let limit):
+            return .error(
+                status: 429,
+                code: "rate_limited",
+                message: "Your address has \(limit) rooms open, as many as one address may (--rooms-per-client); end one first.",
+                retryAfterSeconds: 60
+            )
+        case .session(let refusal):
+            return self.refusal(refusal)
         }
     }
 

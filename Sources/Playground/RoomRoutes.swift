@@ -75,9 +75,7 @@ extension API {
             if let refusal = Self.jsonOnly(request) { return refusal }
             return Self.rateLimited(request, by: creations, "Too many rooms opened from your address; slow down.")
         }
-        router.add(.post, "/api/rooms", preflight: opening) { request in
-            onProgramThread(request) { openRoom(request) }
-        }
+        router.add(.post, "/api/rooms", preflight: opening) { request in openRoom(request) }
         router.add(.post, "/api/join/{code}", preflight: requireJoinCode) { request in joinRoom(request) }
         let anyone = requireRoom([.teacher, .student])
         let teacher = requireRoom([.teacher])
@@ -127,6 +125,7 @@ extension API {
             }
         }
         router.add(.post, "/api/rooms/{rid}/answers", preflight: answering) { request in answerQuestion(request) }
+        router.add(.post, "/api/rooms/{rid}/lesson", preflight: asking) { request in moveToLesson(request) }
         router.add(.post, "/api/rooms/{rid}/home", preflight: anyone) { request in
             takeHome(request)
         }
@@ -254,6 +253,40 @@ extension API {
         case nil: return fallback
         case .int(let value)?: return range.contains(value) ? value : nil
         default: return nil
+        }
+    }
+
+    // MARK: Lessons
+
+    /// `POST /api/rooms/{rid}/lesson`: `{"index": 2}`, the course's lesson to move the room to (from
+    /// 0): a new session runs it, the old one ends, the question closes.
+    func moveToLesson(_ request: HTTPRequest) -> HTTPResponse {
+        guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        let room = access.room
+        guard let course = room.course else {
+            return .error(status: 409, code: "no_course", message: "This room follows no course: it has one session, and no other lesson.")
+        }
+        let index: Int
+        switch Self.jsonObject(request.body) {
+        case .failure(let error): return error.response
+        case .success(let fields):
+            guard let given = Self.wholeNumber(fields["index"], default: nil, in: 0...(course.lessons.count - 1)) else {
+                return .error(status: 400, code: "invalid_value", message: "index is a lesson of the course, 0 to \(course.lessons.count - 1).")
+            }
+            index = given
+        }
+        return onProgramThread(request) { [rooms, programRules] in
+            switch RoomSource.lesson(course.lessons[index], rules: programRules) {
+            case .failure(.invalid(let message)): return .error(status: 400, code: "invalid_value", message: message)
+            case .failure(.program(let refusal)): return Self.programInvalid(refusal)
+            case .success(let source):
+                do throws(RoomStore.CreationError) {
+                    try rooms.move(room, toLesson: index, source)
+                } catch {
+                    return roomRefusal(error)
+                }
+                return .json(room.view(for: nil))
+            }
         }
     }
 

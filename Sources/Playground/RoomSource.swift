@@ -2,7 +2,7 @@ import Scenarios
 
 /// What a room runs, read from `POST /api/rooms`'s `from`: a lesson of the course (its program on
 /// its rows, or its scenario), a program's text, or a built-in scenario.
-struct RoomSource {
+struct RoomSource: Sendable {
     let definition: SessionDefinition
     let title: String
     let origin: Room.Origin
@@ -17,7 +17,8 @@ struct RoomSource {
         case program(ProgramRefusal)
     }
 
-    static func read(kind: String, _ text: String, lessons: LessonIndex, rules: ProgramRules) -> Result<RoomSource, Refusal> {
+    /// A scenario's or a program's room (`kind` `scenario` or `program`); lessons come through ``lesson(_:rules:)``.
+    static func read(kind: String, _ text: String, rules: ProgramRules) -> Result<RoomSource, Refusal> {
         switch kind {
         case "scenario":
             guard let type = Catalogue.scenario(withID: text) else {
@@ -40,39 +41,40 @@ struct RoomSource {
                     RoomSource(definition: definition, title: "A program", origin: Room.Origin(kind: kind, id: nil), letters: [:], suggested: nil)
                 )
             }
-        case "lesson":
-            guard let lesson = lessons.byID[text] else {
-                return .failure(.invalid("There is no lesson '\(text.prefix(40))'; GET /api/lessons lists them."))
-            }
-            let rows = lesson.inputs ?? []
-            let definition: SessionDefinition
-            if let scenario = lesson.scenario {
-                guard let type = Catalogue.scenario(withID: scenario) else { return .failure(.invalid("The lesson's scenario is missing.")) }
-                definition = .scenario(type)
-            } else {
-                switch ProgramSession.definition(from: Lesson.program(rows, lesson.program ?? ""), rules: rules) {
-                case .failure(let refusal): return .failure(.program(refusal))
-                case .success(let (made, _)): definition = made
-                }
-            }
-            var letters = Lesson.letters(of: rows)
-            for (letter, value) in lesson.values ?? [:] where letters[letter] == nil { letters[letter] = value }
-            let suggested = lesson.predict.map { stream in
-                let expected = lesson.expected?[stream] ?? ""
-                let frames = (LessonRuns.read(expected, letters: letters)?.last?.frame).map { $0 + 1 } ?? 20
-                return Room.SuggestedQuestion(stream: stream, frames: min(max(frames, expected.count), RoomQuestion.maximumFrames))
-            }
-            return .success(
-                RoomSource(
-                    definition: definition,
-                    title: lesson.title ?? text,
-                    origin: Room.Origin(kind: kind, id: text),
-                    letters: letters,
-                    suggested: suggested
-                )
-            )
         default:
-            return .failure(.invalid(#"from is one of {"lesson": ID}, {"program": TEXT} or {"scenario": ID}."#))
+            return .failure(.invalid(#"from is one of {"lesson": ID}, {"course": LINK}, {"program": TEXT} or {"scenario": ID}."#))
         }
+    }
+
+    /// A lesson's room: its program on its rows (or its scenario), its letters, and its own question.
+    static func lesson(_ entry: RoomCourse.Entry, rules: ProgramRules) -> Result<RoomSource, Refusal> {
+        let lesson = entry.lesson
+        let rows = lesson.inputs ?? []
+        let definition: SessionDefinition
+        if let scenario = lesson.scenario {
+            guard let type = Catalogue.scenario(withID: scenario) else { return .failure(.invalid("The lesson's scenario is missing.")) }
+            definition = .scenario(type)
+        } else {
+            switch ProgramSession.definition(from: Lesson.program(rows, lesson.program ?? ""), rules: rules) {
+            case .failure(let refusal): return .failure(.program(refusal))
+            case .success(let (made, _)): definition = made
+            }
+        }
+        var letters = Lesson.letters(of: rows)
+        for (letter, value) in lesson.values ?? [:] where letters[letter] == nil { letters[letter] = value }
+        let suggested = lesson.predict.map { stream in
+            let expected = lesson.expected?[stream] ?? ""
+            let frames = (LessonRuns.read(expected, letters: letters)?.last?.frame).map { $0 + 1 } ?? 20
+            return Room.SuggestedQuestion(stream: stream, frames: min(max(frames, expected.count), RoomQuestion.maximumFrames))
+        }
+        return .success(
+            RoomSource(
+                definition: definition,
+                title: lesson.title ?? entry.id,
+                origin: Room.Origin(kind: "lesson", id: entry.id),
+                letters: letters,
+                suggested: suggested
+            )
+        )
     }
 }

@@ -36,11 +36,9 @@ final class RoomStore: Sendable {
     /// A new room for the teacher at `address`, running `definition` on a virtual clock: the
     /// room, and the teacher's key (given once, never kept anywhere but the room).
     func create(
-        _ definition: SessionDefinition,
+        _ source: RoomSource,
         title: String,
-        origin: Room.Origin,
-        letters: [String: JSONValue],
-        suggested: Room.SuggestedQuestion?,
+        course: RoomCourse?,
         address: String
     ) throws(CreationError) -> (room: Room, teacherKey: String) {
         let refusal = state.withLock { state -> CreationError? in
@@ -52,16 +50,10 @@ final class RoomStore: Sendable {
         if let refusal { throw refusal }
         let session: Session
         do {
-            session = try sessions.create(
-                definition,
-                clientAddress: address,
-                clock: .virtual,
-                pool: definition.programSummary == nil ? .scenarios : .programs,
-                journalBytes: limits.journalBytes
-            )
+            session = try self.session(running: source, for: address)
         } catch {
             release(address)
-            throw .session(error)
+            throw error
         }
         let key = RoomKeys.make()
         let room = state.withLock { state in
@@ -71,12 +63,11 @@ final class RoomStore: Sendable {
                 id: SessionID.make(on: sessions.instanceID),
                 code: code,
                 title: title,
-                origin: origin,
+                source: source,
+                course: course,
                 session: session,
                 teacherKey: key,
                 teacherAddress: address,
-                letters: letters,
-                suggested: suggested,
                 limits: limits,
                 timers: timers
             )
@@ -84,8 +75,35 @@ final class RoomStore: Sendable {
             state.codes[code] = room.id
             return room
         }
-        logger.info("room opened", metadata: ["room": "\(room.id.prefix(8))…", "from": "\(origin.kind)"])
+        logger.info("room opened", metadata: ["room": "\(room.id.prefix(8))…", "from": "\(source.origin.kind)"])
         return (room, key)
+    }
+
+    /// A new session for a room of the teacher at `address`, running `source` on a virtual clock
+    /// and keeping its journal.
+    func session(running source: RoomSource, for address: String) throws(CreationError) -> Session {
+        do {
+            return try sessions.create(
+                source.definition,
+                clientAddress: address,
+                clock: .virtual,
+                pool: source.definition.programSummary == nil ? .scenarios : .programs,
+                journalBytes: limits.journalBytes
+            )
+        } catch {
+            throw .session(error)
+        }
+    }
+
+    /// Moves `room` to its course's lesson `index`, running `source`: a new session replaces the
+    /// room's, which ends.
+    func move(_ room: Room, toLesson index: Int, _ source: RoomSource) throws(CreationError) {
+        let session = try session(running: source, for: room.teacherAddress)
+        guard let old = room.move(toLesson: index, source, in: session) else {
+            sessions.delete(session.id)
+            return
+        }
+        sessions.delete(old.id)
     }
 
     private func release(_ address: String) {

@@ -27,10 +27,22 @@ struct RoomView: Encodable, Sendable {
         let heat: [Int]
     }
 
+    /// The lessons a room follows, and which it shows now.
+    struct Course: Encodable, Sendable {
+        struct Lesson: Encodable, Sendable {
+            let id: String
+            let title: String
+        }
+        let title: String?
+        let lessons: [Lesson]
+        let current: Int
+    }
+
     let id: String
     let title: String
     let code: String
     let origin: Room.Origin
+    let course: Course?
     let session: String
     let students: Int
     let question: Question?

@@ -155,17 +155,20 @@ extension API {
 
     /// `work`'s response, computed on a program thread in the client's turn (``FairWorkQueue``);
     /// 429 `share_used` at once when the client has its share of work waiting already.
+    /// 429 `share_used`: the client has as many programs waiting for the programs' threads as it may.
+    var programsWaiting: HTTPResponse {
+        .error(
+            status: 429,
+            code: "share_used",
+            message: "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
+                + "wait for their answers before sending more.",
+            retryAfterSeconds: 1
+        )
+    }
+
     func onProgramThread(_ request: HTTPRequest, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
         let client = request.clientAddress
-        guard sessions.programWork.reserve(for: client) else {
-            return .error(
-                status: 429,
-                code: "share_used",
-                message: "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
-                    + "wait for their answers before sending more.",
-                retryAfterSeconds: 1
-            )
-        }
+        guard sessions.programWork.reserve(for: client) else { return programsWaiting }
         return .deferred { [sessions] respond in sessions.onProgramThread(reservedFor: client) { respond(work()) } }
     }
 

@@ -103,3 +103,38 @@ def test_a_teacher_asks_three_students_and_reveals(playground):
     finally:
         for browser in (teacher, *students):
             browser.quit()
+
+
+def test_a_course_moves_on_and_the_class_follows(playground):
+    """A room opened from a course the teacher kept: "Next lesson" moves it, and a student's page
+    follows to the new lesson's session without a reload."""
+    import json
+    course = {"kind": "course", "title": "Filters, in order", "content": json.dumps({"lessons": ["reading-marbles", "filtering"]})}
+    status, link = playground.json("POST", "/api/links", json.dumps(course), {"Content-Type": "application/json"})
+    assert status == 201, link
+    teacher, student = new_browser(), new_browser()
+    try:
+        teacher.get(f"{playground.url}/s/{link['id']}")  # opening the link remembers it in "My links"
+        wait(teacher, lambda: element(teacher, "learn").is_displayed())
+        teacher.get(f"{playground.url}/#teach")
+        wait(teacher, lambda: element(teacher, "room-from").is_displayed())
+        Select(element(teacher, "room-from")).select_by_value(f"course:{link['id']}")
+        teacher.find_element(By.CSS_SELECTOR, ".room-form button[type=submit]").click()
+        wait(teacher, lambda: "Lesson 1 of 2" in text_of(teacher, "room-lesson"))
+        assert text_of(teacher, "room-title") == "Filters, in order"
+        code = teacher.find_element(By.CSS_SELECTOR, ".room-code-value").text
+        join(student, playground.url, code, "Ada")
+        assert "Lesson 1 of 2" in element(student, "room").text
+        first_session = student.execute_script("return location.hash")
+        teacher.find_element(By.XPATH, "//button[text()='Next lesson']").click()
+        wait(teacher, lambda: "Lesson 2 of 2" in text_of(teacher, "room-lesson"))
+        wait(student, lambda: "Lesson 2 of 2" in element(student, "room").text)
+        wait(student, lambda: element(student, "connection").text == "Live")
+        # The diagram below is the new lesson's session: its program is the filtering lesson's.
+        wait(student, lambda: "filter" in element(student, "source-code").text)
+        assert student.execute_script("return location.hash") == first_session, "the room's address stays"
+        for browser in (teacher, student):
+            check_console(browser)
+    finally:
+        teacher.quit()
+        student.quit()

@@ -332,3 +332,49 @@ def test_an_instance_behind_a_proxy_starts_its_codes_with_its_own_character(make
     room = open_room(server)
     assert room["room"].startswith("red.")
     join(server, room["code"], "Ada")
+
+
+def test_a_room_follows_a_course_lesson_by_lesson(playground):
+    course = {"kind": "course", "title": "Monday", "content": json.dumps({"lessons": ["reading-marbles", "filtering"]})}
+    status, link = playground.json("POST", "/api/links", json.dumps(course), {"Content-Type": "application/json"})
+    assert status == 201, link
+    room = open_room(playground, {"course": link["id"]})
+    rid, teacher = room["room"], room["teacherKey"]
+    key = join(playground, room["code"], "Ada")["studentKey"]
+    status, view = playground.json("GET", f"/api/rooms/{rid}", None, bearer(teacher))
+    assert view["title"] == "Monday" and view["course"]["current"] == 0
+    assert [lesson["id"] for lesson in view["course"]["lessons"]] == ["reading-marbles", "filtering"]
+    assert view["suggested"] == {"stream": "out", "frames": 8}
+    ask(playground, rid, teacher, stream="out", frames=8)
+    stream = room_events(playground, rid, key=key)
+    stream.wait_for(lambda events: len(events) == 1)
+    for body, code in (({"index": 2}, "invalid_value"), ({"index": -1}, "invalid_value"), ({}, "invalid_value")):
+        status, error = playground.json("POST", f"/api/rooms/{rid}/lesson", json.dumps(body), bearer(teacher))
+        assert (status, error["error"]["code"]) == (400, code), body
+    status, error = playground.json("POST", f"/api/rooms/{rid}/lesson", json.dumps({"index": 1}), bearer(key))
+    assert (status, error["error"]["code"]) == (403, "teacher_only")
+    status, moved = playground.json("POST", f"/api/rooms/{rid}/lesson", json.dumps({"index": 1}), bearer(teacher))
+    assert status == 200, moved
+    assert moved["course"]["current"] == 1 and moved["session"] != room["session"] and "question" not in moved
+    assert moved["origin"] == {"kind": "lesson", "id": "filtering"}
+    # Everyone follows: the student's stream shows the new lesson's session; the old one is gone.
+    stream.wait_for(lambda events: latest(stream)["session"] == moved["session"])
+    stream.close()
+    status, _ = playground.json("GET", f"/api/sessions/{room['session']}")
+    assert status == 404
+    status, error = playground.json("POST", f"/api/rooms/{rid}/inputs/advance", "100", bearer(teacher))
+    assert status == 202
+    # A scenario's room follows no lesson; a lesson kept by a link opens a room too.
+    single = open_room(playground, {"scenario": "search"})
+    status, error = playground.json("POST", f"/api/rooms/{single['room']}/lesson", json.dumps({"index": 0}), bearer(single["teacherKey"]))
+    assert (status, error["error"]["code"]) == (409, "no_course")
+    status, lesson = playground.json("GET", "/lessons/02-filtering.json")
+    kept = {"kind": "lesson", "title": "Filtering, again", "content": json.dumps(lesson)}
+    status, lesson_link = playground.json("POST", "/api/links", json.dumps(kept), {"Content-Type": "application/json"})
+    assert status == 201, lesson_link
+    from_link = open_room(playground, {"lesson": lesson_link["id"]})
+    status, view = playground.json("GET", f"/api/rooms/{from_link['room']}", None, bearer(from_link["teacherKey"]))
+    assert view["origin"] == {"kind": "lesson", "id": lesson_link["id"]} and "course" in view
+    for source, code in (({"course": "23456789abcdefgh"}, "invalid_value"), ({"course": lesson_link["id"]}, "invalid_value")):
+        status, error = playground.json("POST", "/api/rooms", json.dumps({"from": source}), {"Content-Type": "application/json"})
+        assert (status, error["error"]["code"]) == (400, code), source
