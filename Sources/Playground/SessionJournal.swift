@@ -32,15 +32,21 @@ struct SessionJournal: Sendable {
     /// The milliseconds the steps move the clock by, together.
     private(set) var milliseconds = 0.0
 
-    /// Adds `step`, unless the journal would pass its limit (it is then no longer whole).
+    /// Adds `step`, unless the journal would pass its limit (it is then no longer whole). Moves of
+    /// the clock with no input between are one step (Play sends one every 100 ms): the work they
+    /// run is the same, unless one move ran past the step budget, which only a runaway program does.
     mutating func append(_ step: Step) {
         guard isWhole else { return }
         let size: Int
         switch step {
         case .input(let name, let event): size = 48 + name.utf8.count + (EventJSON.valueJSON(of: event.recorded)?.utf8.count ?? 0)
         case .advance(let milliseconds):
-            size = 48
             self.milliseconds += milliseconds
+            if case .advance(let before) = steps.last {
+                steps[steps.count - 1] = .advance(milliseconds: before + milliseconds)
+                return
+            }
+            size = 48
         }
         guard bytes + size <= limit else {
             isWhole = false

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Logging
 import MicroHTTP
 import ReactiveTesting
 import Scenarios
@@ -72,6 +73,53 @@ struct RoomTests {
         #expect((try? question.read("---b-c-|").get()) != question.truthEvents)
         #expect(throws: RoomQuestion.AnswerError.self) { try question.read("---------a").get() }
         #expect(throws: RoomQuestion.AnswerError.self) { try question.read("-(a").get() }
+    }
+
+    /// A live virtual-clock session and its journal replayed make the same events at the same
+    /// times: the search scenario's throttle, service calls and cancellations, with moves of the
+    /// clock run together (Play's small steps are one step in the journal).
+    @Test func aJournalReplayedMakesTheLiveSessionsEvents() throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var limits = SessionStore.Limits()
+        limits.session.inputsPerSecond = 10_000
+        limits.session.inputBurst = 10_000
+        let store = SessionStore(settings: ScenarioSettings(), limits: limits, threads: 1, logger: logger)
+        let definition = SessionDefinition.scenario(try #require(Catalogue.scenario(withID: "search")))
+        let session = try store.create(definition, clientAddress: "test", clock: .virtual, journalBytes: 64 * 1024)
+        var random = SeededGenerator(seed: 62)
+        for index in 0..<60 {
+            if Bool.random(using: &random) {
+                _ = session.send(.next(.text(String(repeating: "s", count: 3 + index % 4) + "\(index)")), to: "query")
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                _ = session.advance(by: Double(Int.random(in: 0...400, using: &random)))
+            }
+        }
+        let done = DispatchSemaphore(value: 0)
+        _ = session.scheduler.schedule { done.signal() }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let journal = try #require(session.journal)
+        #expect(journal.steps.count < 100, "the clock's moves in a row are one step: \(journal.steps.count)")
+        let live = session.recordedEvents().filter { !$0.stream.hasPrefix("input:") }
+            .map { "\($0.stream) \($0.kind) \($0.valueJSON ?? "") \($0.t)" }
+        let replayed = Lock<[String]>([])
+        SessionReplay.run(definition, settings: ScenarioSettings(), steps: journal.steps, beyond: 0) { stream, report, at in
+            let t = Double((at / .microseconds(100))).rounded() / 10
+            let line: String
+            switch report {
+            case .subscribed: line = "\(stream) subscribed  \(t)"
+            case .disposed: line = "\(stream) disposed  \(t)"
+            case .event(let event, _): line = "\(stream) \(event.eventKind) \(EventJSON.valueJSON(of: event) ?? "") \(t)"
+            }
+            replayed.withLock { $0.append(line) }
+        }
+        #expect(live.count > 50)
+        // The replay stops its instance at the end: the disposals after are its own.
+        let lines = replayed.withLock { $0 }
+        #expect(Array(lines.prefix(live.count)) == live)
+        #expect(lines.dropFirst(live.count).allSatisfy { $0.contains(" disposed ") })
+        store.delete(session.id)
     }
 
     /// Answers added, changed and taken back in a random order: the counts kept as they come are
