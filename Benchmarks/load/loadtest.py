@@ -78,11 +78,12 @@ class Poster:
         self.host, self.port = host, port
         self.reader = self.writer = None
 
-    async def post(self, path, body, content_type="text/plain"):
+    async def post(self, path, body, content_type="text/plain", headers=None):
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         self.writer.write(f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: {content_type}\r\n"
-                          f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                          f"Content-Length: {len(body)}\r\n{extra}\r\n".encode() + body)
         await self.writer.drain()
         head = await self.reader.readuntil(b"\r\n\r\n")
         length = 0
@@ -99,10 +100,11 @@ class Watcher:
         self.connected = asyncio.Event()
         self.ended = False
 
-    async def run(self, host, port, path, token_of, stop):
+    async def run(self, host, port, path, token_of, stop, headers=None):
         reader, writer = await asyncio.open_connection(host, port)
         # As EventSource asks (MicroHTTP gives such streams a smaller connection memory).
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{extra}\r\n".encode())
         await writer.drain()
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 200 " not in head.split(b"\r\n")[0]:
