@@ -88,6 +88,8 @@ export const examplePrograms = () => call("GET", "/api/pipelines/examples").then
 export const keepLink = (link) => call("POST", "/api/links", link);
 /** The rules a lesson breaks and what it draws (POST /api/lessons/check). */
 export const checkLesson = (lesson) => call("POST", "/api/lessons/check", lesson);
+/** The session's recording kept as a link of kind `run` (POST /api/sessions/{sid}/recording). */
+export const keepRun = (sessionID) => call("POST", `/api/sessions/${encodeURIComponent(sessionID)}/recording`, {});
 /** A kept link with its content (GET /api/links/{id}). */
 export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)}`);
 

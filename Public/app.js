@@ -136,6 +136,12 @@ async function start() {
       rememberLink(link);
       if (link.kind === "program") {
         await router.show({ editor: { text: link.content, kept: link } });
+      } else if (link.kind === "run") {
+        // A kept run: its events replayed, read-only, in the session's view.
+        const run = JSON.parse(link.content);
+        const scenario = run.pipeline ? programScenario(run.pipeline, run.pipeline.program) : scenarioNamed(run.scenario);
+        if (!scenario) throw new Error(`This run is of a scenario this server does not have (${run.scenario}).`);
+        await router.show({ session: { scenario, sessionID: null, clock: run.clock, replay: { ...run, id: link.id, title: link.title } } });
       } else if (link.kind === "lesson") {
         lessons.remember(link);
         await router.show({ learn: { id: link.id } });

@@ -1,13 +1,14 @@
 // The session view: one running session of a scenario (or of the learner's program) — its inputs,
 // its marble diagram fed live by the session's SSE stream, the source beside it, the virtual
 // clock's controls and the event log. It owns all of this state; nothing outside reads it.
-import { sessionInfo } from "../api.js";
+import { keepRun, sessionInfo } from "../api.js";
 import { comparisonsIn } from "../compare-lines.js";
 import { Diagram, WINDOW_RANGE } from "../diagram.js";
 import { downloadPNG, downloadSVG } from "../diagram-export.js";
 import { encodeProgram } from "../editor.js";
 import { CauseColours, describe, seconds } from "../format.js";
-import { explainSessionError, notice } from "../notice.js";
+import { explain, explainSessionError, notice } from "../notice.js";
+import { rememberLink } from "../links.js";
 import { diagramRows, resultStreams } from "./diagram-rows.js";
 import { EventLog } from "./event-log.js";
 import { renderInputs } from "./session-inputs.js";
@@ -67,33 +68,51 @@ export class SessionView {
       this.diagram?.relayout();
     });
     window.addEventListener("resize", () => this.diagram?.relayout());
+    $("keep-run").addEventListener("click", async () => {
+      try {
+        const link = await keepRun(this.sessionID);
+        rememberLink(link);
+        const anchor = document.createElement("a");
+        anchor.href = link.url;
+        anchor.textContent = `${location.origin}${link.url}`;
+        $("kept-run").replaceChildren("Kept: ", anchor);
+      } catch (error) {
+        notice(explain(error));
+      }
+    });
   }
 
   /**
    * Shows session `sessionID` of `scenario` on a `clock` ("real" or "virtual"), connected live; a
-   * room's (`room`: `{id, key, role}`) is driven by its teacher alone.
+   * room's (`room`: `{id, key, role}`) is driven by its teacher alone. With `replay` (a run kept by
+   * a link: `{id, title, events, lost, …}`) it shows the recorded events instead, read-only.
    */
-  mount({ scenario, sessionID, clock = "real", focus = false, room = null }) {
+  mount({ scenario, sessionID, clock = "real", focus = false, room = null, replay = null }) {
     this.section.hidden = false;
-    this.renderHead(scenario, sessionID, clock);
-    // A room's session is shared by the room's code, and driven by its teacher alone.
-    $("session-share").hidden = Boolean(room);
-    if (room) $("program-share").hidden = true;
+    this.replay = replay;
+    this.renderHead(scenario, sessionID ?? replay?.id, clock);
+    $("kept-run").replaceChildren();
+    if (replay) $("scenario-title").textContent = replay.title;
+    // A room's session is shared by the room's code, and driven by its teacher alone; a replay is
+    // shared by its own link.
+    $("session-share").hidden = Boolean(room || replay);
+    if (room || replay) $("program-share").hidden = true;
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
     this.seed = null; // the session's subscription counts when this page joined
     this.colours = new CauseColours();
     this.diagram = null;
     if (this.scenario !== scenario) this.expanded.clear();
     this.scenario = scenario;
-    this.sessionID = sessionID;
+    this.sessionID = sessionID ?? replay?.id;
     this.clockOffset = Infinity;
     this.announceAt = new Map();
     notice(null);
-    this.boundFields = renderInputs($("inputs"), scenario, sessionID, room);
+    this.boundFields = renderInputs($("inputs"), scenario, sessionID, replay ? { role: "student" } : room);
     this.renderDiagram();
     renderSource({ path: $("source-path"), code: $("source-code"), choice: $("source-choice") }, scenario);
-    this.clock.start(sessionID, clock === "virtual", room);
-    this.connect();
+    this.clock.start(sessionID, clock === "virtual" && !replay, room);
+    if (replay) this.play(replay);
+    else this.connect();
     if (this.frame === null) this.animate();
     if (focus) $("scenario-title").focus();
   }
@@ -203,8 +222,19 @@ export class SessionView {
     this.announce(event);
   }
 
+  /** Shows a kept run's events, as they were recorded; its time stands at its last event. */
+  play(replay) {
+    this.source?.close();
+    this.source = null;
+    const lost = replay.lost ? ` (${replay.lost} earlier events were not kept)` : "";
+    this.setConnection(`Replay: ${replay.events.length} events${lost}`, "replay");
+    for (const event of replay.events) this.receive(event);
+    this.replayNow = replay.events.at(-1)?.t ?? 0;
+  }
+
   /** The session's time now: the virtual clock's reading, or the wall clock since the first event. */
   sessionNow() {
+    if (this.replay) return this.replayNow ?? 0;
     if (this.clock.virtual) return this.clock.time;
     return this.clockOffset === Infinity ? 0 : performance.now() - this.clockOffset;
   }

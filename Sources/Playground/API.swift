@@ -159,6 +159,12 @@ struct API: Sendable {
                 )
             }
         }
+        router.add(.get, "/api/sessions/{sid}/recording", preflight: requireSession) { request in sessionRecording(request) }
+        let keepingRun: Router.Preflight = { request in
+            if let refusal = requireSession(&request) { return refusal }
+            return Self.jsonOnly(request)
+        }
+        router.add(.post, "/api/sessions/{sid}/recording", preflight: keepingRun) { request in keepRecording(request) }
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
         }

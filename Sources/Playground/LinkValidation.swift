@@ -41,6 +41,9 @@ extension API {
         guard let kindName = object["kind"] as? String, let kind = LinkKind(rawValue: kindName) else {
             return .failure(LinkRefusal(400, "invalid_link", "kind is \"program\", \"lesson\" or \"course\"."))
         }
+        guard kind != .run else {
+            return .failure(LinkRefusal(400, "invalid_link", "A run is kept from its session: POST /api/sessions/{sid}/recording."))
+        }
         guard let rawTitle = object["title"] as? String else {
             return .failure(LinkRefusal(400, "invalid_link", "title is a string: what the link is called."))
         }
@@ -93,7 +96,7 @@ extension API {
                 )
             )
             return LinkRefusal(response: .json(invalid, status: 422), reason: "lesson_invalid")
-        case .course:
+        case .course, .run:
             return nil
         }
     }

@@ -193,6 +193,11 @@ final class Session: Sendable {
         state.withLock { $0.log.kept.map(\.event) }
     }
 
+    /// The events still buffered, and how many the session has made.
+    var keptEvents: (events: [RecordedEvent], made: Int) {
+        state.withLock { ($0.log.kept.map(\.event), $0.log.nextSeq - 1) }
+    }
+
     // MARK: Counts
 
     /// Each stream's and stage's subscriptions so far and live now, counted from its

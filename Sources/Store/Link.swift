@@ -8,6 +8,9 @@ public enum LinkKind: String, Sendable, CaseIterable {
     case lesson
     /// An ordered list of lessons: built-in lesson ids and lesson links.
     case course
+    /// A session's recording: what it ran and the events it kept, replayed on the page. Kept from
+    /// its session by the server, never posted as content.
+    case run
 }
 
 /// Something kept by its link, `/s/ID`. A link never changes: an edit is kept as a new link whose

@@ -1,0 +1,95 @@
+import Foundation
+import MicroHTTP
+import Store
+
+/// What reproduces a session (docs/API.md, "Recordings"): what it runs (a scenario's id, or a
+/// program's text and summary), its clock, and the events it kept — its inputs among them, each an
+/// `input:NAME` event with its time and value — with how many events it made that are not in the
+/// recording (a session keeps a bounded buffer; a recording keeps at most ``maximumBytes`` of it,
+/// the newest). `GET /api/sessions/{sid}/recording` answers it; `POST` keeps it as a link of kind
+/// `run`, which the page opens as a replay.
+enum SessionRecording {
+    /// The most bytes a recording's events take: the newest that fit are kept.
+    static let maximumBytes = 1 << 20
+
+    /// The recording of `session` as JSON, and how many events it holds and left out.
+    static func json(of session: Session, maximumBytes: Int = maximumBytes) -> (json: String, events: Int, lost: Int) {
+        let (events, made) = session.keptEvents
+        var chosen: [String] = []
+        var bytes = 0
+        for event in events.reversed() {
+            let data = EventJSON.encode(event)
+            guard bytes + data.utf8.count + 1 <= maximumBytes else { break }
+            bytes += data.utf8.count + 1
+            chosen.append(data)
+        }
+        chosen.reverse()
+        let lost = made - chosen.count
+        let description = session.definition.description
+        var head: [String] = ["\"version\":1"]
+        if let summary = session.definition.programSummary {
+            head.append("\"pipeline\":" + String(decoding: (try? encoder.encode(summary)) ?? Data("null".utf8), as: UTF8.self))
+        } else {
+            head.append("\"scenario\":" + EventJSON.json(.string(description.id)))
+        }
+        head.append("\"title\":" + EventJSON.json(.string(description.title)))
+        head.append("\"clock\":\"\(session.clock.rawValue)\"")
+        head.append("\"made\":\(made)")
+        head.append("\"lost\":\(lost)")
+        let json = "{" + head.joined(separator: ",") + ",\"events\":[" + chosen.joined(separator: ",") + "]}"
+        return (json, chosen.count, lost)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+extension API {
+    /// `GET /api/sessions/{sid}/recording`: the session's recording (``SessionRecording``).
+    func sessionRecording(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+        let (json, _, _) = SessionRecording.json(of: session)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(json.utf8)))
+    }
+
+    /// `POST /api/sessions/{sid}/recording` (`{"title": …}`, optional): the session's recording
+    /// kept as a link of kind `run`, on the store's thread.
+    func keepRecording(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+        var title = "A run of \(session.definition.description.title)"
+        if !request.body.isEmpty {
+            switch Self.jsonObject(request.body) {
+            case .failure(let error): return error.response
+            case .success(let fields):
+                if let unknown = fields.keys.sorted().first(where: { $0 != "title" }) {
+                    return .error(status: 400, code: "invalid_value", message: "`\(unknown.prefix(40))` is not a field here; the one field is title.")
+                }
+                if let given = fields["title"] {
+                    guard case .string(let text) = given, let clean = Self.displayText(text, maximum: Self.maxLinkTitle) else {
+                        return .error(status: 400, code: "invalid_value", message: "title is text of 1 to \(Self.maxLinkTitle) characters.")
+                    }
+                    title = clean
+                }
+            }
+        }
+        let metrics = self.metrics
+        guard let links else {
+            metrics.linkRefused("storage_unavailable")
+            return Self.storeUnavailable
+        }
+        let (json, _, _) = SessionRecording.json(of: session)
+        let link = NewLink(kind: .run, title: title, content: json, from: nil)
+        let maxBytes = maxStoreBytes
+        return .deferred { respond in
+            let queued = links.run(for: request.clientAddress) { _ in
+                let response = Self.keep(link, in: links, within: maxBytes, lessons: [], metrics: metrics)
+                respond(response)
+                if response.status == 201 { links.measureIfDue(metrics) }
+            }
+            if !queued { respond(Self.storeBusy(links, metrics)) }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+"""Recordings (docs/API.md, "Recordings"): a session's recording — what it runs and the events it
+kept, its inputs among them — answered, kept as a link of kind `run`, and opened by that link in a
+fresh browser as a read-only replay showing the same events."""
+import json
+
+from selenium.webdriver.common.by import By
+
+from conftest import new_browser
+from test_lessons import axe_clean
+from test_page import check_console, wait
+
+
+def drive_search(server):
+    session = server.new_session("search")
+    watch = server.watch(f"/api/sessions/{session}/events?since=0")
+    for query in ("sw", "swi", "swift"):
+        server.send(session, "query", query)
+    watch.wait_for(lambda events: any(e.get("event") == "results" for e in events), timeout=10)
+    watch.close()
+    return session
+
+
+def test_a_recording_is_what_the_session_kept_and_keeps_as_a_run(playground):
+    session = drive_search(playground)
+    status, recording = playground.json("GET", f"/api/sessions/{session}/recording")
+    assert status == 200, recording
+    assert (recording["version"], recording["scenario"], recording["clock"], recording["lost"]) == (1, "search", "real", 0)
+    streams = [event["stream"] for event in recording["events"]]
+    assert streams.count("input:query") == 3 and "throttled" in streams and "results" in streams
+    assert recording["made"] == len(recording["events"])
+    assert [event["seq"] for event in recording["events"]] == list(range(1, recording["made"] + 1))
+    inputs = [(event["value"], event["t"]) for event in recording["events"] if event["stream"] == "input:query"]
+    assert [value for value, _ in inputs] == ["sw", "swi", "swift"] and all(t >= 0 for _, t in inputs)
+
+    status, link = playground.json("POST", f"/api/sessions/{session}/recording", json.dumps({"title": "My search"}),
+                                   {"Content-Type": "application/json"})
+    assert status == 201, link
+    assert (link["kind"], link["title"], link["url"]) == ("run", "My search", f"/s/{link['id']}")
+    status, kept = playground.json("GET", f"/api/links/{link['id']}")
+    run = json.loads(kept["content"])
+    assert run["events"][:len(recording["events"])] == recording["events"]
+    # A run is kept from its session only: posted as content it is refused.
+    status, body = playground.json("POST", "/api/links", json.dumps({"kind": "run", "title": "x", "content": kept["content"]}),
+                                   {"Content-Type": "application/json"})
+    assert (status, body["error"]["code"]) == (400, "invalid_link")
+    for body, status_code, code in (("{", 400, "invalid_json"), ('{"title": ""}', 400, "invalid_value"), ('{"colour": 1}', 400, "invalid_value")):
+        status, answer = playground.json("POST", f"/api/sessions/{session}/recording", body, {"Content-Type": "application/json"})
+        assert (status, answer["error"]["code"]) == (status_code, code), body
+    status, _, _ = playground.request("POST", f"/api/sessions/{session}/recording", "x", {"Content-Type": "text/plain"})
+    assert status == 415
+    status, answer = playground.json("GET", "/api/sessions/" + "0" * 32 + "/recording")
+    assert (status, answer["error"]["code"]) == (404, "unknown_session")
+
+
+def test_a_recording_says_what_its_session_no_longer_keeps(make_playground):
+    server = make_playground("--event-buffer", "16")
+    session = server.new_session("ticker")  # a tick each 100 ms here
+    watch = server.watch(f"/api/sessions/{session}/events")
+    watch.wait_for(lambda events: len(events) >= 20, timeout=10)
+    watch.close()
+    status, recording = server.json("GET", f"/api/sessions/{session}/recording")
+    assert len(recording["events"]) == 16 and recording["lost"] == recording["made"] - 16 > 0, recording
+    assert recording["events"][0]["seq"] == recording["lost"] + 1
+
+
+def test_a_kept_run_opens_as_a_replay_in_a_fresh_browser(playground):
+    session = drive_search(playground)
+    status, link = playground.json("POST", f"/api/sessions/{session}/recording", "", {})
+    assert status == 201, link
+    status, recording = playground.json("GET", f"/api/sessions/{session}/recording")
+    browser = new_browser()
+    try:
+        browser.get(f"{playground.url}{link['url']}")
+        connection = lambda: browser.find_element(By.ID, "connection").text  # noqa: E731
+        wait(browser, lambda: connection().startswith("Replay:"))
+        assert connection() == f"Replay: {len(recording['events'])} events"
+        assert browser.find_element(By.ID, "scenario-title").text == "A run of Throttled search"
+        # The same events: each throttled and results value of the session is in the replay's log.
+        log = browser.find_element(By.ID, "log").text
+        for event in recording["events"]:
+            if event["stream"] == "throttled" and event["kind"] == "next":
+                assert f"throttled next {json.dumps(event['value'])}" in log, log[:2000]
+        assert not browser.find_element(By.ID, "inputs").is_displayed(), "a replay is read-only"
+        assert not browser.find_element(By.ID, "clock").is_displayed()
+        axe_clean(browser)
+        check_console(browser)
+    finally:
+        browser.quit()
