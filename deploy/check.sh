@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # deploy/check.sh: builds the images, starts deploy/compose.yaml (nginx and three playground
 # instances), and checks through nginx what scaling out promises (deploy/check.py): 30 sessions of
-# every scenario driven and watched, spread over the three instances; a watcher reconnected with
+# every scenario driven and watched, spread over the three instances; rooms opened, joined by
+# their codes, asked and answered, each on its instance; a watcher reconnected with
 # Last-Event-ID loses nothing; one instance stopped (SIGTERM, as a rolling update does): only its
 # sessions end, with the `end` event, while the others carry on; new sessions still succeed. Then
 # links (deploy/check_links.py): kept through one instance, opened through another; PostgreSQL
