@@ -35,11 +35,25 @@ extension Session {
         {
             [self] _ in
             guard let virtualClock else { return }
-            let target = virtualClock.now + Self.duration(milliseconds: milliseconds)
-            if !virtualClock.advance(to: target, maximumSteps: Self.virtualStepBudget) {
+            // A replayed step may be many moves made one: it runs in several budgets (``advance(_:to:whole:)``).
+            if !Self.advance(virtualClock, to: virtualClock.now + Self.duration(milliseconds: milliseconds), whole: !rated) {
                 budgetExhausted()
             }
         }
+    }
+
+    /// The most budgets a replayed step of the journal may take: moves of the clock made one step
+    /// (``SessionJournal``) were each within a budget, together perhaps not; a runaway program's
+    /// endless work at one instant still stops.
+    static let replayedStepBudgets = 64
+
+    /// Moves `clock` to `target` within the step budget, or — for a `whole` step, one of a journal
+    /// replayed — within up to ``replayedStepBudgets`` of them. Whether it got there.
+    static func advance(_ clock: TestScheduler, to target: Duration, whole: Bool) -> Bool {
+        for _ in 0..<(whole ? replayedStepBudgets : 1) {
+            if clock.advance(to: target, maximumSteps: virtualStepBudget) { return true }
+        }
+        return false
     }
 
     /// Does a journal's `steps` as if they had been sent, outside the input rate (a room's

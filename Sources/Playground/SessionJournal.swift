@@ -34,7 +34,8 @@ struct SessionJournal: Sendable {
 
     /// Adds `step`, unless the journal would pass its limit (it is then no longer whole). Moves of
     /// the clock with no input between are one step (Play sends one every 100 ms): the work they
-    /// run is the same, unless one move ran past the step budget, which only a runaway program does.
+    /// run is the same, in the same order, unless one move ran past the step budget, which only a
+    /// runaway program does (a replay runs such a step in several budgets).
     mutating func append(_ step: Step) {
         guard isWhole else { return }
         let size: Int
@@ -60,8 +61,8 @@ struct SessionJournal: Sendable {
 
 /// A session's journal replayed on a virtual clock of its own, as ``Session`` runs it: the
 /// definition started and the work due run, then each step — an input applied and the work due
-/// run, or the clock advanced within the session's step budget — then the clock moved on by
-/// `beyond` milliseconds. Its reports go to `sink` with the clock's time.
+/// run, or the clock advanced (moves made one step run in as many step budgets as they need,
+/// up to ``Session/replayedStepBudgets``) — then the clock moved on by `beyond` milliseconds. Its reports go to `sink` with the clock's time.
 enum SessionReplay {
     static func run(
         _ definition: SessionDefinition,
@@ -81,15 +82,10 @@ enum SessionReplay {
                 instance.apply(event, to: name)
                 _ = clock.advance(to: clock.now, maximumSteps: budget)
             case .advance(let milliseconds):
-                _ = clock.advance(to: clock.now + Session.duration(milliseconds: milliseconds), maximumSteps: budget)
+                _ = Session.advance(clock, to: clock.now + Session.duration(milliseconds: milliseconds), whole: true)
             }
         }
-        var left = beyond
-        while left > 0 {
-            let step = min(left, Session.maximumAdvance)
-            _ = clock.advance(to: clock.now + Session.duration(milliseconds: step), maximumSteps: budget)
-            left -= step
-        }
+        if beyond > 0 { _ = Session.advance(clock, to: clock.now + Session.duration(milliseconds: beyond), whole: true) }
         instance.stop()
     }
 }

@@ -122,6 +122,38 @@ struct RoomTests {
         store.delete(session.id)
     }
 
+    /// Play's moves of the clock are one step in the journal; replayed, that step runs in as many
+    /// step budgets as it needs: 30 s of a 1 ms ticker is 30,000 ticks, past one budget of 20,000.
+    @Test func aJournalStepOfManyMovesIsReplayedWhole() throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var settings = ScenarioSettings()
+        settings.tickInterval = .milliseconds(1)
+        var limits = SessionStore.Limits()
+        limits.session.inputsPerSecond = 10_000
+        limits.session.inputBurst = 10_000
+        let store = SessionStore(settings: settings, limits: limits, threads: 1, logger: logger)
+        let definition = SessionDefinition.scenario(try #require(Catalogue.scenario(withID: "ticker")))
+        let session = try store.create(definition, clientAddress: "test", clock: .virtual, journalBytes: 64 * 1024)
+        for _ in 0..<300 { _ = session.advance(by: 100) }
+        let done = DispatchSemaphore(value: 0)
+        _ = session.scheduler.schedule { done.signal() }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let journal = try #require(session.journal)
+        #expect(journal.steps.count == 1 && journal.milliseconds == 30_000)
+        let made = session.keptEvents.made
+        let replayed = Lock(0)
+        SessionReplay.run(definition, settings: settings, steps: journal.steps, beyond: 0) { _, report, _ in
+            switch report {
+            case .event, .subscribed: replayed.withLock { $0 += 1 }
+            case .disposed: break  // the replay's own stop, at its end
+            }
+        }
+        #expect(made > 90_000, "three streams tick 30,000 times")
+        #expect(replayed.withLock { $0 } == made)
+        store.delete(session.id)
+    }
+
     /// Answers added, changed and taken back in a random order: the counts kept as they come are
     /// the counts of the answers standing at the end.
     @Test func theClassTallyAgreesWithARecount() {
