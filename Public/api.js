@@ -107,7 +107,12 @@ export const moveRoom = (id, key, index) => call("POST", roomPath(id, "/lesson")
 export const revealRoom = (id, key) => call("POST", roomPath(id, "/reveal"), undefined, { key });
 export const answerRoom = (id, key, question, marbles) => call("POST", roomPath(id, "/answers"), { question, marbles }, { key });
 export const endRoom = (id, key) => call("DELETE", roomPath(id), undefined, { key });
+/** The room's students, `{number, name}` each, in the order they joined (the teacher's alone). */
 export const roomStudents = (id, key) => call("GET", roomPath(id, "/students"), undefined, { key }).then((body) => body.students);
+/** Takes student `number` out of the room. */
+export const removeStudent = (id, key, number) => call("DELETE", roomPath(id, `/students/${number}`), undefined, { key });
+/** Closes the room to newcomers (`locked`), or opens it again. */
+export const lockRoom = (id, key, locked) => call("POST", roomPath(id, "/lock"), { locked }, { key });
 /** A session of one's own where the room's is now (its inputs and clock replayed). */
 export const takeRoomHome = (id, key) => call("POST", roomPath(id, "/home"), undefined, { key });
 

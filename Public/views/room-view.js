@@ -3,7 +3,7 @@
 // going through the room); students join by the code, watch the same diagram, and answer the
 // teacher's questions by drawing marbles. The room's event stream carries whole snapshots of what
 // each person sees, so a reconnect shows the current question and one's own answer again.
-import { answerRoom, askRoom, endRoom, moveRoom, revealRoom, roomCookie, roomStudents, takeRoomHome } from "../api.js";
+import { answerRoom, askRoom, endRoom, lockRoom, moveRoom, removeStudent, revealRoom, roomCookie, roomStudents, takeRoomHome } from "../api.js";
 import { html, prose } from "../dom.js";
 import { parseRow } from "../marble-notation.js";
 import { FRAME_WIDTH, editableRow } from "../marble-row.js";
@@ -65,9 +65,10 @@ export class RoomView {
     source.addEventListener("end", (message) => {
       source.close();
       const { reason } = JSON.parse(message.data);
-      this.section.replaceChildren(this.heading("The room has ended"), html("p", undefined, reason === "draining"
-        ? "Its server was replaced. Ask your teacher for a new room."
-        : reason === "idle" ? "Nothing happened in it for a long while." : "The teacher ended it. Thank you for taking part!"));
+      const words = { draining: "Its server was replaced. Ask your teacher for a new room.",
+        idle: "Nothing happened in it for a long while.", removed: "The teacher took you out of the room." };
+      this.section.replaceChildren(this.heading(reason === "removed" ? "You have left the room" : "The room has ended"),
+        html("p", undefined, words[reason] ?? "The teacher ended it. Thank you for taking part!"));
       document.body.classList.remove("presenting");
     });
   }
@@ -116,18 +117,39 @@ export class RoomView {
       present.setAttribute("aria-pressed", String(document.body.classList.toggle("presenting")));
     });
     const names = button("Show names", "secondary");
-    const nameList = html("p", "hint room-names");
+    const nameList = html("ul", "room-names");
     nameList.id = "room-names";
-    names.addEventListener("click", async () => {
+    nameList.setAttribute("aria-label", "The class");
+    const showNames = async () => {
+      const students = await roomStudents(view.id, this.params.key);
+      nameList.replaceChildren(...students.map((student) => {
+        const item = html("li", undefined, `${student.name} `);
+        const remove = button("Remove", "secondary");
+        remove.setAttribute("aria-label", `Remove ${student.name} from the room`);
+        remove.addEventListener("click", () => removeStudent(view.id, this.params.key, student.number)
+          .then(showNames).catch((error) => notice(explain(error))));
+        item.append(remove);
+        return item;
+      }));
+      if (!students.length) nameList.replaceChildren(html("li", "hint", "Nobody has joined yet."));
+    };
+    names.addEventListener("click", () => showNames().catch((error) => notice(explain(error))));
+    const door = button("Close to newcomers", "secondary");
+    door.id = "room-door";
+    door.setAttribute("aria-pressed", "false");
+    door.addEventListener("click", async () => {
+      const locked = door.getAttribute("aria-pressed") !== "true";
       try {
-        nameList.textContent = (await roomStudents(view.id, this.params.key)).join(", ") || "Nobody has joined yet.";
+        await lockRoom(view.id, this.params.key, locked);
+        door.setAttribute("aria-pressed", String(locked));
+        door.textContent = locked ? "Open to newcomers" : "Close to newcomers";
       } catch (error) {
         notice(explain(error));
       }
     });
     const end = button("End the room", "secondary");
     end.addEventListener("click", () => endRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
-    head.append(code, present, names, end);
+    head.append(code, present, names, door, end);
     const shell = html("div", "room-class-view");
     this.section.replaceChildren(this.heading(view.title), head, nameList, ...this.courseControls(view), this.askForm(view), shell);
     return shell;

@@ -40,13 +40,14 @@ final class Room: Sendable {
         let id: String?
     }
 
-    private struct Watcher {
+    struct Watcher {
         let stream: EventStream
         /// `nil` for the teacher.
         let student: Int?
     }
 
-    private struct State {
+    /// What the room's lock guards (read by the snapshots, RoomSnapshots.swift).
+    struct State {
         var session: Session
         /// What the session runs (the course's current lesson, for a course).
         var source: RoomSource
@@ -62,6 +63,8 @@ final class Room: Sendable {
         var version = 0
         var lastActivity = ContinuousClock.now
         var isEnded = false
+        /// The teacher closed the door: nobody new joins.
+        var isLocked = false
         var lastTeacherSend: ContinuousClock.Instant?
         var teacherSendScheduled = false
     }
@@ -132,6 +135,7 @@ final class Room: Sendable {
     /// Why a student was not let in.
     enum JoinRefusal: Error {
         case full(Int)
+        case locked
         case ended
     }
 
@@ -140,6 +144,7 @@ final class Room: Sendable {
         let secret = RoomKeys.make()
         return state.withLock { state in
             guard !state.isEnded else { return .failure(.ended) }
+            guard !state.isLocked else { return .failure(.locked) }
             guard state.students.count < limits.studentsPerRoom else { return .failure(.full(limits.studentsPerRoom)) }
             var unique = name
             var suffix = 2
@@ -162,9 +167,40 @@ final class Room: Sendable {
         }
     }
 
-    /// The students' names, in the order they joined (the teacher's alone).
-    var names: [String] {
-        state.withLock { $0.students.values.sorted { $0.number < $1.number }.map(\.name) }
+    /// The students, in the order they joined (the teacher's alone).
+    var students: [(number: Int, name: String)] {
+        state.withLock { $0.students.values.sorted { $0.number < $1.number }.map { ($0.number, $0.name) } }
+    }
+
+    /// Takes student `number` out of the room: their key opens nothing from now on, their answer
+    /// leaves the counts, and their streams end (`event: end`, `{"reason": "removed"}`). `false`
+    /// if there is no such student.
+    func remove(student number: Int) -> Bool {
+        let streams = state.withLock { state -> [EventStream]? in
+            guard let student = state.students.removeValue(forKey: number) else { return nil }
+            state.names.remove(student.name)
+            state.tally.remove(number)
+            let theirs = state.watchers.filter { $0.value.student == number }
+            for key in theirs.keys { state.watchers[key] = nil }
+            state.lastActivity = .now
+            changed(&state, students: false)
+            return theirs.values.map(\.stream)
+        }
+        guard let streams else { return false }
+        for stream in streams {
+            stream.send(Self.endEvent("removed"))
+            stream.close()
+        }
+        return true
+    }
+
+    /// Closes the door (`locked`) or opens it again: while it is closed, nobody new joins.
+    func lock(_ locked: Bool) {
+        state.withLock { state in
+            state.isLocked = locked
+            state.lastActivity = .now
+            changed(&state, students: false)
+        }
     }
 
     var studentCount: Int { state.withLock { $0.students.count } }
@@ -292,10 +328,11 @@ final class Room: Sendable {
     private func changed(_ state: inout State, students: Bool, only: Int? = nil) {
         state.version += 1
         if students || only != nil {
+            var shared: String?
             var frames: [Int: ServerSentEvent] = [:]
             for watcher in state.watchers.values {
                 guard let number = watcher.student, students || number == only else { continue }
-                let frame = frames[number] ?? snapshot(state, for: number)
+                let frame = frames[number] ?? studentSnapshot(state, for: number, shared: &shared)
                 frames[number] = frame
                 watcher.stream.send(frame)
             }
@@ -327,67 +364,6 @@ final class Room: Sendable {
         guard !teachers.isEmpty else { return }
         let frame = snapshot(state, for: nil)
         for watcher in teachers { watcher.stream.send(frame) }
-    }
-
-    private func snapshot(_ state: State, for student: Int?) -> ServerSentEvent {
-        let data = (try? Self.encoder.encode(view(of: state, for: student))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return ServerSentEvent(data: data, event: "room", id: String(state.version))
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    private func view(of state: State, for student: Int?) -> RoomView {
-        let question = state.question.map { question in
-            RoomView.Question(
-                id: question.id,
-                stream: question.stream,
-                from: question.from,
-                frame: question.frame,
-                frames: question.frames,
-                letters: question.letters,
-                revealed: question.isRevealed,
-                truth: question.isRevealed || student == nil ? question.truth : nil
-            )
-        }
-        var you: RoomView.You?
-        if let student, let me = state.students[student] {
-            let mine = state.tally.answer(of: student)
-            let revealed = state.question?.isRevealed == true
-            you = RoomView.You(name: me.name, answer: mine?.marbles, right: revealed ? mine?.right : nil)
-        }
-        var tally: RoomView.Class?
-        if student == nil, state.question != nil {
-            tally = RoomView.Class(
-                answered: state.tally.answered,
-                right: state.tally.right,
-                wrong: state.tally.wrongGroups(limit: Self.shownGroups),
-                heat: state.tally.heat
-            )
-        }
-        return RoomView(
-            id: id,
-            title: title,
-            code: code,
-            origin: state.source.origin,
-            course: course.map { course in
-                RoomView.Course(
-                    title: course.title,
-                    lessons: course.lessons.map { RoomView.Course.Lesson(id: $0.id, title: $0.lesson.title ?? $0.id) },
-                    current: state.lesson
-                )
-            },
-            session: state.session.id,
-            students: state.students.count,
-            question: question,
-            suggested: state.source.suggested,
-            you: you,
-            class: tally,
-            ended: state.isEnded
-        )
     }
 
     // MARK: Life

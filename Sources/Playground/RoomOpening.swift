@@ -133,6 +133,8 @@ extension API {
         switch room.join(as: name) {
         case .failure(.full(let limit)):
             return .error(status: 409, code: "room_full", message: "The room has \(limit) students, as many as it takes (--room-students).")
+        case .failure(.locked):
+            return .error(status: 409, code: "room_locked", message: "The teacher has closed the room to newcomers; ask them to open it.")
         case .failure(.ended):
             return .error(status: 404, code: "unknown_room", message: "That room has ended.")
         case .success(let joined):

@@ -111,7 +111,7 @@ extension API {
         }
         router.add(.get, "/api/rooms/{rid}/students", preflight: teacher) { request in
             guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
-            return .json(StudentList(students: access.room.names))
+            return .json(StudentList(students: access.room.students.map { StudentList.Student(number: $0.number, name: $0.name) }))
         }
         router.add(.post, "/api/rooms/{rid}/inputs/{name}", preflight: checkRoomInputHead) { request in
             sendInput(request)
@@ -126,6 +126,27 @@ extension API {
         }
         router.add(.post, "/api/rooms/{rid}/answers", preflight: answering) { request in answerQuestion(request) }
         router.add(.post, "/api/rooms/{rid}/lesson", preflight: asking) { request in moveToLesson(request) }
+        router.add(.delete, "/api/rooms/{rid}/students/{number}", preflight: teacher) { request in
+            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+            // At most 9 digits: a number from outside is range-checked before it is used.
+            let text = request.parameters["number"] ?? ""
+            guard text.utf8.count <= 9, let number = Int(text), access.room.remove(student: number) else {
+                return .error(status: 404, code: "unknown_student", message: "No student of this room has that number.")
+            }
+            return HTTPResponse(status: 204)
+        }
+        router.add(.post, "/api/rooms/{rid}/lock", preflight: asking) { request in
+            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+            guard case .success(let fields) = Self.jsonObject(request.body), case .bool(let locked) = fields["locked"] ?? .null else {
+                return .error(
+                    status: 400,
+                    code: "invalid_value",
+                    message: #"Send {"locked": true} to close the room to newcomers, false to open it."#
+                )
+            }
+            access.room.lock(locked)
+            return .json(access.room.view(for: nil))
+        }
         router.add(.post, "/api/rooms/{rid}/home", preflight: anyone) { request in
             takeHome(request)
         }
@@ -319,5 +340,10 @@ extension API {
 
 /// `GET /api/rooms/{rid}/students`.
 struct StudentList: Encodable {
-    let students: [String]
+    /// A student: their number in the room (the first part of their key) and name.
+    struct Student: Encodable {
+        let number: Int
+        let name: String
+    }
+    let students: [Student]
 }

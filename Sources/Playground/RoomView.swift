@@ -49,5 +49,7 @@ struct RoomView: Encodable, Sendable {
     let suggested: Room.SuggestedQuestion?
     let you: You?
     let `class`: Class?
+    /// The teacher closed the door: nobody new joins.
+    let locked: Bool
     let ended: Bool
 }

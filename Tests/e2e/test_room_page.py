@@ -133,6 +133,14 @@ def test_a_course_moves_on_and_the_class_follows(playground):
         # The diagram below is the new lesson's session: its program is the filtering lesson's.
         wait(student, lambda: "filter" in element(student, "source-code").text)
         assert student.execute_script("return location.hash") == first_session, "the room's address stays"
+        # The teacher lists the class, takes the student out, and closes the room to newcomers.
+        teacher.find_element(By.XPATH, "//button[text()='Show names']").click()
+        wait(teacher, lambda: "Ada" in text_of(teacher, "room-names"))
+        teacher.find_element(By.CSS_SELECTOR, "#room-names button[aria-label='Remove Ada from the room']").click()
+        wait(student, lambda: text_of(student, "room-title") == "You have left the room")
+        wait(teacher, lambda: "Nobody has joined yet." in text_of(teacher, "room-names"))
+        element(teacher, "room-door").click()
+        wait(teacher, lambda: element(teacher, "room-door").get_attribute("aria-pressed") == "true")
         for browser in (teacher, student):
             check_console(browser)
     finally:

@@ -87,7 +87,8 @@ def test_a_room_asks_the_class_and_counts_what_it_answers(playground):
     status, body = answer(playground, rid, ada["studentKey"], question["id"], "--")
     assert (status, body["error"]["code"]) == (409, "question_revealed")
     status, body = playground.json("GET", f"/api/rooms/{rid}/students", None, bearer(teacher))
-    assert body == {"students": ["Ada Lovelace", "Ada Lovelace (2)", "Alan"]}
+    assert body == {"students": [{"number": 1, "name": "Ada Lovelace"}, {"number": 2, "name": "Ada Lovelace (2)"},
+                                 {"number": 3, "name": "Alan"}]}
 
 
 def test_keys_decide_who_drives_asks_and_answers(playground):
@@ -378,3 +379,41 @@ def test_a_room_follows_a_course_lesson_by_lesson(playground):
     for source, code in (({"course": "23456789abcdefgh"}, "invalid_value"), ({"course": lesson_link["id"]}, "invalid_value")):
         status, error = playground.json("POST", "/api/rooms", json.dumps({"from": source}), {"Content-Type": "application/json"})
         assert (status, error["error"]["code"]) == (400, code), source
+
+
+def test_the_teacher_removes_a_student_and_closes_the_door(playground):
+    """A room's seats are the class's: the teacher takes out a name that does not belong (its key
+    then opens nothing, its answer leaves the counts, its stream ends) and closes the room to
+    newcomers; a class behind one address shares no per-address limit on joining, so this is how a
+    teacher keeps it theirs."""
+    room = open_room(playground)
+    rid, teacher = room["room"], room["teacherKey"]
+    ada = join(playground, room["code"], "Ada")["studentKey"]
+    troll = join(playground, room["code"], "Not Ada")["studentKey"]
+    question = ask(playground, rid, teacher, stream="out", frames=8)
+    for key in (ada, troll):
+        status, _ = answer(playground, rid, key, question["id"], "----b-c|")
+        assert status == 200
+    stream = room_events(playground, rid, key=troll)
+    stream.wait_for(lambda events: len(events) == 1)
+    for number, status_code in (("2", 204), ("2", 404), ("99", 404), ("x", 404), ("9" * 30, 404)):
+        status, _, _ = playground.request("DELETE", f"/api/rooms/{rid}/students/{number}", None, bearer(teacher))
+        assert status == status_code, number
+    stream.wait_for(lambda events: events[-1].get("event") == "end")
+    assert stream.events[-1]["json"] == {"reason": "removed"}
+    stream.close()
+    status, body = answer(playground, rid, troll, question["id"], "-")
+    assert (status, body["error"]["code"]) == (403, "wrong_key")
+    status, view = playground.json("GET", f"/api/rooms/{rid}", None, bearer(teacher))
+    assert view["students"] == 1 and view["class"]["answered"] == 1 and view["class"]["right"] == 1
+    status, body = playground.json("DELETE", f"/api/rooms/{rid}/students/1", None, bearer(ada))
+    assert (status, body["error"]["code"]) == (403, "teacher_only")
+    # The door closed: nobody new joins; opened again, they do.
+    status, view = playground.json("POST", f"/api/rooms/{rid}/lock", json.dumps({"locked": True}), bearer(teacher))
+    assert status == 200 and view["locked"] is True
+    status, body = playground.json("POST", f"/api/join/{room['code']}", json.dumps({"name": "Late"}))
+    assert (status, body["error"]["code"]) == (409, "room_locked")
+    status, body = playground.json("POST", f"/api/rooms/{rid}/lock", json.dumps({"locked": "yes"}), bearer(teacher))
+    assert (status, body["error"]["code"]) == (400, "invalid_value")
+    playground.json("POST", f"/api/rooms/{rid}/lock", json.dumps({"locked": False}), bearer(teacher))
+    join(playground, room["code"], "Late")

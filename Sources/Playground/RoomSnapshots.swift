@@ -1,0 +1,83 @@
+import Foundation
+import MicroHTTP
+
+/// What each person sees of a room (``RoomView``), as the room's streams send it: built from the
+/// room's state under its lock, encoded once for the teacher and once for every student but their
+/// own part.
+extension Room {
+    /// Student `number`'s snapshot: every student's view is the same but for `you`, which sorts
+    /// last of its keys, so the rest is encoded once a change (`shared`) and `you` added to it —
+    /// a question reaches a thousand students without a thousand encodings of the whole.
+    func studentSnapshot(_ state: State, for number: Int, shared: inout String?) -> ServerSentEvent {
+        let common = shared ?? Self.encoded(view(of: state, for: number, withYou: false))
+        shared = common
+        let you = view(of: state, for: number).you.map(Self.encoded) ?? "null"
+        let data = common == "{}" ? #"{"you":\#(you)}"# : common.dropLast() + #","you":"# + you + "}"
+        return ServerSentEvent(data: data, event: "room", id: String(state.version))
+    }
+
+    static func encoded(_ value: some Encodable) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    func snapshot(_ state: State, for student: Int?) -> ServerSentEvent {
+        ServerSentEvent(data: Self.encoded(view(of: state, for: student)), event: "room", id: String(state.version))
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    func view(of state: State, for student: Int?, withYou: Bool = true) -> RoomView {
+        let question = state.question.map { question in
+            RoomView.Question(
+                id: question.id,
+                stream: question.stream,
+                from: question.from,
+                frame: question.frame,
+                frames: question.frames,
+                letters: question.letters,
+                revealed: question.isRevealed,
+                truth: question.isRevealed || student == nil ? question.truth : nil
+            )
+        }
+        var you: RoomView.You?
+        if withYou, let student, let me = state.students[student] {
+            let mine = state.tally.answer(of: student)
+            let revealed = state.question?.isRevealed == true
+            you = RoomView.You(name: me.name, answer: mine?.marbles, right: revealed ? mine?.right : nil)
+        }
+        var tally: RoomView.Class?
+        if student == nil, state.question != nil {
+            tally = RoomView.Class(
+                answered: state.tally.answered,
+                right: state.tally.right,
+                wrong: state.tally.wrongGroups(limit: Self.shownGroups),
+                heat: state.tally.heat
+            )
+        }
+        return RoomView(
+            id: id,
+            title: title,
+            code: code,
+            origin: state.source.origin,
+            course: course.map { course in
+                RoomView.Course(
+                    title: course.title,
+                    lessons: course.lessons.map { RoomView.Course.Lesson(id: $0.id, title: $0.lesson.title ?? $0.id) },
+                    current: state.lesson
+                )
+            },
+            session: state.session.id,
+            students: state.students.count,
+            question: question,
+            suggested: state.source.suggested,
+            you: you,
+            class: tally,
+            locked: state.isLocked,
+            ended: state.isEnded
+        )
+    }
+}
