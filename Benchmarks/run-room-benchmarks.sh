@@ -74,7 +74,8 @@ print(f"| fan-out to {room['students']} students: p50 / p99 / max | {steps['late
 print(f"| events lost | {steps['lost']} of {steps['expected']} | {echo['lost']} of {echo['expected']} | none | "
       f"{'yes' if steps['lost'] == 0 else '**no**'} |")
 q = room["question_reached_ms"]
-print(f"| a question to every student: p50 / p99 / max | {q['p50']} / {q['p99']} / {q['max']} ms ({room['question_missed']} missed) | | | |")
+print(f"| a question to every student: p50 / p99 / max | {q['p50']} / {q['p99']} / {q['max']} ms ({room['question_missed']} missed; "
+      f"the teacher's POST answered in {room['question_posted_ms']} ms) | | | |")
 print(f"| {answers['sent']} answers in {answers['seconds']} s: refused | {answers['refused']} | | none | {'yes' if answers['refused'] == 0 else '**no**'} |")
 after = answers["teacher_view_after_last_ms"]
 print(f"| the teacher's view with every answer, after the last | {after} ms ({answers['teacher_snapshots']} snapshots) | | within 250 ms | "

@@ -132,6 +132,7 @@ async def run(args):
     question = (await call(port, "POST", f"/api/rooms/{rid}/questions", {"stream": "validQuery", "frames": 10},
                            bearer(teacher)))["question"]
     assert question["id"] == asked["id"], question
+    posted_ms = (time.monotonic_ns() - asked_at) / 1e6  # the answer found (the journal replayed) and the POST answered
     deadline = time.monotonic() + args.drain
     while time.monotonic() < deadline and sum(w.matched is not None for w in room_watchers) < len(keys):
         await asyncio.sleep(0.01)
@@ -173,7 +174,7 @@ async def run(args):
         "kib_per_student": round((held - before) / len(keys), 2),
         "steps": {"inputs": args.inputs, "rate": args.rate, "expected": expected, "lost": expected - len(steps),
                   "latency_ms": ms(steps)},
-        "question_reached_ms": ms(reached), "question_missed": len(keys) - len(reached),
+        "question_reached_ms": ms(reached), "question_missed": len(keys) - len(reached), "question_posted_ms": round(posted_ms, 2),
         "answers": {"sent": len(keys), "refused": refused, "seconds": round(answers_took, 3),
                     "teacher_view_after_last_ms": round((teacher_watcher.matched - last_taken[0]) / 1e6, 2)
                     if teacher_watcher.matched else None,

@@ -225,6 +225,19 @@ def test_streams_resume_with_last_event_id_and_rooms_outlive_the_teachers_tab(pl
     teacher_again.wait_for(lambda events: len(events) >= 1)
     assert latest(teacher_again)["class"]["answered"] == 1
     teacher_again.close()
+    # A student's own part of a snapshot is written by hand: quotes and any script in a name, the
+    # answer, and right or wrong once revealed, as the encoder writes them.
+    quoted = join(playground, room["code"], 'Zoë "Z" \\ ✨')["studentKey"]
+    status, _ = answer(playground, rid, quoted, question["id"], "-a--b-c|")
+    streamed = room_events(playground, rid, cookie=f"room_student={quoted}")
+    streamed.wait_for(lambda events: len(events) == 1)
+    assert latest(streamed)["you"] == {"name": 'Zoë "Z" \\ ✨', "answer": "-a--b-c|"}
+    playground.json("POST", f"/api/rooms/{rid}/reveal", None, bearer(teacher))
+    streamed.wait_for(lambda events: latest(streamed)["question"]["revealed"])
+    assert latest(streamed)["you"] == {"name": 'Zoë "Z" \\ ✨', "answer": "-a--b-c|", "right": False}
+    status, view = playground.json("GET", f"/api/rooms/{rid}", None, bearer(quoted))
+    assert view["you"] == latest(streamed)["you"]
+    streamed.close()
 
 
 def test_a_class_behind_one_address_joins_and_answers(make_playground):
