@@ -18,6 +18,8 @@ import { VirtualClock } from "./virtual-clock.js";
 const $ = (id) => document.getElementById(id);
 /** Events kept to redraw the diagram when a chain's stages are shown or hidden. */
 const MAX_KEPT_EVENTS = 5000;
+/** The errors with which the server stops a program at a limit (docs/PIPELINES.md, "Limits"). */
+const HALTS = new Set(["budget_exceeded", "value_too_large", "too_many_subscriptions"]);
 /** The least time between two announcements of one result stream, in milliseconds. */
 const ANNOUNCE_EVERY_MS = 500;
 
@@ -227,7 +229,10 @@ export class SessionView {
     this.source?.close();
     this.source = null;
     const lost = replay.lost ? ` (${replay.lost} earlier events were not kept)` : "";
-    this.setConnection(`Replay: ${replay.events.length} events${lost}`, "replay");
+    // A program halted by its limits: everything it did is here, and where it stopped is said.
+    const halt = replay.events.find((event) => event.kind === "error" && HALTS.has(event.value?.code));
+    const stopped = halt ? `; the program was stopped at ${halt.t} ms on ${halt.stream}: ${halt.value.message}` : "";
+    this.setConnection(`Replay: ${replay.events.length} events${lost}${stopped}`, "replay");
     for (const event of replay.events) this.receive(event);
     this.replayNow = replay.events.at(-1)?.t ?? 0;
   }

@@ -86,3 +86,31 @@ def test_a_kept_run_opens_as_a_replay_in_a_fresh_browser(playground):
         check_console(browser)
     finally:
         browser.quit()
+
+
+def test_a_halted_programs_run_keeps_what_it_did_and_says_where_it_stopped(playground):
+    """A program stopped by its step budget: its recording holds everything it sent until then and
+    the error that stopped it, and its replay says where."""
+    program = "x = just(1).repeat().scan([]) { a, v in a + [v] }\n"
+    status, created = playground.json("POST", "/api/pipelines?clock=virtual", program, {"Content-Type": "text/plain"})
+    assert status == 201, created
+    session = created["session"]
+    watch = playground.watch(f"/api/sessions/{session}/events?since=0")
+    watch.wait_for(lambda events: any(e.get("event") == "x" and e["json"]["kind"] == "error" for e in events), timeout=10)
+    watch.close()
+    status, recording = playground.json("GET", f"/api/sessions/{session}/recording")
+    values = [e for e in recording["events"] if e["stream"] == "x" and e["kind"] == "next"]
+    ends = [e for e in recording["events"] if e["stream"] == "x" and e["kind"] == "error"]
+    assert ends and ends[0]["value"]["code"] == "budget_exceeded" and values, recording["events"][-3:]
+    assert recording["events"].index(ends[0]) > recording["events"].index(values[-1]), "it ends where it stopped"
+    status, link = playground.json("POST", f"/api/sessions/{session}/recording", "", {})
+    assert status == 201, link
+    browser = new_browser()
+    try:
+        browser.get(f"{playground.url}{link['url']}")
+        wait(browser, lambda: "the program was stopped at" in browser.find_element(By.ID, "connection").text)
+        assert "budget_exceeded" not in browser.find_element(By.ID, "connection").text  # said in words
+        assert " on x" in browser.find_element(By.ID, "connection").text
+        check_console(browser)
+    finally:
+        browser.quit()
