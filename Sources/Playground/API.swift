@@ -160,9 +160,12 @@ struct API: Sendable {
             }
         }
         router.add(.get, "/api/sessions/{sid}/recording", preflight: requireSession) { request in sessionRecording(request) }
-        let keepingRun: Router.Preflight = { request in
-            if let refusal = requireSession(&request) { return refusal }
-            return Self.jsonOnly(request)
+        // A run is a link like any other: it takes a place in the client's rate of links kept.
+        let keepingRun: Router.Preflight = { [metrics, linkSaves] request in
+            if let refusal = requireSession(&request) ?? Self.jsonOnly(request) { return refusal }
+            let refusal = Self.rateLimited(request, by: linkSaves, "Too many links kept from your address; slow down.")
+            if refusal != nil { metrics.linkRefused("rate_limited") }
+            return refusal
         }
         router.add(.post, "/api/sessions/{sid}/recording", preflight: keepingRun) { request in keepRecording(request) }
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in

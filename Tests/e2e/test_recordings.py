@@ -114,3 +114,10 @@ def test_a_halted_programs_run_keeps_what_it_did_and_says_where_it_stopped(playg
         check_console(browser)
     finally:
         browser.quit()
+
+
+def test_keeping_runs_counts_against_the_rate_of_links_kept(make_playground):
+    server = make_playground("--link-saves-per-second", "1", "--link-save-burst", "2")
+    session = server.new_session("ticker")
+    statuses = [server.json("POST", f"/api/sessions/{session}/recording", "", {})[0] for _ in range(4)]
+    assert statuses[:2] in ([201, 201], [201, 200]) and 429 in statuses[2:], statuses
