@@ -81,11 +81,14 @@ enum ScenarioDrawing {
     }
 
     /// Runs `scenario` on a virtual clock with the inputs of `query` until no work is left or
-    /// `until` virtual milliseconds, and draws every stream of its catalogue entry in order.
+    /// `until` virtual milliseconds, and draws every stream of its catalogue entry in order. Its
+    /// timings are `settings`: the server's (`--throttle-ms`…) for the API, so that a session's
+    /// rows run as the session did; the defaults for lessons, whose answers must not move.
     static func run(
         _ scenario: any Scenario.Type,
         _ query: Query,
         until: Double?,
+        settings: ScenarioSettings = ScenarioSettings(),
         steps stepBudget: Int = ProgramDrawing.stepBudget,
         answerBytes: Int = ProgramDrawing.defaultAnswerBytes
     ) -> ProgramDrawing.Answer {
@@ -93,7 +96,7 @@ enum ScenarioDrawing {
         let recording = DrawingRecording(answerBytes: answerBytes)
         let description = scenario.description
         let named = Set(description.streams.map(\.name))
-        let running = scenario.init(scheduler: clock, settings: ScenarioSettings()) { stream, report in
+        let running = scenario.init(scheduler: clock, settings: settings) { stream, report in
             let owner = stream.firstIndex(of: "·").map { String(stream[..<$0]) }
             guard named.contains(stream) || owner.map(named.contains) == true else { return }
             recording.record(stream, report, at: clock.now, withEvents: owner == nil)  // a source: its subscriptions alone
@@ -149,7 +152,7 @@ extension API {
         case .failure(let error):
             return error.response
         case .success(let query):
-            let answer = ScenarioDrawing.run(scenario, query, until: until, answerBytes: marblesAnswerBytes)
+            let answer = ScenarioDrawing.run(scenario, query, until: until, settings: sessions.settings, answerBytes: marblesAnswerBytes)
             if let truncation = answer.truncation { metrics.marblesTruncated("scenario_" + truncation.reason.rawValue) }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(answer.json.utf8)))
         }

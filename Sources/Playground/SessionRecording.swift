@@ -36,6 +36,8 @@ enum SessionRecording {
         head.append("\"clock\":\"\(session.clock.rawValue)\"")
         head.append("\"made\":\(made)")
         head.append("\"lost\":\(lost)")
+        let program = session.definition.programSummary?.program ?? description.pipeline
+        head.append("\"rows\":" + RecordingRows(events: events, inputs: description.inputs, program: program, now: session.virtualTime).json)
         let json = "{" + head.joined(separator: ",") + ",\"events\":[" + chosen.joined(separator: ",") + "]}"
         return (json, chosen.count, lost)
     }
