@@ -14,6 +14,7 @@ import { RADIUS } from "./diagram-glyphs.js";
 import { drawGraph } from "./diagram-graph.js";
 import { attachHandlers } from "./diagram-keys.js";
 import { MARK_TO_MARK, rowLanes } from "./diagram-lanes.js";
+import { atInstant, showInstant } from "./diagram-instant.js";
 import { differs, isMark, isStep, KEEP, KEEP_INNER, shapeOf, SubscriptionCounts, TRIM_AT, WINDOW_RANGE } from "./diagram-model.js";
 import { showCount, showFold } from "./diagram-text.js";
 import { fittedWindow } from "./diagram-window.js";
@@ -61,6 +62,8 @@ export class Diagram {
     this.inputEvents = new Map(); // seq -> input event, to name causes
     this.counts = new SubscriptionCounts();
     this.current = null; // the seq of the glyph that holds the diagram's tab stop
+    this.instant = null; // the scrubber's instant, {t, seq}: null while the diagram shows now
+    this.instantStale = false; // events came while scrubbed: the instant is shown again next frame
     this.traced = null;
     this.build();
     this.windowMs = windowMs ?? fittedWindow(timeScale, this.width);
@@ -152,6 +155,23 @@ export class Diagram {
     this.relayout();
   }
 
+  /**
+   * Shows the session as it was at `instant` (`{t, seq}`: every event up to `seq`, drawn up to
+   * `t`), or as it is now (`null`): diagram-instant.js. The view stops following time and keeps
+   * the instant in sight.
+   */
+  setInstant(instant) {
+    this.instant = instant;
+    if (instant) {
+      this.setFollow(false);
+      const [start, end] = this.view;
+      if (instant.t < start || instant.t > end) this.viewStart = Math.max(0, instant.t - this.windowMs / 2);
+    }
+    showInstant(this);
+    this.instantStale = false;
+    this.render(this.now);
+  }
+
   /** Moves the paused view by a share of its window (negative: earlier). */
   pan(share) {
     this.setFollow(false);
@@ -192,7 +212,11 @@ export class Diagram {
     if (this.follow) this.viewStart = Math.max(0, now - NOW_AT * this.windowMs);
     const scale = this.pxPerMs;
     this.content.setAttribute("transform", `translate(${PAD - this.viewStart * scale} 0)`);
-    const nowX = PAD + (now - this.viewStart) * scale;
+    if (this.instant && this.instantStale) {
+      this.instantStale = false;
+      showInstant(this);
+    }
+    const nowX = PAD + ((this.instant?.t ?? now) - this.viewStart) * scale;
     this.nowLine.setAttribute("x1", nowX);
     this.nowLine.setAttribute("x2", nowX);
     for (const row of this.rows) {
@@ -209,6 +233,7 @@ export class Diagram {
    * row's `sources`) — and redraws what it changes.
    */
   add(event) {
+    if (this.instant) this.instantStale = true;
     const row = this.byName.get(event.stream);
     if (!row) {
       const owner = this.bySource.get(event.stream);
@@ -285,7 +310,8 @@ export class Diagram {
     }
     const index = model.lanes.findIndex((lane) => lane.subscriptions.some((subscription) => subscription.sub === (event.sub ?? null)));
     if (index < 0) return; // on a lane folded into another, or not drawn
-    refreshLane(this, row, row.lanes[index], model.lanes[index]);
+    row.lanes[index].full = model.lanes[index];
+    refreshLane(this, row, row.lanes[index], atInstant(this, model.lanes[index]));
     if (this.current === null) this.current = event.seq;
     if (this.traced) trace(this, this.traced);
   }
@@ -328,7 +354,8 @@ export class Diagram {
       lane.tail = svg("path", { class: "step-line" });
       lane.node.append(lane.lines, lane.tail);
       row.group.appendChild(lane.node);
-      refreshLane(this, row, lane, laneModel);
+      lane.full = laneModel; // the lane's every event; it draws those up to the diagram's instant
+      refreshLane(this, row, lane, atInstant(this, laneModel));
       return lane;
     });
     showFold(row, model);
@@ -336,6 +363,7 @@ export class Diagram {
       row.hiddenLanes = model.hidden;
       showCount(row);
     }
+    if (this.instant) this.instantStale = true;
     const height = mainHeight + (inner ? inner * INNER_LANE + 4 : 0);
     const moved = height !== row.height;
     row.height = height;

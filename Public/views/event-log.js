@@ -17,6 +17,7 @@ export class EventLog {
 
   /** Starts again with no lines, offering `streams` in the filter. */
   reset(streams) {
+    this.instant = null;
     this.list.replaceChildren();
     this.setStreams(streams);
   }
@@ -34,8 +35,25 @@ export class EventLog {
     this.filter.value = streams.includes(chosen) ? chosen : "";
   }
 
-  /** Adds `event` (`{seq, t, stream, kind, value, sub}`) as the newest line. */
+  /**
+   * Shows the lines of `events` (in order) up to `seq`, newest first: the log at the scrubber's
+   * instant; `seq` null shows the newest again, and new events are added as they come.
+   */
+  showAt(events, seq) {
+    this.instant = seq;
+    this.list.replaceChildren();
+    let end = events.length;
+    if (seq !== null) while (end > 0 && events[end - 1].seq > seq) end -= 1;
+    for (const event of events.slice(Math.max(0, end - MAX_LOG), end)) this.line(event);
+  }
+
+  /** Adds `event` (`{seq, t, stream, kind, value, sub}`) as the newest line (not while scrubbed). */
   add(event) {
+    if (this.instant !== null && this.instant !== undefined) return;
+    this.line(event);
+  }
+
+  line(event) {
     const item = html("li", "log-entry");
     item.dataset.stream = event.stream;
     const value = "value" in event ? ` ${describe(event.value, 400)}` : "";

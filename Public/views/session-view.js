@@ -13,6 +13,7 @@ import { diagramRows, resultStreams } from "./diagram-rows.js";
 import { EventLog } from "./event-log.js";
 import { renderInputs } from "./session-inputs.js";
 import { renderSource } from "./source-panel.js";
+import { TimeScrubber } from "./time-scrubber.js";
 import { VirtualClock } from "./virtual-clock.js";
 
 const $ = (id) => document.getElementById(id);
@@ -46,13 +47,21 @@ export class SessionView {
       bar: $("clock"), reading: $("virtual-time"), play: $("play"), speed: $("speed"),
       steps: [[$("advance-100"), 100], [$("advance-500"), 500]],
     });
+    this.instant = null; // the scrubber's instant, {t, seq}; null: live
+    this.scrubber = new TimeScrubber($("diagram"), {
+      events: () => this.events.filter((event) => this.streamNames.has(event.stream)),
+      onInstant: (instant) => this.showInstant(instant),
+    });
     this.wireViewControls();
     $("scenario-title").tabIndex = -1;
   }
 
   /** The time axis's controls and the source toggle act on whichever diagram is shown. */
   wireViewControls() {
-    $("follow").addEventListener("change", (event) => this.diagram?.setFollow(event.target.checked));
+    $("follow").addEventListener("change", (event) => {
+      if (event.target.checked) this.scrubber.backToLive();
+      this.diagram?.setFollow(event.target.checked);
+    });
     $("show-threads").addEventListener("change", (event) => this.diagram?.setThreads(event.target.checked));
     $("export-svg").addEventListener("click", () => this.diagram && downloadSVG(this.diagram, this.exportTitle, this.exportName));
     $("export-png").addEventListener("click", () => this.diagram && downloadPNG(this.diagram, this.exportTitle, this.exportName)
@@ -108,6 +117,8 @@ export class SessionView {
     this.sessionID = sessionID ?? replay?.id;
     this.clockOffset = Infinity;
     this.announceAt = new Map();
+    this.instant = null;
+    this.scrubber.backToLive();
     notice(null);
     this.boundFields = renderInputs($("inputs"), scenario, sessionID, replay ? { role: "student" } : room);
     this.renderDiagram();
@@ -176,7 +187,23 @@ export class SessionView {
     this.results = resultStreams(this.scenario);
     for (const event of this.events) diagram.add(event);
     if (this.seed) diagram.seedSubscriptions(this.seed.subscriptions ?? {}, this.seed.subscriptionsCountedTo ?? 0);
+    if (this.instant) diagram.setInstant(this.instant);
     this.showView();
+  }
+
+  /**
+   * The scrubber moved: the diagram and the event log show the session at `instant` (`{t, seq}`),
+   * or live again (null). The log is written again once a frame at most.
+   */
+  showInstant(instant) {
+    this.instant = instant;
+    this.diagram?.setInstant(instant);
+    if (!instant) this.diagram?.setFollow(true);
+    if (this.logFrame) return;
+    this.logFrame = requestAnimationFrame(() => {
+      this.logFrame = null;
+      this.log.showAt(this.events.filter((event) => this.streamNames.has(event.stream)), this.instant?.seq ?? null);
+    });
   }
 
   /** Shows or hides the stages of a program line's chain: the diagram is drawn again from the events kept. */
@@ -245,7 +272,9 @@ export class SessionView {
   }
 
   animate() {
-    this.diagram?.render(this.sessionNow());
+    const now = this.sessionNow();
+    this.scrubber.tick(now);
+    this.diagram?.render(now);
     this.frame = requestAnimationFrame(() => this.animate());
   }
 
@@ -302,6 +331,7 @@ export class SessionView {
         : "This session has ended. Pick a scenario to start a new one.");
     });
     source.addEventListener("reset", () => {
+      this.scrubber.backToLive();
       this.events = [];
       this.diagram.clear();
       this.log.add({ seq: "–", t: "–", stream: "reset", kind: "(some events were missed; showing the current state)" });
