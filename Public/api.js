@@ -57,13 +57,14 @@ export const checkProgram = (program) =>
 export const runProgram = (program, clock = "real") =>
   call("POST", `/api/pipelines${clock === "virtual" ? "?clock=virtual" : ""}`, program, { plain: true });
 /** A marble program run on the server's virtual clock, each named stream drawn (POST /api/marbles). */
-export const drawMarbles = (program) => call("POST", "/api/marbles", program, { plain: true });
+export const drawMarbles = (program, until) => call("POST", `/api/marbles${until ? `?until=${until}` : ""}`, program, { plain: true });
 /**
  * A built-in scenario run on a virtual clock with its inputs as marble rows (POST
  * /api/scenarios/{id}/marbles): `query` is `{inputs: {name: notation}, values, frame}`; the answer
- * is drawn as `drawMarbles`'s is.
+ * is drawn as `drawMarbles`'s is. Both run until no work is left, or `until` virtual milliseconds.
  */
-export const drawScenarioMarbles = (id, query) => call("POST", `/api/scenarios/${encodeURIComponent(id)}/marbles`, query);
+export const drawScenarioMarbles = (id, query, until) =>
+  call("POST", `/api/scenarios/${encodeURIComponent(id)}/marbles${until ? `?until=${until}` : ""}`, query);
 /**
  * `program` (as for `drawMarbles`) written as a Swift Testing test of its run (POST
  * /api/marbles/test): the test's source. `name` is its function's name, `title` its first comment
@@ -89,6 +90,8 @@ export const keepLink = (link) => call("POST", "/api/links", link);
 /** The rules a lesson breaks and what it draws (POST /api/lessons/check). */
 export const checkLesson = (lesson) => call("POST", "/api/lessons/check", lesson);
 /** The session's recording kept as a link of kind `run` (POST /api/sessions/{sid}/recording). */
+/** What reproduces a session: its events, its inputs as marble rows (GET /api/sessions/{sid}/recording). */
+export const sessionRecording = (sessionID) => call("GET", `/api/sessions/${encodeURIComponent(sessionID)}/recording`);
 export const keepRun = (sessionID) => call("POST", `/api/sessions/${encodeURIComponent(sessionID)}/recording`, {});
 /** A kept link with its content (GET /api/links/{id}). */
 export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)}`);

@@ -1,7 +1,7 @@
 // The session view: one running session of a scenario (or of the learner's program) — its inputs,
 // its marble diagram fed live by the session's SSE stream, the source beside it, the virtual
 // clock's controls and the event log. It owns all of this state; nothing outside reads it.
-import { keepRun, sessionInfo } from "../api.js";
+import { keepRun, sessionInfo, sessionRecording } from "../api.js";
 import { comparisonsIn } from "../compare-lines.js";
 import { Diagram, WINDOW_RANGE } from "../diagram.js";
 import { downloadPNG, downloadSVG } from "../diagram-export.js";
@@ -12,6 +12,7 @@ import { rememberLink } from "../links.js";
 import { diagramRows, resultStreams } from "./diagram-rows.js";
 import { EventLog } from "./event-log.js";
 import { renderInputs } from "./session-inputs.js";
+import { RunRows } from "./run-rows.js";
 import { renderSource } from "./source-panel.js";
 import { TimeScrubber } from "./time-scrubber.js";
 import { VirtualClock } from "./virtual-clock.js";
@@ -52,6 +53,7 @@ export class SessionView {
       events: () => this.events.filter((event) => this.streamNames.has(event.stream)),
       onInstant: (instant) => this.showInstant(instant),
     });
+    this.runRows = new RunRows($("pipeline-layout"));
     this.wireViewControls();
     $("scenario-title").tabIndex = -1;
   }
@@ -79,6 +81,16 @@ export class SessionView {
       this.diagram?.relayout();
     });
     window.addEventListener("resize", () => this.diagram?.relayout());
+    // A replay has its recording; a live session's is asked for as it is now.
+    $("run-rows-open").addEventListener("click", async () => {
+      try {
+        const recording = this.replay ?? await sessionRecording(this.sessionID);
+        if (recording.rows) this.runRows.open(this.scenario, recording);
+        else notice("This run was kept before runs had marble rows: keep a new run to turn it into marbles.");
+      } catch (error) {
+        notice(explain(error));
+      }
+    });
     $("keep-run").addEventListener("click", async () => {
       try {
         const link = await keepRun(this.sessionID);
@@ -103,6 +115,7 @@ export class SessionView {
     this.replay = replay;
     this.renderHead(scenario, sessionID ?? replay?.id, clock);
     $("kept-run").replaceChildren();
+    this.runRows.close();
     if (replay) $("scenario-title").textContent = replay.title;
     // A room's session is shared by the room's code, and driven by its teacher alone; a replay is
     // shared by its own link.

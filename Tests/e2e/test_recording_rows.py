@@ -1,9 +1,15 @@
 """A recording's inputs as marble rows (docs/API.md, "Recordings"): a session's real inputs,
 quantized to a frame, run again on a virtual clock with the server's own timings give the live
 run's events; a row moved later changes them as RAC's operators say; the same rows give the same
-events every time."""
+events every time; and on the page, the run turned into marbles and compared with a changed one."""
 import json
 import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from test_lessons import axe_clean
+from test_page import DESKTOP, PHONE, check_console, check_layout, latest, wait
 
 JSON = {"Content-Type": "application/json"}
 
@@ -110,3 +116,48 @@ def test_rows_say_what_they_leave_out(playground):
     assert (rows["left"], rows["leftReason"]) == (5, "A row holds at most 30 events."), rows
     assert rows["inputs"]["query"].count("-") + 30 == len(rows["inputs"]["query"])
     assert run_rows(playground, "search", rows)["streams"]["validQuery"]["events"]
+
+
+def rings(browser, stream):
+    """The times of the events ringed in `stream`'s recorded lane and in this run's."""
+    return browser.execute_script("""
+        const item = document.querySelector(`#run-rows-outputs [data-stream="${arguments[0]}"]`);
+        return Object.fromEntries([...item.querySelectorAll('svg[data-run]')].map((lane) =>
+          [lane.dataset.run, [...lane.querySelectorAll('circle.gallery-differs')].map((ring) => Number(ring.dataset.time))]));""", stream)
+
+
+def test_the_page_turns_a_run_into_marbles_and_rings_what_a_moved_keystroke_changes(browser, playground):
+    """Hand-worked, with --throttle-ms 150 --service-latency-ms 200: "Jav" at 0 and "Java" at 180 are
+    throttled through at 150 and 330; the second search (330) cancels the first and answers at 530.
+    "Java" dragged to 400 ms: "Jav"'s search runs to its end (350), "Java" comes through at 550 and is
+    answered at 750, and nothing is cancelled."""
+    session = virtual_search(playground, [("type", "Jav"), ("wait", 180), ("type", "Java"), ("wait", 1000)])
+    browser.set_window_size(*DESKTOP)
+    browser.get(f"{playground.url}/#session={session}")
+    wait(browser, lambda: latest(browser, "results") != "—")
+    browser.find_element(By.ID, "run-rows-open").click()
+    why = lambda: browser.find_element(By.ID, "run-rows-why").text  # noqa: E731
+    wait(browser, lambda: why() == "This run gives the recorded run's events (within a frame).")
+    assert browser.find_element(By.ID, "run-row-query").get_attribute("value") == "a-----------------b"
+    assert all(rings(browser, stream) == {"recorded": [], "rows": []} for stream in ("throttled", "results", "cancelled"))
+
+    # The learner drags "Java" (b) 22 frames later, with the keyboard.
+    browser.find_element(By.CSS_SELECTOR, '#run-rows .gallery-marble[data-symbol="b"]').send_keys(Keys.ARROW_RIGHT)
+    for _ in range(21):
+        browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda: why() == 'Why is this different? The first input that differs is query\'s Java: at 400 ms in this run, at 180 ms in the recorded one.')
+    assert browser.find_element(By.ID, "run-row-query").get_attribute("value") == "a---------------------------------------b"
+    assert rings(browser, "validQuery") == {"recorded": [180], "rows": [400]}
+    assert rings(browser, "throttled") == {"recorded": [330], "rows": [550]}
+    assert rings(browser, "searching") == {"recorded": [530], "rows": [350, 550, 750]}
+    assert rings(browser, "results") == {"recorded": [530], "rows": [350, 750]}
+    assert rings(browser, "cancelled") == {"recorded": [330], "rows": []}
+    assert rings(browser, "errors") == {"recorded": [], "rows": []}
+    words = browser.find_element(By.CSS_SELECTOR, '#run-rows-outputs [data-stream="throttled"] .run-rows-words').text
+    assert words == "Java moved from 330 ms to 550 ms", words
+    words = browser.find_element(By.CSS_SELECTOR, '#run-rows-outputs [data-stream="results"] .run-rows-words').text
+    assert "its inner search: subscription 1 lived 150 ms–350 ms, not 150 ms–330 ms" in words, words
+    axe_clean(browser)
+    for size in (DESKTOP, PHONE):
+        check_layout(browser, "run-rows", size)
+    check_console(browser)
