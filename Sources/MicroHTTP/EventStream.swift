@@ -55,6 +55,10 @@ public final class EventStream: Sendable {
     /// The `Last-Event-ID` the client sent when reconnecting, if any.
     public let lastEventID: String?
 
+    /// The most bytes this stream queues before it disconnects its client as too slow
+    /// (`--sse-queue-bytes`): what a catch-up sent at once must stay well within.
+    public var queueLimit: Int { settings.queueLimit }
+
     init(
         connection: OpaquePointer,
         loop: PollingLoop,

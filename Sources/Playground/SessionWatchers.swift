@@ -17,7 +17,7 @@ extension Session {
             case .snapshot:
                 for entry in state.log.snapshot { watcher.send(entry.frame) }
             case .replay(let after):
-                for entry in state.log.kept where entry.event.seq > after { watcher.send(entry.frame) }
+                Self.catchUp(watcher, with: state.log, after: after)
             case .reset:
                 watcher.send(
                     ServerSentEvent(
@@ -48,4 +48,32 @@ extension Session {
     }
 
     var watcherCount: Int { state.withLock { $0.watchers.count } }
+
+    /// Sends `watcher` the buffered events after `after`. All of them are queued at once, so
+    /// when they are more than half of what the stream may queue (`--sse-queue-bytes`), the
+    /// stream would be closed as too slow before its client read any — and the client, never
+    /// having seen an event, would ask again from the same place, for ever. Then it gets `reset`,
+    /// the latest value of each state stream from before, and the newest events that fit.
+    private static func catchUp(_ watcher: EventStream, with log: EventLog, after: Int) {
+        let budget = watcher.queueLimit / 2
+        var bytes = 0
+        var first = log.kept.endIndex
+        for index in log.kept.indices.reversed() where log.kept[index].event.seq > after {
+            bytes += log.kept[index].frame.frame.utf8.count
+            guard bytes <= budget else { break }
+            first = index
+        }
+        let newest = log.kept[first...]
+        let oldestSent = newest.first?.event.seq ?? log.nextSeq
+        if log.kept[..<first].contains(where: { $0.event.seq > after }) {
+            watcher.send(
+                ServerSentEvent(
+                    data: #"{"reason":"the events after Last-Event-ID are more than this stream may queue; the newest follow"}"#,
+                    event: "reset"
+                )
+            )
+            for entry in log.snapshot where entry.event.seq < oldestSent { watcher.send(entry.frame) }
+        }
+        for entry in newest { watcher.send(entry.frame) }
+    }
 }

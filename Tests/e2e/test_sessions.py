@@ -175,6 +175,28 @@ def test_reset_when_resumed_events_are_gone(make_playground):
     assert {e["event"] for e in resumed.events[1:5]} == {"usernameValid", "passwordValid", "signInEnabled", "signingIn"}
 
 
+def test_a_catch_up_larger_than_the_stream_may_queue_starts_at_the_newest(make_playground):
+    """The events after `since=0` are more than half of `--sse-queue-bytes`: queued at once they
+    would close the stream as too slow before its client read one, and the client would ask again
+    from 0 for ever. It gets `reset`, the state streams' latest values, and the newest events."""
+    server = make_playground("--sse-queue-bytes", "65536", "--max-value-bytes", "16384", "--event-buffer", "5000", "--inputs-per-second", "1000")
+    session = server.new_session("login")
+    watcher = server.watch(f"/api/sessions/{session}/events")
+    for index in range(100):
+        server.send(session, "username", f"{index:03}" + "x" * 500)
+    watcher.wait_for(has("input:username", "099" + "x" * 500))  # every input in
+    watcher.close()
+    caught_up = server.watch(f"/api/sessions/{session}/events?since=0")
+    events = caught_up.wait_for(has("input:username", "099" + "x" * 500))
+    assert events[0]["event"] == "reset" and "more than this stream may queue" in events[0]["data"], events[0]
+    ids = [int(e["id"]) for e in events[1:]]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids), "in order, none twice"
+    usernames = [e for e in events if e.get("event") == "input:username"]
+    assert 0 < len(usernames) < 100 and sum(len(e["data"]) for e in events) <= 32768
+    server.send(session, "password", "secret")  # still connected: a live event arrives
+    caught_up.wait_for(has("input:password", "secret"))
+
+
 def test_delete_ends_the_streams(playground):
     session = playground.new_session("ticker")
     watcher = playground.watch(f"/api/sessions/{session}/events")
