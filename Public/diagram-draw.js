@@ -199,3 +199,29 @@ export function drawLabel(group, lane, index, text) {
   const shown = fit(text, Math.min(180, Math.min(x - previous, next - x) - 8));
   if (shown) group.appendChild(svg("text", { class: "marble-label", x, y: lane.centre - LABEL_ABOVE, "text-anchor": "middle" }, shown));
 }
+
+/**
+ * Once the frame's events are in, redraws the compared glyphs of `name`'s group whose ring is now
+ * wrong: a variant's event may find its counterpart only when the other row's arrives.
+ */
+export function recheckCompared(diagram, name) {
+  diagram.recheck ??= new Set();
+  diagram.recheck.add(name);
+  for (const other of diagram.comparedWith.get(name)) diagram.recheck.add(other);
+  if (diagram.recheckScheduled) return;
+  diagram.recheckScheduled = true;
+  requestAnimationFrame(() => {
+    diagram.recheckScheduled = false;
+    const names = diagram.recheck;
+    diagram.recheck = null;
+    for (const rowName of names ?? []) {
+      const row = diagram.byName.get(rowName);
+      for (const lane of row?.lanes ?? []) {
+        if (lane.kind !== "main") continue;
+        lane.clusters.forEach((cluster, index) => {
+          if (!cluster.mark && Boolean(cluster.differs) !== differs(diagram, row, cluster.events)) drawCluster(diagram, row, lane, index);
+        });
+      }
+    }
+  });
+}

@@ -8,14 +8,14 @@
 // What RAC hides is drawn too: a row has one lane per subscription, from its `^` to its `!`
 // (identical lanes folded with a count), and the inner subscriptions its work made as short lanes
 // under it (diagram-lanes.js says how they are laid out).
-import { drawAxis, drawCluster, drawStep, refreshLane, rowLabel } from "./diagram-draw.js";
+import { drawAxis, drawStep, recheckCompared, refreshLane, rowLabel } from "./diagram-draw.js";
 import { AXIS, FIRST_LANE, INNER_LANE, LANE, PAD, ROW } from "./diagram-geometry.js";
 import { RADIUS } from "./diagram-glyphs.js";
 import { drawGraph } from "./diagram-graph.js";
 import { attachHandlers } from "./diagram-keys.js";
 import { MARK_TO_MARK, rowLanes } from "./diagram-lanes.js";
-import { atInstant, showInstant } from "./diagram-instant.js";
-import { differs, isMark, isStep, KEEP, KEEP_INNER, shapeOf, SubscriptionCounts, TRIM_AT, WINDOW_RANGE } from "./diagram-model.js";
+import { laneModelAt, remember, showInstant } from "./diagram-instant.js";
+import { isMark, isStep, KEEP, KEEP_INNER, shapeOf, SubscriptionCounts, TRIM_AT, WINDOW_RANGE } from "./diagram-model.js";
 import { showCount, showFold } from "./diagram-text.js";
 import { fittedWindow } from "./diagram-window.js";
 import { trace } from "./diagram-trace.js";
@@ -52,7 +52,7 @@ export class Diagram {
     this.viewStart = 0;
     this.now = 0;
     this.rows = rows.map((row, index) => ({
-      ...row, index, events: [], inner: [], lanes: [], shape: "", unfolded: false, step: false,
+      ...row, index, events: [], inner: [], history: [], innerHistory: [], lanes: [], shape: "", unfolded: false, step: false,
       count: 0, subscriptions: 0, live: 0, hiddenLanes: 0, top: AXIS + index * ROW, height: ROW,
     }));
     this.byName = new Map(this.rows.map((row) => [row.name, row]));
@@ -63,7 +63,7 @@ export class Diagram {
     this.counts = new SubscriptionCounts();
     this.current = null; // the seq of the glyph that holds the diagram's tab stop
     this.instant = null; // the scrubber's instant, {t, seq}: null while the diagram shows now
-    this.instantStale = false; // events came while scrubbed: the instant is shown again next frame
+    this.instantShown = null; // the instant's view as last drawn: drawn again when events came or the view moved
     this.traced = null;
     this.build();
     this.windowMs = windowMs ?? fittedWindow(timeScale, this.width);
@@ -155,21 +155,14 @@ export class Diagram {
     this.relayout();
   }
 
-  /**
-   * Shows the session as it was at `instant` (`{t, seq}`: every event up to `seq`, drawn up to
-   * `t`), or as it is now (`null`): diagram-instant.js. The view stops following time and keeps
-   * the instant in sight.
-   */
+  /** Shows the session at `instant` (`{t, seq}`; null: now), kept in view (diagram-instant.js). */
   setInstant(instant) {
     this.instant = instant;
-    if (instant) {
-      this.setFollow(false);
-      const [start, end] = this.view;
-      if (instant.t < start || instant.t > end) this.viewStart = Math.max(0, instant.t - this.windowMs / 2);
-    }
-    showInstant(this);
-    this.instantStale = false;
+    if (instant) this.setFollow(false);
+    if (instant && (instant.t < this.viewStart || instant.t > this.view[1])) this.viewStart = Math.max(0, instant.t - this.windowMs / 2);
+    this.instantShown = null;
     this.render(this.now);
+    if (!instant) showInstant(this);
   }
 
   /** Moves the paused view by a share of its window (negative: earlier). */
@@ -212,8 +205,9 @@ export class Diagram {
     if (this.follow) this.viewStart = Math.max(0, now - NOW_AT * this.windowMs);
     const scale = this.pxPerMs;
     this.content.setAttribute("transform", `translate(${PAD - this.viewStart * scale} 0)`);
-    if (this.instant && this.instantStale) {
-      this.instantStale = false;
+    const shown = `${this.viewStart}|${this.windowMs}|${this.width}`;
+    if (this.instant && this.instantShown !== shown) {
+      this.instantShown = shown;
       showInstant(this);
     }
     const nowX = PAD + ((this.instant?.t ?? now) - this.viewStart) * scale;
@@ -233,18 +227,18 @@ export class Diagram {
    * row's `sources`) — and redraws what it changes.
    */
   add(event) {
-    if (this.instant) this.instantStale = true;
+    this.instantShown = null;
     const row = this.byName.get(event.stream);
     if (!row) {
       const owner = this.bySource.get(event.stream);
       if (!owner) return;
       owner.inner.push(event);
-      if (owner.inner.length > KEEP_INNER * TRIM_AT) {
-        owner.inner.splice(0, owner.inner.length - KEEP_INNER);
-        if (this.layoutRow(owner)) this.positionRows();
-        return;
-      }
-      this.update(owner, event);
+      remember(owner.innerHistory, event);
+      const trimmed = owner.inner.length > KEEP_INNER * TRIM_AT;
+      if (trimmed) owner.inner.splice(0, owner.inner.length - KEEP_INNER);
+      if (this.batch) return; // laid out once the batch is in
+      if (!trimmed) this.update(owner, event);
+      else if (this.layoutRow(owner)) this.positionRows();
       return;
     }
     if (isMark(event)) {
@@ -261,66 +255,51 @@ export class Diagram {
       row.latest.dataset.kind = event.kind;
     }
     row.events.push(event);
+    remember(row.history, event);
+    const trimmed = row.events.length > KEEP * TRIM_AT;
+    if (trimmed) row.events.splice(0, row.events.length - KEEP);
+    if (this.batch) return;
     const wasStep = row.step;
     row.step = isStep(row);
-    if (row.events.length > KEEP * TRIM_AT || wasStep !== row.step) {
-      if (row.events.length > KEEP * TRIM_AT) row.events.splice(0, row.events.length - KEEP);
+    if (trimmed || wasStep !== row.step) {
       if (this.layoutRow(row)) this.positionRows();
       return;
     }
     this.update(row, event);
-    if (this.comparedWith.has(row.name)) this.recheckCompared(row.name);
+    if (this.comparedWith.has(row.name)) recheckCompared(this, row.name);
   }
 
-  /**
-   * Once the frame's events are in, redraws the glyphs of `name`'s group whose ring is now wrong: a
-   * variant's event may find its counterpart only when the other row's arrives.
-   */
-  recheckCompared(name) {
-    this.recheck ??= new Set();
-    this.recheck.add(name);
-    for (const other of this.comparedWith.get(name)) this.recheck.add(other);
-    if (this.recheckScheduled) return;
-    this.recheckScheduled = true;
-    requestAnimationFrame(() => {
-      this.recheckScheduled = false;
-      const names = this.recheck;
-      this.recheck = null;
-      for (const rowName of names ?? []) {
-        const row = this.byName.get(rowName);
-        for (const lane of row?.lanes ?? []) {
-          if (lane.kind !== "main") continue;
-          lane.clusters.forEach((cluster, index) => {
-            if (!cluster.mark && Boolean(cluster.differs) !== differs(this, row, cluster.events)) drawCluster(this, row, lane, index);
-          });
-        }
-      }
-    });
+  /** Runs `work`, which adds events (a replay, a redraw), and lays each row out once, after it. */
+  batched(work) {
+    this.batch = true;
+    try {
+      work();
+    } finally {
+      this.batch = false;
+    }
+    let moved = false;
+    for (const row of this.rows) {
+      row.step = isStep(row);
+      moved = this.layoutRow(row) || moved;
+    }
+    if (moved) this.positionRows();
   }
 
-  /**
-   * Redraws what `event` changed in `row`: the row's lanes when their shape changed (a new
-   * subscription, lanes folded or apart), else the glyphs of the lane that holds it.
-   */
+  /** Redraws what `event` changed in `row`: its lanes if their shape changed, else its lane's glyphs. */
   update(row, event) {
-    const model = rowLanes(row.events, row.inner, this.laneOptions(row));
+    const model = this.modelOf(row);
     if (shapeOf(model) !== row.shape) {
       if (this.layoutRow(row, model)) this.positionRows();
       return;
     }
     const index = model.lanes.findIndex((lane) => lane.subscriptions.some((subscription) => subscription.sub === (event.sub ?? null)));
     if (index < 0) return; // on a lane folded into another, or not drawn
-    row.lanes[index].full = model.lanes[index];
-    refreshLane(this, row, row.lanes[index], atInstant(this, model.lanes[index]));
+    refreshLane(this, row, row.lanes[index], model.lanes[index]);
     if (this.current === null) this.current = event.seq;
     if (this.traced) trace(this, this.traced);
   }
 
-  /**
-   * Starts the counts from the session's (`GET /api/sessions/{sid}`: `counts` by stream, which
-   * include every event up to `countedTo`): a page that joins late saw none of the earlier
-   * subscriptions.
-   */
+  /** Starts the counts from the session's (`counts` by stream, up to event `countedTo`): a page joining late saw none. */
   seedSubscriptions(counts, countedTo) {
     this.counts.seed(this.rows, counts, countedTo);
     for (const row of this.rows) showCount(row);
@@ -333,11 +312,16 @@ export class Diagram {
     row.foldToggle.focus();
   }
 
+  /** A row's lanes: of the events it keeps, or at the scrubber's instant, of its history around it. */
+  modelOf(row) {
+    return this.instant ? laneModelAt(this, row) : rowLanes(row.events, row.inner, this.laneOptions(row));
+  }
+
   /**
    * Splits a row into its lanes and draws each (`model`: the row's lanes, when known already).
    * Returns whether the row's height changed, so that the rows below must move.
    */
-  layoutRow(row, model = rowLanes(row.events, row.inner, this.laneOptions(row))) {
+  layoutRow(row, model = this.modelOf(row)) {
     const active = document.activeElement;
     const focused = this.nodes.get(active)?.row === row ? Number(active.dataset.seq) : null;
     row.shape = shapeOf(model);
@@ -354,8 +338,7 @@ export class Diagram {
       lane.tail = svg("path", { class: "step-line" });
       lane.node.append(lane.lines, lane.tail);
       row.group.appendChild(lane.node);
-      lane.full = laneModel; // the lane's every event; it draws those up to the diagram's instant
-      refreshLane(this, row, lane, atInstant(this, laneModel));
+      refreshLane(this, row, lane, laneModel);
       return lane;
     });
     showFold(row, model);
@@ -363,7 +346,6 @@ export class Diagram {
       row.hiddenLanes = model.hidden;
       showCount(row);
     }
-    if (this.instant) this.instantStale = true;
     const height = mainHeight + (inner ? inner * INNER_LANE + 4 : 0);
     const moved = height !== row.height;
     row.height = height;
@@ -390,6 +372,8 @@ export class Diagram {
     for (const row of this.rows) {
       row.events = [];
       row.inner = [];
+      row.history = [];
+      row.innerHistory = [];
       row.step = false;
       moved = this.layoutRow(row) || moved;
     }

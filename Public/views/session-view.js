@@ -51,6 +51,7 @@ export class SessionView {
     this.instant = null; // the scrubber's instant, {t, seq}; null: live
     this.scrubber = new TimeScrubber($("diagram"), {
       events: () => this.events.filter((event) => this.streamNames.has(event.stream)),
+      start: () => this.events[0]?.t ?? 0, // the page keeps the newest 5,000 events
       onInstant: (instant) => this.showInstant(instant),
     });
     this.runRows = new RunRows($("pipeline-layout"));
@@ -198,7 +199,9 @@ export class SessionView {
     if (previous) this.log.setStreams(rows.map((row) => row.name));
     else this.log.reset(rows.map((row) => row.name));
     this.results = resultStreams(this.scenario);
-    for (const event of this.events) diagram.add(event);
+    diagram.batched(() => {
+      for (const event of this.events) diagram.add(event);
+    });
     if (this.seed) diagram.seedSubscriptions(this.seed.subscriptions ?? {}, this.seed.subscriptionsCountedTo ?? 0);
     if (this.instant) diagram.setInstant(this.instant);
     this.showView();
@@ -273,7 +276,9 @@ export class SessionView {
     const halt = replay.events.find((event) => event.kind === "error" && HALTS.has(event.value?.code));
     const stopped = halt ? `; the program was stopped at ${halt.t} ms on ${halt.stream}: ${halt.value.message}` : "";
     this.setConnection(`Replay: ${replay.events.length} events${lost}${stopped}`, "replay");
-    for (const event of replay.events) this.receive(event);
+    this.diagram.batched(() => {
+      for (const event of replay.events) this.receive(event);
+    });
     this.replayNow = replay.events.at(-1)?.t ?? 0;
   }
 

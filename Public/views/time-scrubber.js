@@ -24,11 +24,13 @@ function lastAtOrBefore(events, t) {
 
 export class TimeScrubber {
   /**
-   * Builds the scrubber before `before`; `events()` are the session's events in order,
-   * `onInstant(instant)` receives `{t, seq}` or null (live).
+   * Builds the scrubber after `after` (under the diagram, as a player's under its picture); `events()` are the session's events in order, `start()`
+   * the time of the first the page keeps (the range starts there), `onInstant(instant)` receives
+   * `{t, seq}` or null (live).
    */
-  constructor(before, { events, onInstant }) {
+  constructor(after, { events, start, onInstant }) {
     this.events = events;
+    this.start = start;
     this.onInstant = onInstant;
     this.root = html("div", "scrubber");
     this.root.setAttribute("role", "group");
@@ -45,7 +47,7 @@ export class TimeScrubber {
     this.live.id = "scrub-live";
     this.live.disabled = true;
     this.root.append(label, this.range, this.reading, this.live);
-    before.before(this.root);
+    after.after(this.root);
     this.index = null; // the event shown last, while scrubbed
     this.range.addEventListener("input", () => this.toTime(Number(this.range.value)));
     this.range.addEventListener("keydown", (event) => this.key(event));
@@ -59,6 +61,8 @@ export class TimeScrubber {
   /** The session's time moved on: the range reaches it; while live, the thumb follows it. */
   tick(now) {
     const max = Math.max(0, Math.ceil(now));
+    const min = Math.min(max, Math.floor(this.start()));
+    if (Number(this.range.min) !== min) this.range.min = min;
     if (Number(this.range.max) !== max) this.range.max = max;
     if (!this.scrubbed && Number(this.range.value) !== max) this.range.value = max;
   }
