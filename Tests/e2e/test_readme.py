@@ -14,7 +14,7 @@ BLOCKS = re.findall(r"```sh\n(# scenario: (\w+)\n.*?)```", README.read_text(), r
 
 def test_the_readme_has_a_session_per_scenario():
     assert sorted(name for _, name in BLOCKS) == ["binding", "command", "completion", "links", "login", "marbles",
-                                                  "multicast", "pipelines", "rooms", "scenariomarbles", "schedulers", "search"]
+                                                  "multicast", "pipelines", "recordings", "rooms", "scenariomarbles", "schedulers", "search"]
 
 
 @pytest.mark.parametrize("script,name", BLOCKS, ids=[name for _, name in BLOCKS])
