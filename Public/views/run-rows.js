@@ -2,7 +2,7 @@
 // again on a virtual clock with the server's timings, each stream drawn under the recorded run's
 // with the events that differ ringed (run-compare.js) and said in words; the learner drags a
 // keystroke later and it runs again. "Why is this different?" names the first input that differs.
-import { drawMarbles, drawScenarioMarbles } from "../api.js";
+import { drawMarbles, drawScenarioMarbles, readLink, sessionRecording } from "../api.js";
 import { html } from "../dom.js";
 import { encodeProgram } from "../editor.js";
 import { describe } from "../format.js";
@@ -16,6 +16,8 @@ const RUN_DELAY_MS = 150;
 const REAL_CLOCK_SLACK_MS = 20;
 
 const say = (value) => describe(value, 40);
+/** The letters values take in a drawing when no row names them: a–z, then α–ω. */
+const LETTERS = [..."abcdefghijklmnopqrstuvwxyz", ..."αβγδεζηθικλμνξοπρστυφχψω"];
 const ms = (time) => `${Math.round(time)} ms`;
 
 /** What changed in one stream, in words (empty: nothing). */
@@ -64,9 +66,22 @@ export class RunRows {
     const close = html("button", "secondary", "Close");
     close.type = "button";
     close.addEventListener("click", () => this.close());
+    // Another run of the same scenario or program, by its link, compared with the recorded one.
+    const form = html("form", "run-compare-form");
+    const label = html("label", undefined, "Compare with another run of this (its link)");
+    label.htmlFor = "run-compare-link";
+    this.otherLink = html("input");
+    Object.assign(this.otherLink, { type: "text", id: "run-compare-link", placeholder: "…/s/ID, or …#session=ID", spellcheck: false });
+    const compare = html("button", "secondary", "Compare");
+    compare.type = "submit";
+    form.append(label, this.otherLink, compare);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.compareWith(this.otherLink.value.trim());
+    });
     const links = html("p");
     links.append(this.edit, " ", close);
-    this.section.append(this.title, this.hint, this.left, this.values, this.why, lanes, links);
+    this.section.append(this.title, this.hint, this.left, this.values, form, this.why, lanes, links);
     after.after(this.section);
     this.timer = null;
     this.number = 0;
@@ -78,6 +93,7 @@ export class RunRows {
     this.scenario = scenario;
     this.rows = { frame: rows.frame, inputs: { ...rows.inputs }, values: rows.values, until: rows.until };
     this.program = rows.program ?? null;
+    this.recording = recording;
     this.recorded = runOfRecording(recording);
     this.tolerance = rows.frame / 2 + (recording.clock === "real" ? REAL_CLOCK_SLACK_MS : 0);
     this.frames = Math.ceil(rows.until / rows.frame) + 2;
@@ -165,27 +181,67 @@ export class RunRows {
     this.show(answer);
   }
 
-  /** Each stream of this run under the recorded run's, the differences ringed and said. */
+  /** Each stream of this run of the rows under the recorded run's. */
   show(answer) {
     const run = runOfDrawing(answer, this.rows);
-    const comparison = compareRuns(this.recorded, run, { tolerance: this.tolerance });
+    const names = Object.keys(answer.streams).filter((stream) => !(stream in this.rows.inputs));
+    this.draw(run, { label: "this run", kind: "rows", names, letters: (name) => answer.streams[name].values, tolerance: this.tolerance });
+  }
+
+  /**
+   * Another run of the same scenario or program (a kept run's link, or a live session's) compared
+   * with the recorded one, its inputs too; editing a row goes back to the rows' run.
+   */
+  async compareWith(address) {
+    const kept = /\/s\/([A-Za-z0-9_-]+)/.exec(address)?.[1];
+    const session = /\b([0-9a-f]{32})\b/.exec(address)?.[1];
+    let other;
+    try {
+      if (kept) other = JSON.parse((await readLink(kept)).content);
+      else if (session) other = await sessionRecording(session);
+      else throw new Error("Paste a run's link (…/s/ID) or a session's (…#session=ID).");
+      if (!Array.isArray(other.events)) throw new Error("That link is not a run.");
+    } catch (error) {
+      this.why.textContent = explain(error);
+      return;
+    }
+    const what = (recording) => recording.scenario ?? recording.pipeline?.program;
+    if (what(other) !== what(this.recording)) {
+      this.why.textContent = "That run is of another scenario or program: runs are compared with runs of the same one.";
+      return;
+    }
+    this.number += 1; // a run of the rows still on its way is not drawn over this
+    const run = runOfRecording(other);
+    const names = [...new Set([...Object.keys(this.recorded.streams), ...Object.keys(run.streams)])].filter((name) => !name.includes("·"));
+    const slack = [this.recording, other].some((recording) => recording.clock === "real") ? REAL_CLOCK_SLACK_MS : 0;
+    this.frames = Math.ceil(Math.max(this.recorded.until, run.until) / this.rows.frame) + 2;
+    this.draw(run, { label: "the other run", kind: "other", names, letters: () => ({}), tolerance: slack });
+  }
+
+  /**
+   * Each of `names` of `run` under the recorded run's, on one time axis: the events that differ
+   * ringed, what changed said, and the first input that differs named.
+   */
+  draw(run, { label, kind, names, letters, tolerance }) {
+    const comparison = compareRuns(this.recorded, run, { tolerance });
     const first = comparison.firstInput;
     this.why.textContent = comparison.same
-      ? "This run gives the recorded run's events (within a frame)."
+      ? `${label[0].toUpperCase()}${label.slice(1)} gives the recorded run's events${tolerance ? " (within a frame)" : ""}.`
       : first
         ? `Why is this different? The first input that differs is ${first.stream}'s ${first.kind === "next" ? say(first.value) : first.kind}: `
-          + (first.from === null ? `new at ${ms(first.to)}.` : first.to === null ? `not in this run (at ${ms(first.from)} in the recorded one).`
-            : `at ${ms(first.to)} in this run, at ${ms(first.from)} in the recorded one.`)
+          + (first.from === null ? `new at ${ms(first.to)}.` : first.to === null ? `not in ${label} (at ${ms(first.from)} in the recorded one).`
+            : `at ${ms(first.to)} in ${label}, at ${ms(first.from)} in the recorded one.`)
         : "The inputs are the recorded run's, and yet the streams differ: the ringed events say where.";
     const width = this.frames * FRAME_WIDTH;
     this.outputs.replaceChildren();
-    for (const name of Object.keys(answer.streams).filter((stream) => !(stream in this.rows.inputs))) {
+    for (const name of names) {
       const stream = comparison.streams[name];
       const recorded = this.recorded.streams[name] ?? { events: [] };
-      const values = { ...answer.streams[name].values };
-      for (const event of recorded.events) {
+      const other = run.streams[name] ?? { events: [] };
+      const values = { ...letters(name) };
+      for (const event of [...recorded.events, ...other.events]) {
         if (event.kind === "next" && !Object.values(values).some((value) => JSON.stringify(value) === JSON.stringify(event.value))) {
-          values[String.fromCharCode(945 + Object.keys(values).length % 24)] = event.value; // α, β…: values only the recorded run sent
+          values[LETTERS[Object.keys(values).length % LETTERS.length]] = event.value; // values no row's letter names
         }
       }
       const item = html("div", "gallery-row run-rows-stream");
@@ -193,15 +249,15 @@ export class RunRows {
       const controls = html("div", "gallery-row-controls");
       controls.appendChild(html("span", "gallery-row-name", name));
       // The subscriptions its work made inside it (a flattening's inner signals) are said with it.
-      const inner = Object.keys(comparison.streams).filter((other) => other.startsWith(`${name}·`))
-        .flatMap((other) => changesInWords(comparison.streams[other]).map((text) => `its inner ${other.slice(name.length + 1)}: ${text}`));
+      const inner = Object.keys(comparison.streams).filter((candidate) => candidate.startsWith(`${name}·`))
+        .flatMap((candidate) => changesInWords(comparison.streams[candidate]).map((text) => `its inner ${candidate.slice(name.length + 1)}: ${text}`));
       const words = [...changesInWords(stream), ...inner];
       controls.appendChild(html("span", "run-rows-words", words.length ? words.join("; ") : "the same"));
       const was = outputLane(`${name}, recorded`, { events: recorded.events, values, marbles: "the recorded run" }, this.rows.frame, width, stream.differsA);
       was.dataset.run = "recorded";
-      const is = outputLane(`${name}, this run`, { ...answer.streams[name], values }, this.rows.frame, width, stream.differsB);
-      is.dataset.run = "rows";
-      item.append(controls, html("span", "run-rows-label", "recorded"), was, html("span", "run-rows-label", "this run"), is);
+      const is = outputLane(`${name}, ${label}`, { events: other.events, values, marbles: label }, this.rows.frame, width, stream.differsB);
+      is.dataset.run = kind;
+      item.append(controls, html("span", "run-rows-label", "recorded"), was, html("span", "run-rows-label", label), is);
       this.outputs.appendChild(item);
     }
   }

@@ -161,3 +161,34 @@ def test_the_page_turns_a_run_into_marbles_and_rings_what_a_moved_keystroke_chan
     for size in (DESKTOP, PHONE):
         check_layout(browser, "run-rows", size)
     check_console(browser)
+
+
+def test_the_page_compares_a_run_with_another_kept_by_its_link(browser, playground):
+    """The same hand-worked case as two recorded runs: "Java" at 180 ms in one, at 400 ms in the other,
+    kept by a link and pasted into the first's comparison; the inputs are compared too."""
+    first = virtual_search(playground, [("type", "Jav"), ("wait", 180), ("type", "Java"), ("wait", 1000)])
+    second = virtual_search(playground, [("type", "Jav"), ("wait", 400), ("type", "Java"), ("wait", 780)])
+    status, link = playground.json("POST", f"/api/sessions/{second}/recording", "", {})
+    assert status == 201, link
+    browser.set_window_size(*DESKTOP)
+    browser.get(f"{playground.url}/#session={first}")
+    wait(browser, lambda: latest(browser, "results") != "—")
+    browser.find_element(By.ID, "run-rows-open").click()
+    why = lambda: browser.find_element(By.ID, "run-rows-why").text  # noqa: E731
+    wait(browser, lambda: why().startswith("This run gives"))
+    field = browser.find_element(By.ID, "run-compare-link")
+    field.send_keys(f"{playground.url}{link['url']}")
+    field.submit()
+    wait(browser, lambda: why() == "Why is this different? The first input that differs is query's Java: "
+                                   "at 400 ms in the other run, at 180 ms in the recorded one.")
+    assert rings(browser, "input:query") == {"recorded": [180], "other": [400]}
+    assert rings(browser, "throttled") == {"recorded": [330], "other": [550]}
+    assert rings(browser, "results") == {"recorded": [530], "other": [350, 750]}
+    assert rings(browser, "cancelled") == {"recorded": [330], "other": []}
+    # A run of another scenario is not compared.
+    status, ticker = playground.json("POST", f"/api/sessions/{playground.new_session('ticker')}/recording", "", {})
+    field.clear()
+    field.send_keys(f"{playground.url}{ticker['url']}")
+    field.submit()
+    wait(browser, lambda: why().startswith("That run is of another scenario or program"))
+    check_console(browser)
