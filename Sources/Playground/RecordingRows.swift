@@ -142,7 +142,10 @@ struct RecordingRows {
         case .null: return nil
         case .bool(let flag): return flag ? "true" : "false"
         case .int(let number): return String(number)
-        case .double(let number): return number.isFinite ? String(number) : nil
+        case .double(let number):
+            // The language writes digits and a fraction: no exponent (`1e+21`), no infinity.
+            let text = String(number)
+            return number.isFinite && !text.contains("e") ? text : nil
         case .string(let text):
             var out = "\""
             for scalar in text.unicodeScalars {

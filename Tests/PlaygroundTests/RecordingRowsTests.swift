@@ -54,4 +54,15 @@ import Testing
         #expect(rows.leftReason?.contains("control character") == true)
         #expect(rows.program == "q = marbles(\"a\", a: \"ok\", frame: 10ms)\nout = q\n")
     }
+
+    @Test func numbersAreWrittenAsTheLanguageReadsThemAndAnExponentEndsTheRows() {
+        let numbers = [InputDescription(name: "n", kind: .number, description: "")]
+        let rows = RecordingRows(
+            events: [Self.input(1, "n", at: 0, "2.5"), Self.input(2, "n", at: 10, "-3"), Self.input(3, "n", at: 20, "1e+21")],
+            inputs: numbers,
+            program: "input n: number\n"
+        )
+        #expect(rows.left == 1)
+        #expect(rows.program == "n = marbles(\"ab\", a: 2.5, b: -3, frame: 10ms)\n")
+    }
 }
