@@ -9,6 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from test_lessons import axe_clean
+from test_recordings import drive_search
 from test_page import DESKTOP, PHONE, check_console, check_layout, latest, wait
 
 JSON = {"Content-Type": "application/json"}
@@ -71,12 +72,7 @@ def test_a_sessions_rows_run_again_give_its_throttled_and_results(playground):
 
 
 def test_a_real_time_sessions_rows_give_its_values_within_a_frame(playground):
-    session = playground.new_session("search")
-    watch = playground.watch(f"/api/sessions/{session}/events?since=0")
-    for text in ("Ja", "Jav", "Java"):
-        playground.send(session, "query", text)
-    watch.wait_for(lambda events: any(e.get("event") == "results" for e in events), timeout=10)
-    watch.close()
+    session = drive_search(playground, ("Ja", "Jav", "Java"))
     status, recording = playground.json("GET", f"/api/sessions/{session}/recording")
     rows = recording["rows"]
     assert rows["frame"] >= 10 and set(rows["values"].values()) == {"Ja", "Jav", "Java"}, rows

@@ -1,27 +1,11 @@
 """The time scrubber in Chromium: the session's diagram, row labels and event log at an instant
 (docs/ARCHITECTURE.md, "The page"), dragged and stepped with the keyboard."""
-import time
-
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from test_lessons import axe_clean
 from test_page import DESKTOP, PHONE, check_console, check_layout, latest, wait
-
-
-def virtual_session(server, scenario, steps):
-    """A virtual-clock session driven by `steps` (input name, value), its clock waited for."""
-    status, created = server.json("POST", f"/api/scenarios/{scenario}/sessions?clock=virtual")
-    assert status == 201, created
-    session = created["session"]
-    for name, value in steps:
-        server.send(session, name, str(value))
-    total = sum(int(value) for name, value in steps if name == "advance")
-    deadline = time.monotonic() + 10
-    while server.json("GET", f"/api/sessions/{session}")[1]["virtualTime"] < total:
-        assert time.monotonic() < deadline, "the clock did not get there"
-        time.sleep(0.01)
-    return session
+from test_recording_rows import virtual_search
 
 
 def labels(browser, stream):
@@ -53,7 +37,7 @@ def shown(browser, stream, value):
 def test_the_scrubber_shows_the_session_at_an_instant(browser, playground):
     # --throttle-ms 150 --service-latency-ms 200: "Jav" at 0 is throttled through at 150 and searched;
     # "Java" at 180 comes through at 330, when switching to its search disposes of the first (due at 350).
-    session = virtual_session(playground, "search", [("query", "Jav"), ("advance", 180), ("query", "Java"), ("advance", 1000)])
+    session = virtual_search(playground, [("type", "Jav"), ("wait", 180), ("type", "Java"), ("wait", 1000)])
     browser.set_window_size(*DESKTOP)
     browser.get(f"{playground.url}/#session={session}")
     wait(browser, lambda: latest(browser, "results") != "—")
