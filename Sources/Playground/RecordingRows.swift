@@ -1,4 +1,5 @@
 import Foundation
+import Pipelines
 import Scenarios
 
 /// A session's inputs as marble rows (docs/API.md, "Recordings"): what its learner typed, pressed
@@ -131,40 +132,10 @@ struct RecordingRows {
         return text
     }
 
-    /// A value's JSON as the program language writes it, or `nil` when it cannot.
+    /// A value's JSON as the program language writes it (``Value/literal``), or `nil` when it cannot.
     static func literal(_ json: String) -> String? {
         guard case .success(let value) = JSONValue.read(Array(json.utf8)) else { return nil }
-        return literal(value)
-    }
-
-    private static func literal(_ value: JSONValue) -> String? {
-        switch value {
-        case .null: return nil
-        case .bool(let flag): return flag ? "true" : "false"
-        case .int(let number): return String(number)
-        case .double(let number):
-            // The language writes digits and a fraction: no exponent (`1e+21`), no infinity.
-            let text = String(number)
-            return number.isFinite && !text.contains("e") ? text : nil
-        case .string(let text):
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default:
-                    guard scalar.value >= 0x20, scalar.value != 0x7F else { return nil }
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        case .array(let items):
-            let written = items.map(literal)
-            return written.contains(where: { $0 == nil }) ? nil : "[" + written.map { $0! }.joined(separator: ", ") + "]"
-        case .object: return nil
-        }
+        return Value(value).literal
     }
 
     /// `program` with each `input NAME: KIND` line replaced by `NAME = marbles(ROW, …, frame: F)`.
