@@ -50,12 +50,13 @@ extension Session {
     var watcherCount: Int { state.withLock { $0.watchers.count } }
 
     /// Sends `watcher` the buffered events after `after`. All of them are queued at once, so
-    /// when they are more than half of what the stream may queue (`--sse-queue-bytes`), the
-    /// stream would be closed as too slow before its client read any — and the client, never
-    /// having seen an event, would ask again from the same place, for ever. Then it gets `reset`,
-    /// the latest value of each state stream from before, and the newest events that fit.
+    /// when they are more than the stream may queue (`--sse-queue-bytes`), the stream would be
+    /// closed as too slow before its client read any — and the client, never having seen an
+    /// event, would ask again from the same place, for ever. So they take at most three quarters
+    /// of the queue (the rest is room for live events meanwhile); beyond it the watcher gets
+    /// `reset`, the latest value of each state stream from before, and the newest events that fit.
     private static func catchUp(_ watcher: EventStream, with log: EventLog, after: Int) {
-        let budget = watcher.queueLimit / 2
+        let budget = watcher.queueLimit / 4 * 3
         var bytes = 0
         var first = log.kept.endIndex
         for index in log.kept.indices.reversed() where log.kept[index].event.seq > after {
