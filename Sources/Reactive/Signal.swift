@@ -17,6 +17,18 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// may deliver this instead (RxJava calls such a signal a scalar source).
     @usableFromInline let justValue: Value?
 
+    /// What a synchronous sequence's signal runs (``from(_:)``), and a `map` or `filter` of one:
+    /// it sends each value to `sink` while `stop` (the subscription's final subscriber) has not
+    /// stopped, and answers whether it ran to the end. A `map` or `filter` of such a signal fuses
+    /// its stage into this loop instead of subscribing a subscriber of its own: one loop, each
+    /// stage still looking whether the subscription stopped before it hands a value on, as its
+    /// own subscriber would (RAC's `map:` does not call its block once disposed). `nil` for every
+    /// other signal: anything that subscribes it (a probe, `subscribe(on:)`) sees a plain signal.
+    @usableFromInline let loop: Loop?
+
+    /// The body of a fused synchronous sequence (``loop``).
+    public typealias Loop = @Sendable (_ stop: Subscription, _ sink: (Value) -> Void) -> Bool
+
     /// A name for debugging and for labelling pipeline stages (RAC `name`, set with
     /// `setNameWithFormat:`). Empty unless set with ``named(_:)``.
     public internal(set) var name = ""
@@ -28,12 +40,26 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     public init(_ subscribe: @escaping SubscribeHandler) {
         handler = subscribe
         justValue = nil
+        loop = nil
     }
 
     @inlinable
     init(just value: Value) {
         handler = { _ in nil }
         justValue = value
+        loop = nil
+    }
+
+    /// A synchronous sequence's signal: each subscription runs `loop`, then completes if it ran
+    /// to the end.
+    @inlinable
+    init(loop: @escaping Loop) {
+        handler = { subscriber in
+            if loop(subscriber, { subscriber.deliverNext($0) }) { subscriber.sendCompleted() }
+            return nil
+        }
+        justValue = nil
+        self.loop = loop
     }
 
     /// The same signal with `name` (RAC `setNameWithFormat:`).
@@ -125,13 +151,12 @@ extension Signal {
     /// Disposing the subscription stops the iteration.
     @inlinable
     public static func from<S: Sequence & Sendable>(_ sequence: S) -> Signal where S.Element == Value {
-        Signal { subscriber in
+        Signal(loop: { stop, sink in
             for value in sequence {
-                if subscriber.isStopped { return nil }
-                subscriber.deliverNext(value)
+                if stop.isStopped { return false }
+                sink(value)
             }
-            subscriber.sendCompleted()
-            return nil
-        }
+            return true
+        })
     }
 }
