@@ -3,7 +3,7 @@
 // with the events that differ ringed (run-compare.js) and said in words; the learner drags a
 // keystroke later and it runs again. "Why is this different?" names the first input that differs.
 import { drawMarbles, drawScenarioMarbles, readLink, sessionRecording } from "../api.js";
-import { html } from "../dom.js";
+import { html, svg } from "../dom.js";
 import { encodeProgram } from "../editor.js";
 import { describe } from "../format.js";
 import { FRAME_WIDTH, ROW_HEIGHT, editableRow, outputLane } from "../marble-row.js";
@@ -20,11 +20,11 @@ const say = (value) => describe(value, 40);
 const LETTERS = [..."abcdefghijklmnopqrstuvwxyz", ..."αβγδεζηθικλμνξοπρστυφχψω"];
 const ms = (time) => `${Math.round(time)} ms`;
 
-/** What changed in one stream, in words (empty: nothing). */
-export function changesInWords(stream) {
+/** What changed in one stream from the recorded run to `label` ("this run"), in words (empty: nothing). */
+export function changesInWords(stream, label = "this run") {
   const words = [
     ...stream.moved.map((event) => `${event.kind === "next" ? say(event.value) : event.kind} moved from ${ms(event.from)} to ${ms(event.to)}`),
-    ...stream.removed.map((event) => `${event.kind === "next" ? say(event.value) : event.kind} at ${ms(event.time)} is not in this run`),
+    ...stream.removed.map((event) => `${event.kind === "next" ? say(event.value) : event.kind} at ${ms(event.time)} is not in ${label}`),
     ...stream.added.map((event) => `${event.kind === "next" ? say(event.value) : event.kind} at ${ms(event.time)} is new`),
     ...stream.threads.map((event) => `${say(event.value)} at ${ms(event.time)} came on the ${event.to} thread, not ${event.from}`),
     ...stream.subscriptions.map(({ index, was, is }) => {
@@ -125,10 +125,7 @@ export class RunRows {
     Object.assign(field, { type: "text", id: `run-row-${name}`, value: this.rows.inputs[name], spellcheck: false });
     label.htmlFor = field.id;
     controls.append(label, field);
-    const lane = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    lane.setAttribute("class", "gallery-lane");
-    lane.setAttribute("height", ROW_HEIGHT);
-    lane.setAttribute("aria-label", `${name}: its row; click to add a marble`);
+    const lane = svg("svg", { class: "gallery-lane", height: ROW_HEIGHT, "aria-label": `${name}: its row; click to add a marble` });
     row.append(controls, lane);
     editableRow({
       name, field, lane, letters: () => Object.keys(this.rows.values), minFrames: () => this.frames,
@@ -250,8 +247,8 @@ export class RunRows {
       controls.appendChild(html("span", "gallery-row-name", name));
       // The subscriptions its work made inside it (a flattening's inner signals) are said with it.
       const inner = Object.keys(comparison.streams).filter((candidate) => candidate.startsWith(`${name}·`))
-        .flatMap((candidate) => changesInWords(comparison.streams[candidate]).map((text) => `its inner ${candidate.slice(name.length + 1)}: ${text}`));
-      const words = [...changesInWords(stream), ...inner];
+        .flatMap((candidate) => changesInWords(comparison.streams[candidate], label).map((text) => `its inner ${candidate.slice(name.length + 1)}: ${text}`));
+      const words = [...changesInWords(stream, label), ...inner];
       controls.appendChild(html("span", "run-rows-words", words.length ? words.join("; ") : "the same"));
       const was = outputLane(`${name}, recorded`, { events: recorded.events, values, marbles: "the recorded run" }, this.rows.frame, width, stream.differsA);
       was.dataset.run = "recorded";
