@@ -29,6 +29,9 @@ struct ScenarioSubscriptionTests {
             scheduler.advance(by: .milliseconds(100))
         }
         scheduler.advance(by: .seconds(3))
+        // The work handed to other threads (the schedulers scenario's queue) runs out first: a
+        // value its queue is delivering while stop() disposes is reported after the disposal.
+        instance.settle()
         instance.stop()
         return reports.withLock { $0 }
     }
