@@ -26,7 +26,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// other signal: anything that subscribes it (a probe, `subscribe(on:)`) sees a plain signal.
     @usableFromInline let loop: Loop?
 
-    /// The body of a fused synchronous sequence (``loop``).
+    /// The body of a fused synchronous sequence: what a signal made by `Signal.from` of a `Sequence` runs.
     public typealias Loop = @Sendable (_ stop: Subscription, _ sink: (Value) -> Void) -> Bool
 
     /// A name for debugging and for labelling pipeline stages (RAC `name`, set with
