@@ -15,7 +15,7 @@ struct RecordingRows {
     /// The letters values take, in turn (digits are numbers in a row, so they are not used).
     static let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
-    /// One input event kept: its input, the frame it falls in, its row's symbol.
+    /// One input event kept: its input, its time, its row's symbol.
     private struct Entry {
         let input: String
         let t: Double
@@ -63,7 +63,7 @@ struct RecordingRows {
                 } else if isNew && (json.utf8.count > FindQuery.maximumValueBytes || valueBytes + json.utf8.count > FindQuery.maximumValuesBytes) {
                     reason = "The rows' values take at most \(FindQuery.maximumValuesBytes) bytes of JSON."
                 } else if isNew && Self.literal(json) == nil {
-                    reason = "A value the program's language cannot write (a control character) ends the rows."
+                    reason = "A value the program's language cannot write (a control character, a number with an exponent) ends the rows."
                 } else {
                     if isNew {
                         letterOf[json] = Self.letters[letterOf.count]
