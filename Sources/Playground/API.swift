@@ -45,6 +45,11 @@ struct API: Sendable {
     var links: LinkStoreWorker?
     /// Links kept (`POST /api/links`) per client (`--link-saves-per-second`, `--link-save-burst`).
     var linkSaves = ClientRateLimiter(perSecond: 2, burst: 60)
+    /// Bytes of links kept per client in an hour (`--link-bytes-per-hour`): the store is shared,
+    /// and a run is up to a MiB, so the count of links alone would let one address fill it.
+    var linkBytes = ClientRateLimiter(perSecond: Double(API.defaultLinkBytesPerHour) / 3_600, burst: Double(API.defaultLinkBytesPerHour))
+    /// `--link-bytes-per-hour`'s default: 256 MiB, a class of thirty keeping a few runs each.
+    static let defaultLinkBytesPerHour = 256 << 20
     /// The most bytes the store may take before new links answer 507 (`--max-store-bytes`).
     var maxStoreBytes = 1 << 30
     /// Rooms opened (`POST /api/rooms`) per client.

@@ -19,12 +19,13 @@ final class ClientRateLimiter: Sendable {
         self.burst = max(1, burst)
     }
 
-    /// Whether `client` may make one more request now; takes a token if so.
-    func allow(_ client: String, now: ContinuousClock.Instant = .now) -> Bool {
+    /// Whether `client` may make one more request now (of `cost` tokens: a limiter of bytes
+    /// counts a request's bytes); takes the tokens if so.
+    func allow(_ client: String, cost: Double = 1, now: ContinuousClock.Instant = .now) -> Bool {
         buckets.withLock { buckets in
             if buckets.count >= Self.pruneThreshold { prune(&buckets, now: now) }
             var bucket = buckets[client] ?? TokenBucket(capacity: burst, perSecond: perSecond, now: now)
-            let allowed = bucket.take(at: now)
+            let allowed = bucket.take(cost, at: now)
             buckets[client] = bucket
             return allowed
         }
@@ -34,7 +35,10 @@ final class ClientRateLimiter: Sendable {
     var bucketCount: Int { buckets.withLock { $0.count } }
 
     /// Seconds until `client` has a token again, at least 1 (for `Retry-After`).
-    var retryAfterSeconds: Int { max(1, Int((1 / perSecond).rounded(.up))) }
+    var retryAfterSeconds: Int { retryAfterSeconds(cost: 1) }
+
+    /// Seconds until an empty bucket holds `cost` tokens again, at least 1 (for `Retry-After`).
+    func retryAfterSeconds(cost: Double) -> Int { max(1, Int((min(cost, burst) / perSecond).rounded(.up))) }
 
     private func prune(_ buckets: inout [String: TokenBucket], now: ContinuousClock.Instant) {
         buckets = buckets.filter { !$0.value.isFull(at: now) }

@@ -98,6 +98,7 @@ extension API {
         case .success(let link): asked = link
         }
         let client = request.clientAddress
+        if let refusal = linkBytesRefusal(asked.content.utf8.count + asked.title.utf8.count, for: client) { return refusal }
         let lessons = Set(self.lessons.lessons.map(\.id))
         let rules = programRules  // as the editor's check: other libraries' names answered with ours
         let maxBytes = maxStoreBytes

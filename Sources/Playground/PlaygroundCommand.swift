@@ -171,6 +171,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Links a client may keep at once before --link-saves-per-second applies: a class saving together.")
     var linkSaveBurst = 60
 
+    @Option(
+        help:
+            "Bytes of links a client may keep in an hour (programs, lessons, courses and kept runs of up to a MiB): the store is shared; more answer 429."
+    )
+    var linkBytesPerHour = API.defaultLinkBytesPerHour
+
     @Option(help: "The most bytes the store of links may take (SQLite's file, PostgreSQL's table); new links past it answer 507.")
     var maxStoreBytes = 1 << 30
 
@@ -241,6 +247,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(mallocArenas, in: 1...1_024, "--malloc-arenas")
         try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
         try Self.require(linkSavesPerSecond, in: 1...10_000, "--link-saves-per-second")
+        // More than the largest link (a run: 1 MiB of events and its head), so that one always fits.
+        try Self.require(linkBytesPerHour, in: (2 << 20)...(1 << 40), "--link-bytes-per-hour")
         try Self.require(linkSaveBurst, in: 1...100_000, "--link-save-burst")
         try Self.require(maxStoreBytes, in: (64 * 1024)...(1 << 50), "--max-store-bytes")
         if Self.sqlitePath(database) == nil, !Self.isPostgres(database) {
@@ -366,6 +374,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
             throw ValidationError("--database \(Self.isPostgres(database) ? "(PostgreSQL)" : database): \(error)")
         }
         api.linkSaves = ClientRateLimiter(perSecond: Double(linkSavesPerSecond), burst: Double(linkSaveBurst))
+        api.linkBytes = ClientRateLimiter(perSecond: Double(linkBytesPerHour) / 3_600, burst: Double(linkBytesPerHour))
         api.maxStoreBytes = maxStoreBytes
         api.documentation = try Documentation.locate(explicit: docsFolder, publicRoot: publicRoot)
         if api.documentation == nil {

@@ -83,6 +83,7 @@ extension API {
             return Self.storeUnavailable
         }
         let (json, _, _) = SessionRecording.json(of: session)
+        if let refusal = linkBytesRefusal(json.utf8.count + title.utf8.count, for: request.clientAddress) { return refusal }
         let link = NewLink(kind: .run, title: title, content: json, from: nil)
         let maxBytes = maxStoreBytes
         return .deferred { respond in

@@ -178,6 +178,19 @@ extension API {
         return .error(status: 429, code: "rate_limited", message: message, retryAfterSeconds: limiter.retryAfterSeconds)
     }
 
+    /// 429 when `client` has kept more bytes of links this hour than `--link-bytes-per-hour`
+    /// allows (`bytes` are the new link's); `nil` when it may keep them.
+    func linkBytesRefusal(_ bytes: Int, for client: String) -> HTTPResponse? {
+        guard !linkBytes.allow(client, cost: Double(bytes)) else { return nil }
+        metrics.linkRefused("rate_limited")
+        return .error(
+            status: 429,
+            code: "rate_limited",
+            message: "Your address has kept its share of the store's bytes for the last hour (--link-bytes-per-hour); try again later.",
+            retryAfterSeconds: linkBytes.retryAfterSeconds(cost: Double(bytes))
+        )
+    }
+
     /// 415 unless a find's body is JSON (or untyped, as curl's `--data-binary` may send it), and
     /// 429 past the client's rate of finds.
     func limitingFinds(_ request: inout HTTPRequest) -> HTTPResponse? {

@@ -117,7 +117,7 @@ struct OutsideNumbersTests {
             "--request-timeout", "--max-connections-per-client", "--event-buffer-bytes", "--program-event-bytes",
             "--max-value-bytes", "--marbles-answer-bytes", "--max-heap-bytes", "--max-program-sessions",
             "--program-work-per-client", "--program-run-burst", "--max-sessions-per-client",
-            "--link-saves-per-second", "--link-save-burst", "--database",
+            "--link-saves-per-second", "--link-save-burst", "--link-bytes-per-hour", "--database",
         ]
         for text in Self.generatedStrings(count: 60, seed: 5) {
             for flag in flags {
@@ -127,6 +127,8 @@ struct OutsideNumbersTests {
         }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--connection-memory-kib", "9223372036854775807"]) }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--port", "65536"]) }
+        // Less than the largest link (a run of a MiB) could never keep one.
+        #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--link-bytes-per-hour", "1048576"]) }
         #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--max-sessions", "10", "--max-program-sessions", "11"]) }
         // A store is SQLite or PostgreSQL; a PostgreSQL URL's password is never repeated in the message.
         for database in ["mysql://root@db/x", "sqlite:", "postgres", ""] {

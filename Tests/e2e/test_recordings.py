@@ -133,3 +133,30 @@ def test_keeping_runs_counts_against_the_rate_of_links_kept(make_playground):
     session = server.new_session("ticker")
     statuses = [server.json("POST", f"/api/sessions/{session}/recording", "", {})[0] for _ in range(4)]
     assert statuses[:2] in ([201, 201], [201, 200]) and 429 in statuses[2:], statuses
+
+
+def test_an_address_keeps_at_most_its_bytes_of_links_an_hour(make_playground):
+    """A run is up to a MiB: the count of links kept would let one address fill the shared store.
+    With --link-bytes-per-hour at its least (2 MiB), a second run of about a MiB is refused from
+    that address, with Retry-After and the flag named; another address behind the proxy keeps one."""
+    server = make_playground("--trust-proxy", "--link-bytes-per-hour", str(2 << 20))
+    program = 'x = interval(10ms).map { v in "' + "z" * 1000 + '\\(v)" }\n'
+    status, created = server.json("POST", "/api/pipelines?clock=virtual", program, {"Content-Type": "text/plain"})
+    assert status == 201, created
+    session = created["session"]
+    server.send(session, "advance", "15000")
+    deadline = time.monotonic() + 30
+    while server.json("GET", f"/api/sessions/{session}")[1]["virtualTime"] < 15000:
+        assert time.monotonic() < deadline, "the clock did not get there"
+        time.sleep(0.05)
+    first = {"Content-Type": "application/json", "X-Forwarded-For": "203.0.113.7"}
+    status, kept = server.json("POST", f"/api/sessions/{session}/recording", '{"title": "one"}', first)
+    assert status == 201, kept
+    assert len(server.json("GET", f"/api/links/{kept['id']}")[1]["content"]) > 1_000_000, "a run of about a MiB"
+    status, headers, body = server.request("POST", f"/api/sessions/{session}/recording", '{"title": "two"}', first)
+    refusal = json.loads(body)["error"]
+    assert (status, refusal["code"]) == (429, "rate_limited") and "--link-bytes-per-hour" in refusal["message"], refusal
+    assert int(headers["Retry-After"]) >= 1
+    other = {"Content-Type": "application/json", "X-Forwarded-For": "203.0.113.8"}
+    status, kept = server.json("POST", f"/api/sessions/{session}/recording", '{"title": "three"}', other)
+    assert status == 201, kept
