@@ -16,8 +16,11 @@ const RADIUS = 12;
 /** The height of the line under a lane that names each event's thread. */
 const THREAD_LINE = 14;
 
-/** Draws one line per subscription of `name` into `node`: `^` where it began, `!` where it ended. */
-export function drawSubscriptions(node, name, subscriptions, width) {
+/**
+ * Draws one line per subscription of `name` into `node`: `^` where it began, `!` where it ended;
+ * those whose indexes are in `differs` marked (a comparison's subscriptions that lived otherwise).
+ */
+export function drawSubscriptions(node, name, subscriptions, width, differs = new Set()) {
   node.replaceChildren();
   const shown = subscriptions.slice(0, MAX_SUBSCRIPTION_LINES);
   node.setAttribute("width", width);
@@ -27,9 +30,9 @@ export function drawSubscriptions(node, name, subscriptions, width) {
     node.removeAttribute("aria-label");
     return;
   }
-  const words = subscriptions.map((text) => {
+  const words = subscriptions.map((text, index) => {
     const { start, end } = parseSubscription(text);
-    return `subscribed in frame ${start}, ${end === null ? "still live" : `disposed in frame ${end}`}`;
+    return `subscribed in frame ${start}, ${end === null ? "still live" : `disposed in frame ${end}`}${differs.has(index) ? " (lived otherwise in the other run)" : ""}`;
   });
   node.setAttribute("role", "img");
   node.setAttribute("aria-label", `${name}: ${subscriptions.length} subscription${subscriptions.length === 1 ? "" : "s"}: ${words.join("; ")}`);
@@ -38,7 +41,7 @@ export function drawSubscriptions(node, name, subscriptions, width) {
     const y = index * SUBSCRIPTION_LINE + SUBSCRIPTION_LINE / 2;
     const x1 = start * FRAME_WIDTH + FRAME_WIDTH / 2;
     const x2 = end === null ? width : end * FRAME_WIDTH + FRAME_WIDTH / 2;
-    const line = svg("g", { class: "gallery-subscription", "data-start": start, "data-end": end ?? "" });
+    const line = svg("g", { class: `gallery-subscription${differs.has(index) ? " subscription-differs" : ""}`, "data-start": start, "data-end": end ?? "" });
     line.append(svg("line", { x1, x2, y1: y, y2: y, class: "gallery-lifeline" }),
       svg("text", { x: x1, y: y + 5, "text-anchor": "middle", class: "gallery-mark" }, "^"));
     if (end !== null) line.appendChild(svg("text", { x: x2, y: y + 5, "text-anchor": "middle", class: "gallery-mark" }, "!"));

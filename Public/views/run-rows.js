@@ -6,7 +6,7 @@ import { drawMarbles, drawScenarioMarbles, readLink, sessionRecording } from "..
 import { html, svg } from "../dom.js";
 import { encodeProgram } from "../editor.js";
 import { describe } from "../format.js";
-import { FRAME_WIDTH, ROW_HEIGHT, editableRow, outputLane } from "../marble-row.js";
+import { FRAME_WIDTH, ROW_HEIGHT, drawSubscriptions, editableRow, outputLane } from "../marble-row.js";
 import { explain } from "../notice.js";
 import { compareRuns, runOfDrawing, runOfRecording } from "../run-compare.js";
 
@@ -19,6 +19,14 @@ const say = (value) => describe(value, 40);
 /** The letters values take in a drawing when no row names them: a–z, then α–ω. */
 const LETTERS = [..."abcdefghijklmnopqrstuvwxyz", ..."αβγδεζηθικλμνξοπρστυφχψω"];
 const ms = (time) => `${Math.round(time)} ms`;
+
+/** A subscription (`{start, end}` in ms, `end` null while live) in subscription notation at `frame`. */
+function notation({ start, end, atEnd }, frame) {
+  const from = Math.round(start / frame);
+  if (end === null || atEnd) return `${"-".repeat(from)}^`;
+  const to = Math.max(from, Math.round(end / frame));
+  return to === from ? `${"-".repeat(from)}(^!)` : `${"-".repeat(from)}^${"-".repeat(to - from - 1)}!`;
+}
 
 /** What changed in one stream from the recorded run to `label` ("this run"), in words (empty: nothing). */
 export function changesInWords(stream, label = "this run") {
@@ -254,7 +262,22 @@ export class RunRows {
       was.dataset.run = "recorded";
       const is = outputLane(`${name}, ${label}`, { events: other.events, values, marbles: label }, this.rows.frame, width, stream.differsB);
       is.dataset.run = kind;
-      item.append(controls, html("span", "run-rows-label", "recorded"), was, html("span", "run-rows-label", label), is);
+      // Under each run, the subscriptions its work made inside the stream (a flattening's inner
+      // signals), those that lived otherwise in the other run marked.
+      const inners = (runOf) => Object.keys(comparison.streams).filter((candidate) => candidate.startsWith(`${name}·`))
+        .flatMap((candidate) => {
+          const differing = new Set(comparison.streams[candidate].subscriptions.map((entry) => entry.index));
+          return (runOf.streams[candidate]?.subscriptions ?? []).map((subscription, index) => ({ subscription, differs: differing.has(index) }));
+        });
+      const lifelines = (side, runOf) => {
+        const node = svg("svg", { class: "gallery-subscriptions", "data-lifelines": side });
+        const entries = inners(runOf);
+        drawSubscriptions(node, `${name}'s inner subscriptions, ${side}`, entries.map((entry) => notation(entry.subscription, this.rows.frame)), width,
+          new Set(entries.flatMap((entry, index) => (entry.differs ? [index] : []))));
+        return node;
+      };
+      item.append(controls, html("span", "run-rows-label", "recorded"), was, lifelines("recorded", this.recorded),
+        html("span", "run-rows-label", label), is, lifelines(kind, run));
       this.outputs.appendChild(item);
     }
   }

@@ -122,6 +122,14 @@ def rings(browser, stream):
           [lane.dataset.run, [...lane.querySelectorAll('circle.gallery-differs')].map((ring) => Number(ring.dataset.time))]));""", stream)
 
 
+def marked_lifelines(browser, stream):
+    """How many inner subscriptions each run's lifelines under `stream` draw, and mark as differing."""
+    return browser.execute_script("""
+        const item = document.querySelector(`#run-rows-outputs [data-stream="${arguments[0]}"]`);
+        return Object.fromEntries([...item.querySelectorAll('svg.gallery-subscriptions')].map((lines) =>
+          [lines.dataset.lifelines, [lines.querySelectorAll('.gallery-subscription').length, lines.querySelectorAll('.subscription-differs').length]]));""", stream)
+
+
 def test_the_page_turns_a_run_into_marbles_and_rings_what_a_moved_keystroke_changes(browser, playground):
     """Hand-worked, with --throttle-ms 150 --service-latency-ms 200: "Jav" at 0 and "Java" at 180 are
     throttled through at 150 and 330; the second search (330) cancels the first and answers at 530.
@@ -136,6 +144,7 @@ def test_the_page_turns_a_run_into_marbles_and_rings_what_a_moved_keystroke_chan
     wait(browser, lambda: why() == "This run gives the recorded run's events (within a frame).")
     assert browser.find_element(By.ID, "run-row-query").get_attribute("value") == "a-----------------b"
     assert all(rings(browser, stream) == {"recorded": [], "rows": []} for stream in ("throttled", "results", "cancelled"))
+    assert marked_lifelines(browser, "results") == {"recorded": [2, 0], "rows": [2, 0]}  # two searches, alike
 
     # The learner drags "Java" (b) 22 frames later, with the keyboard.
     browser.find_element(By.CSS_SELECTOR, '#run-rows .gallery-marble[data-symbol="b"]').send_keys(Keys.ARROW_RIGHT)
@@ -153,6 +162,8 @@ def test_the_page_turns_a_run_into_marbles_and_rings_what_a_moved_keystroke_chan
     assert words == "Java moved from 330 ms to 550 ms", words
     words = browser.find_element(By.CSS_SELECTOR, '#run-rows-outputs [data-stream="results"] .run-rows-words').text
     assert "its inner search: subscription 1 lived 150 ms–350 ms, not 150 ms–330 ms" in words, words
+    # Both searches lived otherwise (150–330 and 330–530 ms before; 150–350 and 550–750 ms now): marked.
+    assert marked_lifelines(browser, "results") == {"recorded": [2, 2], "rows": [2, 2]}
     axe_clean(browser)
     for size in (DESKTOP, PHONE):
         check_layout(browser, "run-rows", size)
