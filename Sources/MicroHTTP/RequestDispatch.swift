@@ -205,7 +205,7 @@ extension ServerCore {
         }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - context.started.uptimeNanoseconds) / 1e6
         logger.info(
-            "\(context.method) \(context.path) \(context.status)",
+            "\(context.method) \(configuration.accessLogPath(context.path)) \(context.status)",
             metadata: [
                 "bytes": "\(context.bytesSent)",
                 "ms": "\((milliseconds * 10).rounded() / 10)",

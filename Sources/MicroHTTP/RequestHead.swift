@@ -51,16 +51,26 @@ extension ServerCore {
         return collector.pairs
     }
 
-    /// The socket's peer address, or — with ``ServerConfiguration/trustProxy`` — the first
-    /// address of `X-Forwarded-For` when it is a valid IP literal.
+    /// The socket's peer address, or — with ``ServerConfiguration/trustProxy`` — the address the
+    /// trusted proxy wrote into `X-Forwarded-For` when it is a valid IP literal.
     func effectiveClientAddress(of connection: OpaquePointer) -> String {
-        if configuration.trustProxy, let forwarded = header("X-Forwarded-For", of: connection),
-            let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces),
-            (try? SocketAddress(host: first, port: 0)) != nil
+        if configuration.trustProxy,
+            let added = Self.proxyAddedAddress(headerFields(of: connection).filter { $0.name.lowercased() == "x-forwarded-for" }.map(\.value)),
+            (try? SocketAddress(host: added, port: 0)) != nil
         {
-            return first
+            return added
         }
         guard let address = rp_connection_client_address(connection) else { return "" }
         return SocketAddress.describe(address)
+    }
+
+    /// The address a trusted proxy added to `X-Forwarded-For` (its `values`, in the order the
+    /// request carried them): the last element of the last. Every element before it came from
+    /// the client, which may write anything there — a proxy that appends
+    /// (`$proxy_add_x_forwarded_for`) passes `SPOOF, CLIENT` — so only the last is the proxy's word.
+    static func proxyAddedAddress(_ values: [String]) -> String? {
+        guard let last = values.last?.split(separator: ",", omittingEmptySubsequences: false).last else { return nil }
+        let address = last.trimmingCharacters(in: .whitespaces)
+        return address.isEmpty ? nil : address
     }
 }

@@ -11,6 +11,10 @@ public struct ServerConfiguration: Sendable {
     public var keepAliveInterval: Duration = .seconds(15)
     /// The most bytes queued for one event-stream client before it is disconnected as too slow.
     public var eventStreamQueueLimit = 256 * 1024
+    /// What the access log writes of a request's path: the path itself by default. A server whose
+    /// paths carry capabilities — ids that open a session, a room, a link — shortens them here, so
+    /// that a log read by others opens nothing.
+    public var accessLogPath: @Sendable (String) -> String = { $0 }
     /// Open connections at most; beyond, requests are answered 503 `server_busy` with `Retry-After`.
     /// libmicrohttpd's own limit is set a little higher, because at its limit it drops new sockets
     /// without a word.
@@ -25,8 +29,9 @@ public struct ServerConfiguration: Sendable {
     /// Sockets a client may hold beyond ``maxConnectionsPerClient``: enough for it to be answered a
     /// readable 429 rather than have its socket dropped.
     public static let perClientConnectionAllowance = 8
-    /// Whether the client address is the first address of `X-Forwarded-For` (set it only behind a
-    /// proxy that sets that header; otherwise clients could claim any address).
+    /// Whether the client address is the one the proxy in front added to `X-Forwarded-For`, its
+    /// last element (set it only behind one proxy that sets or appends to that header; otherwise
+    /// clients could claim any address).
     public var trustProxy = false
     /// Seconds without any traffic after which a connection is closed
     /// (`MHD_OPTION_CONNECTION_TIMEOUT`: it restarts with every byte). Event streams stay busy with

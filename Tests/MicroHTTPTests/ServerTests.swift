@@ -417,8 +417,19 @@ struct ServerTests {
         holder.read { $0.contains("second line") }
         let sameClient = try RawHTTPClient.request(server.port, "GET", "/hello/x")
         #expect(sameClient.status == 429)
-        let forwarded = try RawHTTPClient.request(server.port, "GET", "/whoami", headers: ["X-Forwarded-For: 203.0.113.7, 10.0.0.1"])
+        let forwarded = try RawHTTPClient.request(server.port, "GET", "/whoami", headers: ["X-Forwarded-For: 203.0.113.7"])
         #expect(forwarded.status == 200 && forwarded.body == "203.0.113.7", "another client behind the proxy")
+        // An appending proxy passes what the client wrote before the address it saw: only the
+        // last element is the proxy's.
+        let spoofed = try RawHTTPClient.request(server.port, "GET", "/whoami", headers: ["X-Forwarded-For: 198.51.100.9, 203.0.113.8"])
+        #expect(spoofed.status == 200 && spoofed.body == "203.0.113.8", "the address the proxy added, not the client's claim")
+        let twoFields = try RawHTTPClient.request(
+            server.port,
+            "GET",
+            "/whoami",
+            headers: ["X-Forwarded-For: 198.51.100.9", "X-Forwarded-For: 203.0.113.9"]
+        )
+        #expect(twoFields.status == 200 && twoFields.body == "203.0.113.9", "the last field's last element")
         let bogus = try RawHTTPClient.request(server.port, "GET", "/whoami", headers: ["X-Forwarded-For: not-an-address"])
         #expect(bogus.status == 429, "an invalid forwarded address falls back to the socket's")
     }
