@@ -1,31 +1,68 @@
-import CLibPQ
 import Foundation
 import Locking
 
 /// Links in PostgreSQL, for several instances sharing one store (`--database postgres://…`),
 /// through libpq (`CLibPQ`).
 ///
-/// One connection, used by one call at a time (a lock; the server calls the store from its one
-/// store thread anyway), made when first needed and made again after the server dropped it, so a
-/// database that is down fails only the calls made meanwhile (the routes answer 503) and the store
-/// recovers when it is back. Connecting waits at most ``connectTimeoutSeconds``, a statement at
-/// most ``statementTimeoutMilliseconds``. Each call is one short transaction; keeping a link takes
+/// One connection, used by one call at a time under a lock (the server calls the store from its
+/// one store thread anyway; a second caller waits for the call ahead, which is bounded too), made
+/// when first needed and made again after one broke, so a database that is down fails only the
+/// calls made meanwhile (the routes answer 503) and the store recovers when it is back. No call
+/// can hang: each has ``callDeadline``, connecting and every statement included
+/// (``PostgresConnection``), and after a call that ran out of it every call throws at once for
+/// ``coolDown``, so the calls queued behind a database that stopped answering are answered
+/// together instead of a deadline each. Each call is one short transaction; keeping a link takes
 /// a transaction-scoped advisory lock on its digest first, so that two instances keeping the same
 /// thing at once give it one id, as SQLite's single writer does.
 public final class PostgresLinkStore: LinkStore {
-    /// How long connecting may take, unless the URL says otherwise (libpq's `connect_timeout`).
-    static let connectTimeoutSeconds = 5
-    /// How long one statement may run on the server.
-    static let statementTimeoutMilliseconds = 10_000
+    /// How long one call may take, connecting, migrating and all its statements included: then it
+    /// throws. Links take milliseconds, so three seconds is far beyond a loaded machine's worst,
+    /// yet soon enough for a page waiting on a link; the server's `statement_timeout` is the same,
+    /// so that nothing a call started goes on running after the call gave up.
+    static let callDeadline = Duration.seconds(3)
+    /// How long every call throws at once, without asking the database, after a call ran out of
+    /// its deadline: a stopped server would hold each queued call for a whole deadline (30 reads,
+    /// 90 s). The first call after it asks again. Shorter than the 503's `Retry-After` (5 s), so a
+    /// client that waits as told reaches a store that asks. A call that fails sooner (a refused
+    /// connection, a database that does not exist) costs no wait, and starts no cool-down.
+    static let coolDown = Duration.seconds(2)
+    /// libpq's options the URL gets unless it sets them: TCP keepalives, and a limit on data left
+    /// unacknowledged, so that a connection whose server or network vanished while it was idle is
+    /// closed by the kernel within about 25 s (10 s idle, then 3 probes 5 s apart), and the next
+    /// call fails at once rather than at its deadline. (A stopped server's kernel still
+    /// acknowledges: only the deadline ends that.)
+    static let clientOptions = [
+        (name: "keepalives", value: "1"),
+        (name: "keepalives_idle", value: "10"),
+        (name: "keepalives_interval", value: "5"),
+        (name: "keepalives_count", value: "3"),
+        (name: "tcp_user_timeout", value: "10000"),
+    ]
 
     private let url: String
-    private let connection = Lock<PostgresConnection?>(nil)
+    private let state = Lock(State())
+
+    /// The connection (none until made, and after one broke) and when the cool-down ends.
+    private struct State: Sendable {
+        var connection: PostgresConnection?
+        var coolingUntil: ContinuousClock.Instant?
+    }
 
     /// A store on the database at `url` (`postgres://user:password@host:port/database`, as libpq
     /// reads it). Nothing is connected yet: ``connect()`` does it now, any call when needed.
     public init(url: String) {
-        let separator = url.contains("?") ? "&" : "?"
-        self.url = url.contains("connect_timeout=") ? url : url + "\(separator)connect_timeout=\(Self.connectTimeoutSeconds)"
+        self.url = Self.withClientOptions(url)
+    }
+
+    /// `url` with each of ``clientOptions`` that its query does not name.
+    static func withClientOptions(_ url: String) -> String {
+        let query = url.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        let named = Set(query.split(separator: "&").map { String($0.prefix { $0 != "=" }) })
+        var completed = url
+        for option in clientOptions where !named.contains(option.name) {
+            completed += (completed.contains("?") ? "&" : "?") + "\(option.name)=\(option.value)"
+        }
+        return completed
     }
 
     /// Connects now and brings the schema up to date, once for all instances (an advisory lock
@@ -74,25 +111,21 @@ public final class PostgresLinkStore: LinkStore {
         }
     }
 
-    /// Runs `body` with the connection, one call at a time: connected (and migrated) first when
-    /// there is none; forgotten after a call that found it broken, so the next one connects anew.
+    /// Runs `body` with the connection, one call at a time, by the call's deadline: connected (and
+    /// migrated) first when there is none; forgotten after a call that left it unusable, so the next
+    /// one connects anew. Throws at once while cooling down.
     private func withConnection<T>(_ body: (PostgresConnection) throws(StoreError) -> T) throws(StoreError) -> T {
         do {
-            return try connection.withLock { (kept: inout PostgresConnection?) throws -> T in
-                let current: PostgresConnection
-                if let kept, kept.isUsable {
-                    current = kept
-                } else {
-                    kept = nil
-                    current = try PostgresConnection(url: url)
-                    _ = try current.query("SET statement_timeout = \(Self.statementTimeoutMilliseconds)")
-                    try current.migrate()
-                    kept = current
+            return try state.withLock { (state: inout State) throws(StoreError) -> T in
+                if let coolingUntil = state.coolingUntil, ContinuousClock.now < coolingUntil {
+                    throw StoreError("PostgreSQL did not answer within \(Self.callDeadline) a moment ago; it is asked again \(Self.coolDown) after")
                 }
-                do {
-                    return try body(current)
+                let deadline = PostgresDeadline(in: Self.callDeadline)
+                do throws(StoreError) {
+                    return try body(try usableConnection(&state.connection, by: deadline))
                 } catch {
-                    if !current.isUsable { kept = nil }
+                    if state.connection?.isUsable == false { state.connection = nil }
+                    if deadline.hasPassed { state.coolingUntil = .now + Self.coolDown }
                     throw error
                 }
             }
@@ -101,6 +134,20 @@ public final class PostgresLinkStore: LinkStore {
         } catch {
             throw StoreError("PostgreSQL: \(error)")
         }
+    }
+
+    /// The kept connection if it is usable, given `deadline`; else a new one, set up and kept.
+    private func usableConnection(_ kept: inout PostgresConnection?, by deadline: PostgresDeadline) throws(StoreError) -> PostgresConnection {
+        if let current = kept, current.isUsable {
+            current.deadline = deadline
+            return current
+        }
+        kept = nil
+        let made = try PostgresConnection(url: url, by: deadline)
+        _ = try made.query("SET statement_timeout = \(Int(Self.callDeadline / .milliseconds(1)))")
+        try made.migrate()
+        kept = made
+        return made
     }
 
     /// The columns read, in the order ``link(from:)`` takes them.
@@ -137,90 +184,6 @@ public final class PostgresLinkStore: LinkStore {
     func appliedMigrations() throws(StoreError) -> [String] {
         try withConnection { (connection: PostgresConnection) throws(StoreError) -> [String] in
             try connection.query("SELECT identifier FROM schema_migrations ORDER BY applied, identifier").compactMap { $0.first ?? nil }
-        }
-    }
-}
-
-/// One libpq connection: its calls, their errors as ``StoreError``s, and its migrations; closed
-/// when the last reference goes.
-final class PostgresConnection: @unchecked Sendable {  // used only under the store's lock
-    private let handle: OpaquePointer
-
-    init(url: String) throws(StoreError) {
-        guard let handle = PQconnectdb(url) else { throw StoreError("PostgreSQL: no memory for a connection") }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.message(handle)
-            PQfinish(handle)
-            throw StoreError("PostgreSQL cannot be reached: \(message)")
-        }
-        self.handle = handle
-    }
-
-    deinit {
-        PQfinish(handle)
-    }
-
-    /// Whether the server still answers on this connection (a reset is tried once when not).
-    var isUsable: Bool {
-        if PQstatus(handle) != CONNECTION_OK { PQreset(handle) }
-        return PQstatus(handle) == CONNECTION_OK
-    }
-
-    private static func message(_ handle: OpaquePointer) -> String {
-        String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Runs `sql` with `parameters` (`$1`, `$2`… as text; nil is NULL), reconnecting once when
-    /// the server dropped the connection; answers the rows, each column as text (nil for NULL).
-    func query(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
-        guard isUsable else { throw StoreError("PostgreSQL connection lost: \(Self.message(handle))") }
-        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { for copy in copies { free(copy) } }
-        let values = copies.map { UnsafePointer<CChar>($0) }
-        let result = values.withUnsafeBufferPointer { buffer in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
-        }
-        guard let result else { throw StoreError("PostgreSQL: \(Self.message(handle))") }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK:
-            return []
-        case PGRES_TUPLES_OK:
-            return (0..<PQntuples(result)).map { row in
-                (0..<PQnfields(result)).map { column in
-                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-                }
-            }
-        default:
-            throw StoreError("PostgreSQL: \(String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines))")
-        }
-    }
-
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ body: (PostgresConnection) throws(StoreError) -> T) throws(StoreError) -> T {
-        _ = try query("BEGIN")
-        do {
-            let value = try body(self)
-            _ = try query("COMMIT")
-            return value
-        } catch {
-            _ = try? query("ROLLBACK")
-            throw error
-        }
-    }
-
-    /// Applies the migrations this database lacks, in order, each in a transaction; a session
-    /// advisory lock keeps two instances starting at once from applying one twice.
-    func migrate() throws(StoreError) {
-        _ = try query("SELECT pg_advisory_lock(7337001)")
-        defer { _ = try? query("SELECT pg_advisory_unlock(7337001)") }
-        _ = try query("CREATE TABLE IF NOT EXISTS schema_migrations (identifier TEXT PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())")
-        let applied = Set(try query("SELECT identifier FROM schema_migrations").compactMap { $0.first ?? nil })
-        for migration in PostgresLinkStore.migrations where !applied.contains(migration.identifier) {
-            try transaction { (connection: PostgresConnection) throws(StoreError) in
-                for statement in migration.sql.components(separatedBy: ";\n") { _ = try connection.query(statement) }
-                _ = try connection.query("INSERT INTO schema_migrations (identifier) VALUES ($1)", [migration.identifier])
-            }
         }
     }
 }
