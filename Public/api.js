@@ -49,7 +49,21 @@ async function call(method, path, body, { plain = false, answerText = false, key
 export const catalogue = () => call("GET", "/api/scenarios").then((body) => body.scenarios);
 export const createSession = (scenario, clock = "real") =>
   call("POST", `/api/scenarios/${encodeURIComponent(scenario)}/sessions${clock === "virtual" ? "?clock=virtual" : ""}`);
-export const sessionInfo = (id) => call("GET", `/api/sessions/${encodeURIComponent(id)}`);
+const roomPath = (id, rest = "") => `/api/rooms/${encodeURIComponent(id)}${rest}`;
+/**
+ * Where a session's routes are: `/api/sessions/{sid}…`, or for a room's session (`room`: `{id, key,
+ * role}`) `/api/rooms/{rid}/session…`, which only a key of the room opens — the session's own
+ * routes answer 403 `room_session` for it, so that its id alone shows nobody the class's diagram.
+ */
+export const sessionPath = (sessionID, room, rest = "") =>
+  room ? roomPath(room.id, `/session${rest}`) : `/api/sessions/${encodeURIComponent(sessionID)}${rest}`;
+/**
+ * A room's address for what cannot send the key as a header (an `EventSource`, a link): it shows
+ * the room's cookie, `?as=` saying whose when a browser holds the teacher's and a student's.
+ */
+export const roomAddress = (room, rest, query = {}) => `${roomPath(room.id, rest)}?${new URLSearchParams({ ...query, as: room.role })}`;
+/** A session's summary (GET /api/sessions/{sid}, or a room's session through the room). */
+export const sessionInfo = (id, room = null) => call("GET", sessionPath(id, room), undefined, { key: room?.key });
 /** The problems of a program, as the server's checker finds them. */
 export const checkProgram = (program) =>
   call("POST", "/api/pipelines/check", program, { plain: true }).then((body) => body.diagnostics);
@@ -89,10 +103,10 @@ export const examplePrograms = () => call("GET", "/api/pipelines/examples").then
 export const keepLink = (link) => call("POST", "/api/links", link);
 /** The rules a lesson breaks and what it draws (POST /api/lessons/check). */
 export const checkLesson = (lesson) => call("POST", "/api/lessons/check", lesson);
-/** The session's recording kept as a link of kind `run` (POST /api/sessions/{sid}/recording). */
-/** What reproduces a session: its events, its inputs as marble rows (GET /api/sessions/{sid}/recording). */
-export const sessionRecording = (sessionID) => call("GET", `/api/sessions/${encodeURIComponent(sessionID)}/recording`);
-export const keepRun = (sessionID) => call("POST", `/api/sessions/${encodeURIComponent(sessionID)}/recording`, {});
+/** What reproduces a session: its events, its inputs as marble rows (GET …/recording; a room's through the room). */
+export const sessionRecording = (sessionID, room = null) => call("GET", sessionPath(sessionID, room, "/recording"), undefined, { key: room?.key });
+/** The session's recording kept as a link of kind `run` (POST …/recording; a room's through the room). */
+export const keepRun = (sessionID, room = null) => call("POST", sessionPath(sessionID, room, "/recording"), {}, { key: room?.key });
 /** A kept link with its content (GET /api/links/{id}). */
 export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)}`);
 
@@ -100,7 +114,6 @@ export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)
 export const openRoom = (from, title) => call("POST", "/api/rooms", title ? { from, title } : { from });
 /** Joins the room whose code is `code` (as typed: case, spaces and dashes do not matter). */
 export const joinRoom = (code, name) => call("POST", `/api/join/${encodeURIComponent(code.toUpperCase().replace(/[\s-]/g, ""))}`, { name });
-const roomPath = (id, rest = "") => `/api/rooms/${encodeURIComponent(id)}${rest}`;
 export const roomState = (id, key) => call("GET", roomPath(id), undefined, { key });
 /** Sets the cookie the room's `EventSource` shows (it cannot send the key as a header). */
 export const roomCookie = (id, key) => call("POST", roomPath(id, "/cookie"), undefined, { key });

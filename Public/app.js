@@ -6,6 +6,7 @@ import { decodeProgram } from "./editor.js";
 import { LessonSource } from "./lesson-source.js";
 import { LINK_PATH, rememberLink } from "./links.js";
 import { explain, explainSessionError, notice } from "./notice.js";
+import { isGone } from "./room-stream.js";
 import { Router } from "./router.js";
 import { EditorView, lastProgram } from "./views/editor-view.js";
 import { GalleryView } from "./views/gallery-view.js";
@@ -69,10 +70,17 @@ async function start() {
       await router.show({ room: { mode: "key", id, role } });
       return;
     }
-    const state = await roomState(id, entry.key);
-    const info = await sessionInfo(state.session);
-    const scenario = info.pipeline ? programScenario(info.pipeline, info.pipeline.program) : scenarioNamed(info.scenario);
     const access = { id, key: entry.key, role };
+    let state;
+    try {
+      state = await roomState(id, entry.key);
+    } catch (error) {
+      if (!isGone(error)) throw error;
+      await router.show({ room: { mode: "gone", id, role, error } }); // taken out of it, or it has ended
+      return;
+    }
+    const info = await sessionInfo(state.session, access); // through the room: its session's own routes refuse it
+    const scenario = info.pipeline ? programScenario(info.pipeline, info.pipeline.program) : scenarioNamed(info.scenario);
     await router.show({
       room: { mode: role, ...access, session: state.session, streams: scenario.streams.map((stream) => stream.name),
         onMoved: () => showRoom(id, role).catch((error) => notice(explainSessionError(error))) },

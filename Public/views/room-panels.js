@@ -1,7 +1,8 @@
 // A room's panels, pure of the page's state: the question in words, the teacher's view of the class
 // (how many answered and are right, the wrong answers grouped and drawn as rows, a heat map of the
 // predicted events over the asked stream's frames) and a student's answer against the truth at the
-// reveal, marble by marble. Each answers nodes; the room view places them.
+// reveal, marble by marble. Each answers nodes; the room view places them. A row the page cannot
+// read or draw is shown as its text, with why: no row stops the rest of a panel.
 import { html, prose, svg } from "../dom.js";
 import { compareEvents, describeItem, notationEvents } from "../lesson-check.js";
 import { parseRow } from "../marble-notation.js";
@@ -22,10 +23,32 @@ export function legend(letters) {
 
 const laneWidth = (question) => (question.frames + 2) * FRAME_WIDTH;
 
-/** A row of notation drawn as a lane of the question's frames. */
-function drawnRow(name, text, question, differs) {
-  const drawing = rowDrawing(text, parseRow(text), question.letters ?? {}, question.frame);
-  return lessonRow(name, outputLane(name, drawing, question.frame, laneWidth(question), differs), text || "(nothing)");
+/** A row as its text, not drawn, with why (the page could not read or draw it). */
+function textRow(name, text, why) {
+  const note = html("p", "room-unread", `Not drawn: the page cannot read this row (${why}).`);
+  const row = lessonRow(name, note, text || "(nothing)");
+  row.dataset.unreadable = "true";
+  return row;
+}
+
+/** `draw()`'s row or, when it throws, the row `name` as its text: one row never stops a panel. */
+function guarded(name, text, draw) {
+  try {
+    return draw();
+  } catch (error) {
+    return textRow(name, text, error?.message ?? String(error));
+  }
+}
+
+/** A row of notation drawn as a lane of the question's frames; one `parseRow` cannot read, as its text. */
+function drawnRow(name, marbles, question, differs) {
+  const text = String(marbles ?? "");
+  return guarded(name, text, () => {
+    const row = parseRow(text);
+    if (row.error) return textRow(name, text, row.error);
+    const drawing = rowDrawing(text, row, question.letters ?? {}, question.frame);
+    return lessonRow(name, outputLane(name, drawing, question.frame, laneWidth(question), differs), text || "(nothing)");
+  });
 }
 
 /**
@@ -58,18 +81,21 @@ export function heatLane(heat, answered, question) {
  */
 export function classPanel(view) {
   const question = view.question;
-  const tally = view.class ?? { answered: 0, right: 0, wrong: [], heat: [] };
+  const tally = view.class ?? {};
+  const answered = tally.answered ?? 0;
   const counts = html("p", "room-counts");
   counts.id = "room-counts";
-  counts.textContent = `${view.students} joined · ${tally.answered} answered · ${tally.right} right`;
-  const rows = [drawnRow(`${question.stream} (the answer)`, question.truth ?? "", question)];
-  tally.wrong.forEach((group, index) => {
-    const row = drawnRow(`${group.count} × wrong`, group.marbles, question);
+  counts.textContent = `${view.students} joined · ${answered} answered · ${tally.right ?? 0} right`;
+  const rows = [drawnRow(`${question.stream} (the answer)`, question.truth, question)];
+  (Array.isArray(tally.wrong) ? tally.wrong : []).forEach((group, index) => {
+    const { count, marbles } = group ?? {};
+    const row = drawnRow(`${count} × wrong`, marbles, question);
     row.dataset.wrong = String(index);
-    row.dataset.count = String(group.count);
+    row.dataset.count = String(count);
     rows.push(row);
   });
-  rows.push(lessonRow("where the class put events", heatLane(tally.heat, tally.answered, question), ""));
+  const heat = (Array.isArray(tally.heat) ? tally.heat : []).map((count) => Number(count) || 0);
+  rows.push(guarded("where the class put events", "", () => lessonRow("where the class put events", heatLane(heat, answered, question), "")));
   const lanes = laneGroup("The class's answers", rows);
   lanes.id = "room-class";
   return [counts, lanes];
@@ -77,15 +103,20 @@ export function classPanel(view) {
 
 /** A student's answer against the truth, marble by marble: the verdict, the rows and what they missed. */
 export function revealPanel(question, answer) {
-  const truth = question.truth ?? "";
-  const mine = answer ?? "";
-  const items = compareEvents(notationEvents(mine, question.letters), notationEvents(truth, question.letters));
-  const right = items.every((item) => item.status === "right");
+  const truth = String(question.truth ?? "");
+  const mine = String(answer ?? "");
+  const [predicted, actual] = [mine, truth].map((row) => notationEvents(row, question.letters));
+  // A row the page cannot read is not compared: the verdict says so, the rows are shown as text.
+  const unread = predicted.error ?? actual.error;
+  const items = unread ? [] : compareEvents(predicted, actual);
+  const right = !unread && items.every((item) => item.status === "right");
   const verdict = html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`);
   verdict.id = "room-verdict";
   verdict.append(prose("span", right
     ? `Right: \`${question.stream}\` sends ${truth}.`
-    : answer ? `Not quite: \`${question.stream}\` sends ${truth}; you answered ${mine}.` : `\`${question.stream}\` sends ${truth}; you did not answer.`));
+    : unread
+      ? `\`${question.stream}\` sends ${truth}; you answered ${mine || "nothing"}, which the page cannot compare with it (${unread}).`
+      : answer ? `Not quite: \`${question.stream}\` sends ${truth}; you answered ${mine}.` : `\`${question.stream}\` sends ${truth}; you did not answer.`));
   const missed = html("ul", "lesson-mismatches");
   missed.id = "room-missed";
   missed.setAttribute("aria-label", "What you missed");
@@ -97,7 +128,7 @@ export function revealPanel(question, answer) {
   const lanes = laneGroup(`What ${question.stream} sent against your answer`, [
     drawnRow(`${question.stream} (sent)`, truth, question),
     drawnRow("your answer", mine, question),
-    lessonRow("check", checkLane(items, laneWidth(question)), ""),
+    ...(unread ? [] : [lessonRow("check", checkLane(items, laneWidth(question)), "")]),
   ]);
   return [verdict, lanes, ...(missed.children.length ? [missed] : [])];
 }

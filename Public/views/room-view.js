@@ -3,11 +3,12 @@
 // going through the room); students join by the code, watch the same diagram, and answer the
 // teacher's questions by drawing marbles. The room's event stream carries whole snapshots of what
 // each person sees, so a reconnect shows the current question and one's own answer again.
-import { answerRoom, askRoom, endRoom, lockRoom, moveRoom, removeStudent, revealRoom, roomCookie, roomStudents, takeRoomHome } from "../api.js";
+import { answerRoom, askRoom, endRoom, lockRoom, moveRoom, removeStudent, revealRoom, roomAddress, roomStudents, takeRoomHome } from "../api.js";
 import { html, prose } from "../dom.js";
 import { parseRow } from "../marble-notation.js";
 import { FRAME_WIDTH, editableRow } from "../marble-row.js";
 import { explain, notice } from "../notice.js";
+import { RoomStream, goneWords } from "../room-stream.js";
 import { button, field, heading, onSubmit, renderJoin, renderKey, renderOpen } from "./room-forms.js";
 import { classPanel, legend, questionWords, revealPanel } from "./room-panels.js";
 
@@ -25,7 +26,8 @@ export class RoomView {
   /**
    * `mode`: `open` (a form that opens a room), `join` (a form with `code`), or a room to show:
    * `teacher` or `student`, with `id`, `key`, `session` (the session shown below) and `streams` (its
-   * stream names); `onMoved()` runs when the room's session is another (the course moved on).
+   * stream names); `onMoved()` runs when the room's session is another (the course moved on);
+   * `gone`, with the `error` that says the browser's key opens the room no more.
    */
   async mount(params) {
     this.section.hidden = false;
@@ -34,7 +36,8 @@ export class RoomView {
     if (params.mode === "open") await renderOpen(this);
     else if (params.mode === "join") renderJoin(this, params.code ?? "");
     else if (params.mode === "key") renderKey(this, params);
-    else await this.connect();
+    else if (params.mode === "gone") this.gone(params.error);
+    else this.connect();
   }
 
   unmount() {
@@ -54,23 +57,46 @@ export class RoomView {
 
   // MARK: A room, live
 
-  /** Sets the cookie the stream shows, then follows the room's snapshots. */
-  async connect() {
+  /**
+   * Follows the room's snapshots, through the cookie the stream shows (set again, and the stream
+   * opened again, when it has expired); a line says when the stream is down.
+   */
+  connect() {
     const { id, key, role } = this.params;
-    this.section.replaceChildren(this.heading("Room"), html("p", "room-status", "Connecting…"));
-    await roomCookie(id, key);
-    const source = new EventSource(`/api/rooms/${encodeURIComponent(id)}/events?as=${role}`);
+    this.link = html("p", "room-link");
+    this.link.id = "room-link";
+    this.link.setAttribute("role", "status");
+    this.section.replaceChildren(this.heading("Room"), html("p", "room-status", "Connecting…"), this.link);
+    const source = new RoomStream({ id, key, role }, () => roomAddress({ id, role }, "/events"), (state, detail) => {
+      if (this.source !== source) return;
+      if (state === "gone") this.gone(detail);
+      else this.link.textContent = state === "live" ? ""
+        : `The room's stream was cut; reconnecting${detail ? ` in ${Math.round(detail / 1000)} s` : ""}…`;
+    });
     this.source = source;
     source.addEventListener("room", (message) => this.render(JSON.parse(message.data)));
     source.addEventListener("end", (message) => {
-      source.close();
       const { reason } = JSON.parse(message.data);
       const words = { draining: "Its server was replaced. Ask your teacher for a new room.",
         idle: "Nothing happened in it for a long while.", removed: "The teacher took you out of the room." };
-      this.section.replaceChildren(this.heading(reason === "removed" ? "You have left the room" : "The room has ended"),
-        html("p", undefined, words[reason] ?? "The teacher ended it. Thank you for taking part!"));
-      document.body.classList.remove("presenting");
+      this.ended(reason === "removed" ? "You have left the room" : "The room has ended",
+        words[reason] ?? "The teacher ended it. Thank you for taking part!");
     });
+    source.start();
+  }
+
+  /** The room's stream is over: says why in place of the room, and stops following it. */
+  ended(title, words) {
+    this.close();
+    this.section.replaceChildren(this.heading(title), html("p", "room-ended", words));
+    document.body.classList.remove("presenting");
+  }
+
+  /** The browser's key opens the room no more (`error`: 403 taken out of it, 404 the room has ended); the notice says so too. */
+  gone(error) {
+    const words = goneWords(error, this.params.role);
+    this.ended(error.status === 404 ? "The room has ended" : "You have left the room", words);
+    notice(words);
   }
 
   render(view) {
@@ -96,7 +122,7 @@ export class RoomView {
       reveal.id = "room-reveal";
       reveal.disabled = view.question.revealed;
       reveal.addEventListener("click", () => revealRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
-      parts.push(words, ...classPanel(view), reveal);
+      parts.push(words, ...classPanel(view), reveal); // the class panel draws what it can of any row
     } else {
       const counts = html("p", "room-counts", `${view.students} joined. Ask the class when you are ready.`);
       counts.id = "room-counts";
@@ -151,7 +177,7 @@ export class RoomView {
     end.addEventListener("click", () => endRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
     head.append(code, present, names, door, end);
     const shell = html("div", "room-class-view");
-    this.section.replaceChildren(this.heading(view.title), head, nameList, ...this.courseControls(view), this.askForm(view), shell);
+    this.section.replaceChildren(this.heading(view.title), head, this.link, nameList, ...this.courseControls(view), this.askForm(view), shell);
     return shell;
   }
 
@@ -197,7 +223,7 @@ export class RoomView {
   renderStudent(view) {
     const lesson = view.course && view.course.lessons.length > 1
       ? ` Lesson ${view.course.current + 1} of ${view.course.lessons.length}: ${view.course.lessons[view.course.current].title}.` : "";
-    const parts = [this.heading(view.title), html("p", "hint", `You are ${view.you?.name ?? "a student"} in this room.${lesson}`)];
+    const parts = [this.heading(view.title), html("p", "hint", `You are ${view.you?.name ?? "a student"} in this room.${lesson}`), this.link];
     const home = button("Take it home", "secondary");
     home.id = "room-home";
     home.addEventListener("click", async () => {

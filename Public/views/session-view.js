@@ -1,7 +1,7 @@
 // The session view: one running session of a scenario (or of the learner's program) — its inputs,
 // its marble diagram fed live by the session's SSE stream, the source beside it, the virtual
 // clock's controls and the event log. It owns all of this state; nothing outside reads it.
-import { keepRun, sessionInfo, sessionRecording } from "../api.js";
+import { keepRun, roomAddress, sessionInfo, sessionPath, sessionRecording } from "../api.js";
 import { comparisonsIn } from "../compare-lines.js";
 import { Diagram, WINDOW_RANGE } from "../diagram.js";
 import { downloadPNG, downloadSVG } from "../diagram-export.js";
@@ -9,6 +9,7 @@ import { encodeProgram } from "../editor.js";
 import { CauseColours, describe, seconds } from "../format.js";
 import { explain, explainSessionError, notice } from "../notice.js";
 import { rememberLink } from "../links.js";
+import { RoomStream, goneWords } from "../room-stream.js";
 import { diagramRows, resultStreams } from "./diagram-rows.js";
 import { EventLog } from "./event-log.js";
 import { renderInputs } from "./session-inputs.js";
@@ -85,7 +86,7 @@ export class SessionView {
     // A replay has its recording; a live session's is asked for as it is now.
     $("run-rows-open").addEventListener("click", async () => {
       try {
-        const recording = this.replay ?? await sessionRecording(this.sessionID);
+        const recording = this.replay ?? await sessionRecording(this.sessionID, this.room);
         if (recording.rows) this.runRows.open(this.scenario, recording);
         else notice("This run was kept before runs had marble rows: keep a new run to turn it into marbles.");
       } catch (error) {
@@ -94,7 +95,7 @@ export class SessionView {
     });
     $("keep-run").addEventListener("click", async () => {
       try {
-        const link = await keepRun(this.sessionID);
+        const link = await keepRun(this.sessionID, this.room);
         rememberLink(link);
         const anchor = document.createElement("a");
         anchor.href = link.url;
@@ -109,11 +110,13 @@ export class SessionView {
   /**
    * Shows session `sessionID` of `scenario` on a `clock` ("real" or "virtual"), connected live; a
    * room's (`room`: `{id, key, role}`) is driven by its teacher alone. With `replay` (a run kept by
-   * a link: `{id, title, events, lost, …}`) it shows the recorded events instead, read-only.
+   * a link: `{id, title, events, lost, …}`) it shows the recorded events instead, read-only. A
+   * room's session is reached through the room (its paths, its key), never by its own id.
    */
   mount({ scenario, sessionID, clock = "real", focus = false, room = null, replay = null }) {
     this.section.hidden = false;
     this.replay = replay;
+    this.room = replay ? null : room;
     this.renderHead(scenario, sessionID ?? replay?.id, clock);
     $("kept-run").replaceChildren();
     this.runRows.close();
@@ -163,7 +166,7 @@ export class SessionView {
     const link = $("session-link");
     link.href = `#session=${sessionID}`;
     link.textContent = `${location.origin}/#session=${sessionID}`;
-    $("marbles-link").href = `/api/sessions/${encodeURIComponent(sessionID)}/marbles`;
+    $("marbles-link").href = this.room ? roomAddress(this.room, "/session/marbles") : sessionPath(sessionID, null, "/marbles");
     $("edit-offer").hidden = !scenario.pipeline;
     $("step-offer").hidden = clock === "virtual" || Boolean(scenario.program); // a program picks its clock in the editor
     $("step-link").href = `#step=${scenario.id}`;
@@ -304,37 +307,10 @@ export class SessionView {
   /** Opens the session's event stream; every named stream's events go to `receive`. */
   connect() {
     this.source?.close();
-    const { scenario, sessionID } = this;
+    const { scenario } = this;
     this.setConnection("Connecting…", "connecting");
-    // From the first event the server still has: the lanes start with their subscriptions.
-    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionID)}/events?since=0`);
+    const source = this.room ? this.roomStream() : this.sessionStream();
     this.source = source;
-    source.onopen = async () => {
-      this.setConnection("Live", "live");
-      notice(null);
-      // The subscriptions made before this page joined: counted by the server, up to an event.
-      try {
-        const info = await sessionInfo(sessionID);
-        if (this.source !== source) return;
-        this.seed = info;
-        this.diagram?.seedSubscriptions(info.subscriptions ?? {}, info.subscriptionsCountedTo ?? 0);
-      } catch {
-        // the stream's own errors say what went wrong
-      }
-    };
-    source.onerror = async () => {
-      if (source.readyState === EventSource.CONNECTING) {
-        this.setConnection("Reconnecting… (the page resumes from the last event it saw)", "reconnecting");
-        return;
-      }
-      this.setConnection("Disconnected", "disconnected");
-      try {
-        await sessionInfo(sessionID);
-        notice("The event stream was refused; the server may be busy. Reload to try again.");
-      } catch (error) {
-        notice(explainSessionError(error));
-      }
-    };
     const names = [...scenario.inputs.map((input) => `input:${input.name}`),
       ...scenario.streams.flatMap((stream) => [stream.name, ...(stream.sources ?? [])])];
     for (const name of names) source.addEventListener(name, (message) => this.receive(JSON.parse(message.data)));
@@ -354,5 +330,64 @@ export class SessionView {
       this.diagram.clear();
       this.log.add({ seq: "–", t: "–", stream: "reset", kind: "(some events were missed; showing the current state)" });
     });
+  }
+
+  /**
+   * The stream was opened: the subscriptions made before this page joined, counted by the server
+   * up to an event, seed the diagram's counts.
+   */
+  async joined(source) {
+    this.setConnection("Live", "live");
+    notice(null);
+    try {
+      const info = await sessionInfo(this.sessionID, this.room);
+      if (this.source !== source) return;
+      this.seed = info;
+      this.diagram?.seedSubscriptions(info.subscriptions ?? {}, info.subscriptionsCountedTo ?? 0);
+    } catch {
+      // the stream's own errors say what went wrong
+    }
+  }
+
+  /** A session's own stream, from the first event the server still has: the lanes start with their subscriptions. */
+  sessionStream() {
+    const { sessionID } = this;
+    const source = new EventSource(`${sessionPath(sessionID, null, "/events")}?since=0`);
+    source.onopen = () => this.joined(source);
+    source.onerror = async () => {
+      if (source.readyState === EventSource.CONNECTING) {
+        this.setConnection("Reconnecting… (the page resumes from the last event it saw)", "reconnecting");
+        return;
+      }
+      this.setConnection("Disconnected", "disconnected");
+      try {
+        await sessionInfo(sessionID);
+        notice("The event stream was refused; the server may be busy. Reload to try again.");
+      } catch (error) {
+        notice(explainSessionError(error));
+      }
+    };
+    return source;
+  }
+
+  /**
+   * A room's session's stream, through the room (its cookie): opened again from the last event
+   * seen when it is closed — the cookie expired — until the room's key opens it no more.
+   */
+  roomStream() {
+    const stream = new RoomStream(this.room, (last) => roomAddress(this.room, "/session/events", { since: last ?? 0 }), (state, detail) => {
+      if (this.source !== stream) return;
+      if (state === "live") {
+        this.joined(stream);
+      } else if (state === "reconnecting") {
+        const when = detail ? ` in ${Math.round(detail / 1000)} s` : "";
+        this.setConnection(`Reconnecting${when}… (the page resumes from the last event it saw)`, "reconnecting");
+      } else {
+        this.setConnection("Disconnected", "disconnected");
+        notice(goneWords(detail, this.room.role));
+      }
+    });
+    stream.start();
+    return stream;
   }
 }

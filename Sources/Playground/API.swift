@@ -54,6 +54,12 @@ struct API: Sendable {
     var maxStoreBytes = 1 << 30
     /// Rooms opened (`POST /api/rooms`) per client.
     var roomCreations = ClientRateLimiter(perSecond: 1, burst: 10)
+    /// Joins (`POST /api/join/{code}`) per client, a failed one counting ``joinFailureCost``
+    /// (`--join-attempts-per-second`, `--join-burst`): codes cannot be scanned.
+    var joinAttempts = ClientRateLimiter(perSecond: 1, burst: 100)
+    /// Recordings built (`GET`/`POST /api/sessions/{sid}/recording`) per client
+    /// (`--recordings-per-second`, in bursts of ten times as many): each is up to a MiB of events.
+    var recordingReads = ClientRateLimiter(perSecond: 2, burst: 20)
 
     /// The API over `sessions`, with rooms within `roomLimits`.
     init(staticFiles: StaticFiles, sessions: SessionStore, metrics: PlaygroundMetrics = PlaygroundMetrics(), roomLimits: RoomLimits = RoomLimits()) {
@@ -134,45 +140,18 @@ struct API: Sendable {
         }
         router.add(.delete, "/api/sessions/{sid}", preflight: requireSession) { request in
             guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-            if let held = Self.heldByRoom(session) { return held }
             sessions.delete(session.id)
             return HTTPResponse(status: 204)
         }
         router.add(.get, "/api/sessions/{sid}/events", preflight: requireSession) { request in
             guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-            // `since` is `Last-Event-ID` for a client that cannot set the header on its first
-            // connection (a browser's EventSource); the header, sent on a reconnect, wins.
-            let since = request.query["since"].map(OutsideNumbers.eventID)
-            if case .some(nil) = since {
-                return .error(status: 400, code: "invalid_value", message: "since takes an event number, 0 or more.")
-            }
-            return Self.eventStream { watcher in session.watch(watcher, since: since ?? nil) }
+            return Self.sessionEvents(request) { watcher, since in session.watch(watcher, since: since) }
         }
-        router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in
-            guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-            let frame = request.query["frame"].map(OutsideNumbers.frame)
-            if case .some(nil) = frame {
-                return .error(status: 400, code: "invalid_value", message: "frame takes milliseconds from 1 to 60000.")
-            }
-            switch SessionMarbles.render(session, frame: frame ?? nil) {
-            case .success(let text): return .text(text)
-            case .failure(let tooFine):
-                return .error(
-                    status: 400,
-                    code: "invalid_value",
-                    message: "At that frame a line would pass \(SessionMarbles.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more."
-                )
-            }
+        router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in sessionMarbles(request) }
+        router.add(.get, "/api/sessions/{sid}/recording", preflight: readingRecording(requireSession)) { request in
+            sessionRecording(request)
         }
-        router.add(.get, "/api/sessions/{sid}/recording", preflight: requireSession) { request in sessionRecording(request) }
-        // A run is a link like any other: it takes a place in the client's rate of links kept.
-        let keepingRun: Router.Preflight = { [metrics, linkSaves] request in
-            if let refusal = requireSession(&request) ?? Self.jsonOnly(request) { return refusal }
-            let refusal = Self.rateLimited(request, by: linkSaves, "Too many links kept from your address; slow down.")
-            if refusal != nil { metrics.linkRefused("rate_limited") }
-            return refusal
-        }
-        router.add(.post, "/api/sessions/{sid}/recording", preflight: keepingRun) { request in keepRecording(request) }
+        router.add(.post, "/api/sessions/{sid}/recording", preflight: keepingRun(requireSession)) { request in keepRecording(request) }
         router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
             sendInput(request)
         }

@@ -31,6 +31,16 @@ final class ClientRateLimiter: Sendable {
         }
     }
 
+    /// Takes `cost` tokens from `client` whether or not it has them (what was done is done: a
+    /// failed guess is counted after it was made); its bucket may go below zero.
+    func charge(_ client: String, cost: Double, now: ContinuousClock.Instant = .now) {
+        buckets.withLock { buckets in
+            var bucket = buckets[client] ?? TokenBucket(capacity: burst, perSecond: perSecond, now: now)
+            bucket.charge(cost, at: now)
+            buckets[client] = bucket
+        }
+    }
+
     /// The number of buckets kept (tests).
     var bucketCount: Int { buckets.withLock { $0.count } }
 

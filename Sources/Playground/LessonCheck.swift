@@ -101,8 +101,11 @@ enum LessonCheck {
             problems.append(Problem(field: "id", message: "is 1 to 60 lower-case letters, digits and -."))
         }
         require(lesson.title, "title", "what the lesson is called")
-        if let title = lesson.title, title.count > API.maxLinkTitle || title.contains(where: \.isNewline) {
-            problems.append(Problem(field: "title", message: "is one line of at most \(API.maxLinkTitle) characters."))
+        if let title = lesson.title,
+            title.utf8.count > API.maxBytes(forCharacters: API.maxLinkTitle) || title.count > API.maxLinkTitle || title.contains(where: \.isNewline)
+        {
+            let bytes = API.maxBytes(forCharacters: API.maxLinkTitle)
+            problems.append(Problem(field: "title", message: "is one line of at most \(API.maxLinkTitle) characters, \(bytes) bytes of UTF-8."))
         }
         require(lesson.rac, "rac", "RAC 2.x's names for what it teaches")
         require(lesson.result, "result", "what the learner reads after running it")

@@ -221,27 +221,25 @@ struct LessonRuns {
         read(text) { letter in letters[letter].map(EventJSON.json) }
     }
 
+    /// `text` read by the one grammar of marble notation the page's reader (`parseRow`,
+    /// Public/marble-notation.js) also reads — ``Marbles/parse(_:values:)`` with ASCII letters and
+    /// digits for values — so that nothing the server takes is a row the page cannot draw.
     private static func read(_ text: String, valueOf: (String) -> String?) -> [Read]? {
-        var events: [Read] = []
-        var frame = 0
-        var group: Int?
-        for character in text where character != " " {
-            let at = group ?? frame
-            switch character {
-            case "(" where group == nil: group = frame
-            case ")" where group != nil: group = nil
-            case "|": events.append(Read(frame: at, kind: "|", value: nil))
-            case "#": events.append(Read(frame: at, kind: "#", value: nil))
-            case "-": break
-            case "(", ")", "^", "!": return nil
+        guard let entries = try? Marbles.parse(text, values: Self.isValueSymbol) else { return nil }
+        return entries.map { entry in
+            switch entry.symbol {
+            case "|", "#": return Read(frame: entry.frame, kind: entry.symbol, value: nil)
             default:
-                let letter = String(character)
-                let value = valueOf(letter) ?? (character.wholeNumberValue.map(String.init) ?? EventJSON.json(.string(letter)))
-                events.append(Read(frame: at, kind: "n", value: value))
+                let letter = String(entry.symbol)
+                let value = valueOf(letter) ?? (entry.symbol.wholeNumberValue.map(String.init) ?? EventJSON.json(.string(letter)))
+                return Read(frame: entry.frame, kind: "n", value: value)
             }
-            frame += 1
         }
-        return group == nil ? events : nil
+    }
+
+    /// A value's symbol in a row: an ASCII letter or digit, as the page's reader takes them.
+    static func isValueSymbol(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber)
     }
 
     /// JSON as ``EventJSON`` writes it (keys sorted), so that two writings of one value compare equal.

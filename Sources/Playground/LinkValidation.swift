@@ -47,10 +47,13 @@ extension API {
         guard let rawTitle = object["title"] as? String else {
             return .failure(LinkRefusal(400, "invalid_link", "title is a string: what the link is called."))
         }
-        let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        let titleBytes = maxBytes(forCharacters: maxLinkTitle)
+        let title = rawTitle.utf8.count > titleBytes ? "" : rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...maxLinkTitle).contains(title.count), !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            return .failure(LinkRefusal(400, "invalid_link", "title is 1 to \(maxLinkTitle) characters on one line."))
+            return .failure(
+                LinkRefusal(400, "invalid_link", "title is 1 to \(maxLinkTitle) characters on one line, at most \(titleBytes) bytes of UTF-8.")
+            )
         }
         guard let content = object["content"] as? String, !content.isEmpty else {
             return .failure(LinkRefusal(400, "invalid_link", "content is the text kept: a program, or a lesson's or a course's JSON."))
@@ -60,6 +63,7 @@ extension API {
                 LinkRefusal(413, "content_too_large", "content is at most \(maxLinkContent / 1024) KiB; this is \(content.utf8.count) bytes.")
             )
         }
+        if let refusal = unkeepableText(title, "title") ?? unkeepableText(content, "content") { return .failure(refusal) }
         var from: String?
         if let given = object["from"], !(given is NSNull) {
             guard let id = given as? String, LinkID.isWellFormed(id) else {
@@ -68,6 +72,15 @@ extension API {
             from = id
         }
         return .success(NewLink(kind: kind, title: title, content: content, from: from))
+    }
+
+    /// Why `text` cannot be kept exactly, if it cannot: a U+0000, which PostgreSQL's `text` cannot
+    /// hold and C strings end at, so a link would read back cut where it was. Refused here, before
+    /// anything is acknowledged, rather than changed by a store. (JSON cannot carry a lone
+    /// surrogate into a Swift string, nor any text that is not UTF-8: the reader refuses those.)
+    static func unkeepableText(_ text: String, _ field: String) -> LinkRefusal? {
+        guard let offset = text.utf8.firstIndex(of: 0).map({ text.utf8.distance(from: text.utf8.startIndex, to: $0) }) else { return nil }
+        return LinkRefusal(400, "invalid_text", "\(field) holds a NUL character (U+0000) at byte \(offset), which no store keeps exactly; remove it.")
     }
 
     /// Why `link`'s content is refused as its kind, if it is — the part that needs no store: a

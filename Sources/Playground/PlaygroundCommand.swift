@@ -189,6 +189,20 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "Rooms open at most; more answer 503 too_many_rooms.")
     var maxRooms = 200
 
+    @Option(
+        help:
+            "Joins a client address may make (POST /api/join/CODE) per second, sustained; a failed one (no room has the code, no name) counts ten. More answer 429."
+    )
+    var joinAttemptsPerSecond = 1
+
+    @Option(help: "Joins a client address may make at once before --join-attempts-per-second applies: a class joining together.")
+    var joinBurst = 100
+
+    @Option(
+        help: "Recordings a client may ask for or keep (/api/sessions/SID/recording, up to a MiB each) per second, in bursts of ten times as many."
+    )
+    var recordingsPerSecond = 2
+
     @Option(help: "Seconds after which a room where nobody drives, asks, joins or answers ends, with its session.")
     var roomIdleSeconds = 3_600
 
@@ -221,6 +235,9 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(roomsPerClient, in: 1...10_000, "--rooms-per-client")
         try Self.require(maxRooms, in: 1...100_000, "--max-rooms")
         try Self.require(roomIdleSeconds, in: 1...86_400, "--room-idle-seconds")
+        try Self.require(joinAttemptsPerSecond, in: 1...10_000, "--join-attempts-per-second")
+        try Self.require(joinBurst, in: 1...100_000, "--join-burst")
+        try Self.require(recordingsPerSecond, in: 1...10_000, "--recordings-per-second")
         if let roomCodePrefix, roomCodePrefix.count != 1 || !RoomKeys.codeAlphabet.contains(roomCodePrefix.first!) {
             throw ValidationError("--room-code-prefix must be one of \(String(RoomKeys.codeAlphabet)).")
         }
@@ -243,6 +260,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try Self.require(requestTimeout, in: 1...3_600, "--request-timeout")
         try Self.require(connectionMemoryKib, in: 12...1_024, "--connection-memory-kib")
         try Self.require(sseQueueBytes, in: 1_024...(256 * 1024 * 1024), "--sse-queue-bytes")
+        if sseQueueBytes < Room.maximumSnapshotBytes + 16 * 1024 {
+            // A room's snapshot is bounded by construction: a watcher's queue holds the largest.
+            throw ValidationError(
+                "--sse-queue-bytes must be at least \(Room.maximumSnapshotBytes / 1024 + 16) KiB: a room's snapshot is up to \(Room.maximumSnapshotBytes / 1024) KiB."
+            )
+        }
         try Self.require(keepAliveSeconds, in: 1...3_600, "--keep-alive-seconds")
         try Self.require(mallocArenas, in: 1...1_024, "--malloc-arenas")
         try Self.require(drainSeconds, in: 0...3_600, "--drain-seconds")
@@ -322,6 +345,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerClient = maxConnectionsPerClient == 0 ? nil : maxConnectionsPerClient
         configuration.trustProxy = trustProxy
+        configuration.accessLogPath = AccessLogPaths.shortened
         configuration.connectionTimeoutSeconds = connectionTimeout
         configuration.requestTimeout = .seconds(requestTimeout)
         configuration.connectionMemoryBytes = connectionMemoryKib * 1024
@@ -376,6 +400,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         api.linkSaves = ClientRateLimiter(perSecond: Double(linkSavesPerSecond), burst: Double(linkSaveBurst))
         api.linkBytes = ClientRateLimiter(perSecond: Double(linkBytesPerHour) / 3_600, burst: Double(linkBytesPerHour))
         api.maxStoreBytes = maxStoreBytes
+        api.joinAttempts = ClientRateLimiter(perSecond: Double(joinAttemptsPerSecond), burst: Double(joinBurst))
+        api.recordingReads = ClientRateLimiter(perSecond: Double(recordingsPerSecond), burst: Double(10 * recordingsPerSecond))
         api.documentation = try Documentation.locate(explicit: docsFolder, publicRoot: publicRoot)
         if api.documentation == nil {
             logger.notice("no documentation site found: /docs/ answers 404 (scripts/build-docs.sh builds it)")

@@ -90,6 +90,12 @@ extension PlaygroundMetrics {
         CoreMetrics.Counter(label: "playground_room_joins_total", factory: factory).increment()
     }
 
+    /// A join refused, by its error code (`rate_limited`, `unknown_room`, `invalid_value`, …):
+    /// `playground_room_join_refusals_total{reason}` — a scan of codes shows here.
+    func roomJoinRefused(_ reason: String) {
+        CoreMetrics.Counter(label: "playground_room_join_refusals_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
     /// A question asked in a room: `playground_room_questions_total`.
     func roomAsked() {
         CoreMetrics.Counter(label: "playground_room_questions_total", factory: factory).increment()

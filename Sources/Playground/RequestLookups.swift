@@ -18,8 +18,11 @@ extension API {
         return nil
     }
 
+    /// The session named by the path, unless a room holds it (403 `room_session`): a room's
+    /// session is watched, read and driven through the room's routes, behind the room's keys.
     func requireSession(_ request: inout HTTPRequest) -> HTTPResponse? {
         guard let session = session(request) else { return missingSession(request) }
+        if let held = Self.heldByRoom(session) { return held }
         request.found = session
         return nil
     }
@@ -35,14 +38,15 @@ extension API {
         return InputBody.checkMediaType(of: request)
     }
 
-    /// 403 `room_session` for a session a room holds: only its teacher drives or ends it, through
-    /// the room's routes.
+    /// 403 `room_session` for a session a room holds: the room's keys decide who watches it (through
+    /// `/api/rooms/{rid}/session…`), and only its teacher drives or ends it.
     static func heldByRoom(_ session: Session) -> HTTPResponse? {
         guard let room = session.room else { return nil }
         return .error(
             status: 403,
             code: "room_session",
-            message: "A room's teacher drives this session: POST /api/rooms/\(room)/inputs/{name} with the teacher's key."
+            message: "A room holds this session: watch it at /api/rooms/\(room)/session/events with the room's key; "
+                + "its teacher drives it with POST /api/rooms/\(room)/inputs/{name}."
         )
     }
 

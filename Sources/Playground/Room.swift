@@ -55,11 +55,16 @@ final class Room: Sendable {
         var lesson = 0
         var students: [Int: Student] = [:]
         var names: Set<String> = []
+        /// The next suffix to try for each name taken: a name made unique is found without trying
+        /// every suffix before it again (`NAME (2)`, `NAME (3)`, …).
+        var nextSuffix: [String: Int] = [:]
         var nextStudent = 1
         var question: RoomQuestion?
         var tally = ClassTally(frames: 0)
         var nextQuestion = 1
         var watchers: [ObjectIdentifier: Watcher] = [:]
+        /// The streams of the room's session (its diagram), by who watches: a removed student's end.
+        var sessionWatchers: [ObjectIdentifier: Watcher] = [:]
         var version = 0
         var lastActivity = ContinuousClock.now
         var isEnded = false
@@ -100,7 +105,8 @@ final class Room: Sendable {
     ) {
         self.id = id
         self.code = code
-        self.title = title
+        // A lesson's or a scenario's title may be the room's: bounded here as a given one is.
+        self.title = API.shortened(title, toBytes: API.maxBytes(forCharacters: API.maxLinkTitle))
         self.course = course
         self.teacherKey = teacherKey
         self.teacherAddress = teacherAddress
@@ -146,12 +152,7 @@ final class Room: Sendable {
             guard !state.isEnded else { return .failure(.ended) }
             guard !state.isLocked else { return .failure(.locked) }
             guard state.students.count < limits.studentsPerRoom else { return .failure(.full(limits.studentsPerRoom)) }
-            var unique = name
-            var suffix = 2
-            while state.names.contains(unique) {
-                unique = "\(name) (\(suffix))"
-                suffix += 1
-            }
+            let unique = Self.unique(name, in: &state)
             let number = state.nextStudent
             state.nextStudent += 1
             state.names.insert(unique)
@@ -167,6 +168,16 @@ final class Room: Sendable {
         }
     }
 
+    /// `name`, or `NAME (k)` with the first suffix not taken: each name's next suffix is kept, so
+    /// the suffixes tried for it, over all joins, are those taken by people who chose them.
+    private static func unique(_ name: String, in state: inout State) -> String {
+        guard state.names.contains(name) else { return name }
+        var suffix = state.nextSuffix[name, default: 2]
+        while state.names.contains("\(name) (\(suffix))") { suffix += 1 }
+        state.nextSuffix[name] = suffix + 1
+        return "\(name) (\(suffix))"
+    }
+
     /// The students, in the order they joined (the teacher's alone).
     var students: [(number: Int, name: String)] {
         state.withLock { $0.students.values.sorted { $0.number < $1.number }.map { ($0.number, $0.name) } }
@@ -176,21 +187,24 @@ final class Room: Sendable {
     /// leaves the counts, and their streams end (`event: end`, `{"reason": "removed"}`). `false`
     /// if there is no such student.
     func remove(student number: Int) -> Bool {
-        let streams = state.withLock { state -> [EventStream]? in
+        let streams = state.withLock { state -> (room: [EventStream], diagram: [EventStream])? in
             guard let student = state.students.removeValue(forKey: number) else { return nil }
             state.names.remove(student.name)
             state.tally.remove(number)
             let theirs = state.watchers.filter { $0.value.student == number }
             for key in theirs.keys { state.watchers[key] = nil }
+            let diagrams = state.sessionWatchers.filter { $0.value.student == number }
+            for key in diagrams.keys { state.sessionWatchers[key] = nil }
             state.lastActivity = .now
             changed(&state, students: false)
-            return theirs.values.map(\.stream)
+            return (theirs.values.map(\.stream), diagrams.values.map(\.stream))
         }
         guard let streams else { return false }
-        for stream in streams {
+        for stream in streams.room {
             stream.send(Self.endEvent("removed"))
             stream.close()
         }
+        for stream in streams.diagram { stream.close() }
         return true
     }
 
@@ -318,6 +332,37 @@ final class Room: Sendable {
         }
     }
 
+    /// Adds `stream` as a watcher of the room's session — its diagram — for the teacher (`student`
+    /// nil) or a student, from event `since` as ``Session/watch(_:since:)`` takes it. The room's
+    /// session is watched through the room alone (its keys decide who sees it), so that removing a
+    /// student ends their diagram too; a stream of a student no longer in the room is closed.
+    func watchSession(_ stream: EventStream, student: Int?, since: Int?) {
+        let key = ObjectIdentifier(stream)
+        let session = state.withLock { state -> Session? in
+            guard !state.isEnded, student.map({ state.students[$0] != nil }) ?? true else { return nil }
+            state.sessionWatchers[key] = Watcher(stream: stream, student: student)
+            return state.session
+        }
+        guard let session else { return stream.close() }
+        stream.onTermination { [self] in
+            _ = state.withLock { $0.sessionWatchers.removeValue(forKey: key) }
+        }
+        session.watch(stream, since: since)
+    }
+
+    /// Whether a question is asked and its answer not yet revealed: the room's future is the answer.
+    var isAsking: Bool { state.withLock { $0.question.map { !$0.isRevealed } ?? false } }
+
+    /// The snapshot `student` (`nil`: the teacher) is sent now, as it goes on the wire — what
+    /// ``maximumSnapshotBytes`` bounds.
+    func snapshotFrame(for student: Int?) -> String {
+        state.withLock { state in
+            guard let student else { return snapshot(state, for: nil).frame }
+            var shared: String?
+            return studentSnapshot(state, for: student, shared: &shared).frame
+        }
+    }
+
     /// The teacher's view now (what `GET /api/rooms/{rid}` answers the teacher).
     func view(for student: Int?) -> RoomView {
         state.withLock { view(of: $0, for: student) }
@@ -384,7 +429,10 @@ final class Room: Sendable {
     func end(reason: String) -> Session {
         let (watchers, session) = state.withLock { state -> ([EventStream], Session) in
             state.isEnded = true
-            defer { state.watchers = [:] }
+            defer {
+                state.watchers = [:]
+                state.sessionWatchers = [:]  // closed with the session, which its caller deletes
+            }
             return (state.watchers.values.map(\.stream), state.session)
         }
         let end = Self.endEvent(reason)

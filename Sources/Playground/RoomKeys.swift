@@ -19,11 +19,13 @@ enum RoomKeys {
     /// The characters of a join code: capitals and digits a person reads aloud and types without
     /// confusing them (no 0/O/Q/D, 1/I/L, 2/Z, 5/S, 8/B, U/V).
     static let codeAlphabet = Array("ACEFGHJKMNPRTWXY34679")
-    /// A join code's length.
-    static let codeLength = 6
+    /// A join code's length: seven characters, 21⁷ ≈ 1.8 billion codes (21⁶ ≈ 86 million after an
+    /// instance's prefix), so that guessing one of 200 open rooms, at the rate one address may
+    /// guess (``API/joinFailureCost``), takes years (docs/API.md, "Joining").
+    static let codeLength = 7
 
-    /// A new join code (21⁶ ≈ 86 million of them, 21⁵ after a `prefix`; the store draws again on a
-    /// clash), starting with `prefix` when one is given (an instance's, behind a proxy).
+    /// A new join code (the store draws again on a clash), starting with `prefix` when one is
+    /// given (an instance's, behind a proxy).
     static func makeCode(prefix: Character? = nil) -> String {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<(prefix == nil ? codeLength : codeLength - 1)).map { _ in codeAlphabet.randomElement(using: &generator)! }

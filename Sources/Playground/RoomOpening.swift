@@ -24,8 +24,8 @@ extension API {
         }
         var given: String?
         if let field = fields["title"] {
-            guard case .string(let text) = field, let clean = Self.displayText(text, maximum: 200) else {
-                return .error(status: 400, code: "invalid_value", message: "title is text of 1 to 200 characters.")
+            guard case .string(let text) = field, let clean = Self.displayText(text, maximum: Self.maxLinkTitle) else {
+                return .error(status: 400, code: "invalid_value", message: Self.displayTextRule("title", maximum: Self.maxLinkTitle))
             }
             given = clean
         }
@@ -102,33 +102,107 @@ extension API {
                 message: "Your address has \(limit) rooms open, as many as one address may (--rooms-per-client); end one first.",
                 retryAfterSeconds: 60
             )
+        case .shareUsed(let share):
+            return .error(
+                status: 429,
+                code: "share_used",
+                message: "The playground is nearly full of rooms, and your address has \(share), its share of them; end one first.",
+                retryAfterSeconds: 60
+            )
         case .session(let refusal):
             return self.refusal(refusal)
         }
     }
 
-    /// The room whose join code is in the path (case, spaces and dashes ignored), before the body
-    /// is read: 404 `unknown_room` for none; 415 unless the body is JSON.
+    /// What one failed join costs an address, in joins: a guess at a code, or a request that is no
+    /// join. A class of forty joining at once from one school address spends 40 of the burst
+    /// (`--join-burst`, 100); a scanner's guesses are refused after ten, and then come one in ten
+    /// seconds (`--join-attempts-per-second`, 1).
+    static let joinFailureCost = 10.0
+
+    /// A join's preflight, before the body is read: a place in the address's rate of joins, a code
+    /// of the right form (case, spaces and dashes ignored; else 404, as for a code no room has),
+    /// and a JSON body. Whether a room has the code is decided after the body is read, so that a
+    /// request that is no join learns nothing of the rooms.
     func requireJoinCode(_ request: inout HTTPRequest) -> HTTPResponse? {
-        let typed = request.parameters["code"] ?? ""
-        guard let code = RoomKeys.code(from: typed), let room = rooms.room(code: code) else {
-            return .error(status: 404, code: "unknown_room", message: "No open room has the code \(typed.prefix(12)): check it with your teacher.")
+        let client = request.clientAddress
+        guard joinAttempts.allow(client) else {
+            metrics.roomJoinRefused("rate_limited")
+            return .error(
+                status: 429,
+                code: "rate_limited",
+                message: "Too many joins from your address, or too many codes no room has (--join-attempts-per-second); wait, then check the code.",
+                retryAfterSeconds: joinAttempts.retryAfterSeconds(cost: Self.joinFailureCost)
+            )
         }
-        request.found = room
-        return Self.jsonOnly(request)
+        guard let code = RoomKeys.code(from: request.parameters["code"] ?? "") else {
+            joinFailed(client, "unknown_room")
+            return Self.noRoomWithCode
+        }
+        request.found = JoinCode(code: code)
+        if let refusal = Self.jsonOnly(request) ?? Self.smallBody(request, at: Self.maxJoinBodyBytes, "A join") {
+            joinFailed(client, "invalid_value")
+            return refusal
+        }
+        return nil
+    }
+
+    /// The most bytes of a join's body: `{"name": …}`, a name of at most 160 bytes escaped.
+    static let maxJoinBodyBytes = 1_024
+
+    /// 413 for a body larger than `limit` bytes — by its `Content-Length`, before it is read, or
+    /// by what arrived — so that a route of small bodies does no work on a large one.
+    static func smallBody(_ request: HTTPRequest, at limit: Int, _ what: String) -> HTTPResponse? {
+        let length = request.header("Content-Length").flatMap { $0.utf8.count <= 18 ? Int($0) : Int.max } ?? request.body.count
+        guard max(length, request.body.count) > limit else { return nil }
+        return .error(status: 413, code: "payload_too_large", message: "\(what)'s body is at most \(limit) bytes.")
+    }
+
+    /// A join's code, as its preflight read it.
+    struct JoinCode: Sendable {
+        let code: String
+    }
+
+    static let noRoomWithCode = HTTPResponse.error(
+        status: 404,
+        code: "unknown_room",
+        message: "No open room has that code: check it with your teacher."
+    )
+
+    /// Counts a failed join against `client`'s rate (``joinFailureCost``, less the one its
+    /// preflight took).
+    func joinFailed(_ client: String, _ reason: String) {
+        joinAttempts.charge(client, cost: Self.joinFailureCost - 1)
+        metrics.roomJoinRefused(reason)
     }
 
     /// `POST /api/join/{code}`: `{"name": "Ada"}`. The code is in the path, so that a proxy in front
     /// of several instances sends it to the one holding the room (`--room-code-prefix`).
     func joinRoom(_ request: HTTPRequest) -> HTTPResponse {
-        guard let room = found(request, as: Room.self) else { return Self.preflightMissing }
+        guard let code = found(request, as: JoinCode.self)?.code else { return Self.preflightMissing }
+        let client = request.clientAddress
+        if let refusal = Self.smallBody(request, at: Self.maxJoinBodyBytes, "A join") {
+            joinFailed(client, "invalid_value")
+            return refusal
+        }
         let fields: [String: JSONValue]
         switch Self.jsonObject(request.body) {
-        case .failure(let error): return error.response
+        case .failure(let error):
+            joinFailed(client, "invalid_value")
+            return error.response
         case .success(let object): fields = object
         }
-        guard case .string(let given) = fields["name"], let name = Self.displayText(given, maximum: 40) else {
-            return .error(status: 400, code: "invalid_value", message: "name is how the class sees you: 1 to 40 characters.")
+        guard case .string(let given) = fields["name"], let name = Self.displayText(given, maximum: Self.maxStudentName) else {
+            joinFailed(client, "invalid_value")
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: "name is how the class sees you. " + Self.displayTextRule("A name", maximum: Self.maxStudentName)
+            )
+        }
+        guard let room = rooms.room(code: code) else {
+            joinFailed(client, "unknown_room")
+            return Self.noRoomWithCode
         }
         switch room.join(as: name) {
         case .failure(.full(let limit)):
@@ -146,15 +220,6 @@ extension API {
             response.addHeader("Set-Cookie", RoomKeys.cookie(joined.key, role: .student, room: room.id, seconds: Self.cookieSeconds(rooms.limits)))
             return response
         }
-    }
-
-    /// `text` as a name a page shows: control characters dropped, runs of spaces made one,
-    /// trimmed; `nil` when empty or longer than `maximum` characters.
-    static func displayText(_ text: String, maximum: Int) -> String? {
-        let printable = String(String.UnicodeScalarView(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
-        let words = printable.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard !words.isEmpty, words.count <= maximum else { return nil }
-        return words
     }
 }
 

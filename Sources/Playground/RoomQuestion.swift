@@ -24,7 +24,28 @@ struct RoomQuestion: Sendable {
 
     /// The most frames a question spans (a lesson's rows have at most 200 characters).
     static let maximumFrames = 200
-    /// The most characters of an answer.
+    /// The most bytes of the name of a stream asked about (a program's names have no bound).
+    static let maximumStreamBytes = 100
+    /// The most bytes the letters' values take, written as JSON: every snapshot of the room
+    /// carries them (``Room/maximumSnapshotBytes``).
+    static let maximumLetterBytes = 8 * 1024
+
+    /// Why a question cannot be asked: its answer cannot be written within a snapshot's bounds.
+    enum AskError: Error {
+        /// The answer's row is longer than a student may write (``maximumAnswerLength``).
+        case answerTooLong(Int)
+        /// The letters' values take more than ``maximumLetterBytes``.
+        case valuesTooLarge(Int)
+    }
+
+    /// Whether the question can be asked: its answer fits what a student may write, and its
+    /// letters what every snapshot carries.
+    func checkBounds() -> AskError? {
+        if truth.utf8.count > Self.maximumAnswerLength { return .answerTooLong(truth.utf8.count) }
+        let bytes = letters.reduce(0) { $0 + $1.key.utf8.count + EventJSON.json($1.value).utf8.count + 4 }
+        return bytes > Self.maximumLetterBytes ? .valuesTooLarge(bytes) : nil
+    }
+    /// The most bytes of an answer (a row is ASCII: as many characters).
     static let maximumAnswerLength = 400
 
     /// The question asked of `session`'s `stream` over its journal `steps` (reaching `from`),
@@ -93,7 +114,8 @@ struct RoomQuestion: Sendable {
 
     /// `text` read as an answer to this question: its events, within the question's frames.
     func read(_ text: String) -> Result<[LessonRuns.Read], AnswerError> {
-        guard text.count <= Self.maximumAnswerLength else { return .failure(.tooLong) }
+        // Bytes, not characters: a row is ASCII, and one `Character` may be any number of bytes.
+        guard text.utf8.count <= Self.maximumAnswerLength else { return .failure(.tooLong) }
         guard let events = LessonRuns.read(text, letters: letters) else { return .failure(.notMarbles) }
         guard events.allSatisfy({ $0.frame < frames }) else { return .failure(.pastTheWindow) }
         return .success(events)

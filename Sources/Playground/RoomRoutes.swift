@@ -86,11 +86,13 @@ extension API {
         let student = requireRoom([.student])
         let answering: Router.Preflight = { request in
             if let refusal = student(&request) { return refusal }
-            return Self.jsonOnly(request)
+            return Self.jsonOnly(request) ?? Self.smallBody(request, at: Self.maxAnswerBodyBytes, "An answer")
         }
         router.add(.get, "/api/rooms/{rid}", preflight: anyone) { request in
             guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
-            return .json(access.room.view(for: access.student))
+            var response = HTTPResponse.json(access.room.view(for: access.student))
+            renewCookie(&response, request, access)
+            return response
         }
         router.add(.delete, "/api/rooms/{rid}", preflight: teacher) { request in
             guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
@@ -100,14 +102,14 @@ extension API {
         router.add(.post, "/api/rooms/{rid}/cookie", preflight: anyone) { request in
             guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
             var response = HTTPResponse(status: 204)
-            let role: RoomKeys.Role = access.student == nil ? .teacher : .student
-            let key = RoomKeys.key(of: request, as: role) ?? ""
-            response.addHeader("Set-Cookie", RoomKeys.cookie(key, role: role, room: access.room.id, seconds: Self.cookieSeconds(rooms.limits)))
+            renewCookie(&response, request, access)
             return response
         }
         router.add(.get, "/api/rooms/{rid}/events", preflight: anyone) { request in
             guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
-            return Self.eventStream { stream in access.room.watch(stream, student: access.student) }
+            var response = Self.eventStream { stream in access.room.watch(stream, student: access.student) }
+            renewCookie(&response, request, access)
+            return response
         }
         router.add(.get, "/api/rooms/{rid}/students", preflight: teacher) { request in
             guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
@@ -150,6 +152,7 @@ extension API {
         router.add(.post, "/api/rooms/{rid}/home", preflight: anyone) { request in
             takeHome(request)
         }
+        addRoomSessionRoutes(to: &router)
     }
 
     /// 415 unless the body is JSON (or untyped, as curl's `-d` may send it).
@@ -192,6 +195,13 @@ extension API {
         guard case .string(let stream) = fields["stream"], streams.contains(stream) else {
             return .error(status: 400, code: "invalid_value", message: "stream is one of the room's streams: \(streams.joined(separator: ", ")).")
         }
+        guard stream.utf8.count <= RoomQuestion.maximumStreamBytes else {
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: "A question is about a stream whose name is at most \(RoomQuestion.maximumStreamBytes) bytes; give this one a shorter name."
+            )
+        }
         guard let frame = Self.wholeNumber(fields["frame"], default: 100, in: 10...10_000) else {
             return .error(status: 400, code: "invalid_value", message: "frame is the milliseconds of one frame, 10 to 10000.")
         }
@@ -218,15 +228,36 @@ extension API {
                 from: journal.milliseconds,
                 letters: room.letters
             )
+            switch question.checkBounds() {
+            case .answerTooLong(let length)?:
+                return .error(
+                    status: 409,
+                    code: "answer_too_long",
+                    message: "The answer would be \(length) characters of marbles, more than a student may write "
+                        + "(\(RoomQuestion.maximumAnswerLength)): ask about fewer frames, or a stream that sends less at once."
+                )
+            case .valuesTooLarge(let bytes)?:
+                return .error(
+                    status: 409,
+                    code: "values_too_large",
+                    message: "The values \(stream) sends in those frames take \(bytes) bytes to list for the class, more than a question "
+                        + "shows (\(RoomQuestion.maximumLetterBytes)): ask about fewer frames, or a stream of smaller values."
+                )
+            case nil: break
+            }
             guard room.ask(question) else { return Self.missingRoom(room.id, instance: nil) }
             metrics.roomAsked()
             return .json(room.view(for: nil), status: 201)
         }
     }
 
+    /// The most bytes of an answer's body: `{"question": N, "marbles": …}`, 400 bytes of marbles.
+    static let maxAnswerBodyBytes = 2_048
+
     /// `POST /api/rooms/{rid}/answers`: `{"question": 1, "marbles": "--a-|"}`.
     func answerQuestion(_ request: HTTPRequest) -> HTTPResponse {
         guard let access = found(request, as: RoomAccess.self), let student = access.student else { return Self.preflightMissing }
+        if let refusal = Self.smallBody(request, at: Self.maxAnswerBodyBytes, "An answer") { return refusal }
         let fields: [String: JSONValue]
         switch Self.jsonObject(request.body) {
         case .failure(let error): return error.response
@@ -260,7 +291,12 @@ extension API {
                 message: "You are answering faster than the room takes answers; slow down.",
                 retryAfterSeconds: 1
             )
-        case .invalid(.notMarbles): .error(status: 400, code: "invalid_marbles", message: "That is not marble notation: use - a letter ( ) | and #.")
+        case .invalid(.notMarbles):
+            .error(
+                status: 400,
+                code: "invalid_marbles",
+                message: "That is not marble notation: use -, a letter or digit (A–Z, a–z, 0–9), ( ), and | or # last."
+            )
         case .invalid(.tooLong):
             .error(status: 400, code: "invalid_marbles", message: "An answer is at most \(RoomQuestion.maximumAnswerLength) characters.")
         case .invalid(.pastTheWindow):
@@ -317,6 +353,14 @@ extension API {
     /// inputs and clock replayed — for them to drive.
     func takeHome(_ request: HTTPRequest) -> HTTPResponse {
         guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        // A copy's clock is its taker's to move: during a question it would run into the answer.
+        if access.student != nil, access.room.isAsking {
+            return .error(
+                status: 409,
+                code: "question_open",
+                message: "A question is open: take the room home once its answer is revealed."
+            )
+        }
         let source = access.room.session
         guard let journal = source.journal else {
             return .error(status: 409, code: "history_too_long", message: "The room's session has been driven too long to be copied.")

@@ -5,6 +5,16 @@ import MicroHTTP
 /// room's state under its lock, encoded once for the teacher and once for every student but their
 /// own part.
 extension Room {
+    /// The most bytes a snapshot takes, by construction: a room's title and its course's (800
+    /// bytes of text each), up to 100 lessons listed by id (60) and title (``listedTitleBytes``),
+    /// 20 wrong answers of 400 bytes, a heat map of 200 frames, a question's letters
+    /// (``RoomQuestion/maximumLetterBytes``) and answer, and a student's name — each as JSON
+    /// escapes it. Every watcher's queue holds one (`--sse-queue-bytes` is at least this and 16
+    /// KiB), so no room's stream outgrows it (RoomTests measures the largest room there can be).
+    static let maximumSnapshotBytes = 48 * 1024
+    /// The bytes of a lesson's title in a course's list (cut at a character's end, with "…").
+    static let listedTitleBytes = 64
+
     /// Student `number`'s snapshot: every student's view is the same but for `you`, which sorts
     /// last of its keys, so the rest is encoded once a change (`shared`) and `you` added to it —
     /// a question reaches a thousand students without a thousand encodings of the whole.
@@ -77,15 +87,17 @@ extension Room {
             origin: state.source.origin,
             course: course.map { course in
                 RoomView.Course(
-                    title: course.title,
-                    lessons: course.lessons.map { RoomView.Course.Lesson(id: $0.id, title: $0.lesson.title ?? $0.id) },
+                    title: course.title.map { API.shortened($0, toBytes: API.maxBytes(forCharacters: API.maxLinkTitle)) },
+                    lessons: course.lessons.map { lesson in
+                        RoomView.Course.Lesson(id: lesson.id, title: API.shortened(lesson.lesson.title ?? lesson.id, toBytes: Self.listedTitleBytes))
+                    },
                     current: state.lesson
                 )
             },
             session: state.session.id,
             students: state.students.count,
             question: question,
-            suggested: state.source.suggested,
+            suggested: state.source.suggested.flatMap { $0.stream.utf8.count <= RoomQuestion.maximumStreamBytes ? $0 : nil },
             you: you,
             class: tally,
             locked: state.isLocked,

@@ -11,10 +11,12 @@ final class RoomStore: Sendable {
     enum CreationError: Error {
         case tooManyRooms(Int)
         case tooManyForClient(Int)
+        /// The playground is three quarters full, and the address holds its share of the rest.
+        case shareUsed(Int)
         case session(SessionStore.CreationError)
     }
 
-    private struct State {
+    struct State {
         var rooms: [String: Room] = [:]
         var codes: [String: String] = [:]
         var perClient: [String: Int] = [:]
@@ -43,7 +45,9 @@ final class RoomStore: Sendable {
     ) throws(CreationError) -> (room: Room, teacherKey: String) {
         let refusal = state.withLock { state -> CreationError? in
             guard state.rooms.count < limits.maxRooms else { return .tooManyRooms(limits.maxRooms) }
-            guard state.perClient[address, default: 0] < limits.roomsPerClient else { return .tooManyForClient(limits.roomsPerClient) }
+            let held = state.perClient[address, default: 0]
+            guard held < limits.roomsPerClient else { return .tooManyForClient(limits.roomsPerClient) }
+            if let share = Self.share(of: address, in: state, limits: limits), held >= share { return .shareUsed(share) }
             state.perClient[address, default: 0] += 1  // taken now: released below if the session is refused
             return nil
         }
@@ -77,6 +81,16 @@ final class RoomStore: Sendable {
         }
         logger.info("room opened", metadata: ["room": "\(room.id.prefix(8))…", "from": "\(source.origin.kind)"])
         return (room, key)
+    }
+
+    /// The most rooms `address` may hold now: no bound until three quarters of `--max-rooms` are
+    /// open, then its fair share — the rooms over the addresses holding some (itself among them)
+    /// and one more, the next teacher to come — so that a few addresses, opening rooms as fast as
+    /// each may, never take the last of them from everyone else's classes.
+    static func share(of address: String, in state: State, limits: RoomLimits) -> Int? {
+        guard state.rooms.count >= limits.maxRooms * 3 / 4 else { return nil }
+        let holders = state.perClient.count + (state.perClient[address] == nil ? 1 : 0)
+        return max(1, limits.maxRooms / (holders + 1))
     }
 
     /// A new session for a room of the teacher at `address`, running `source` on a virtual clock

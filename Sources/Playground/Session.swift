@@ -130,10 +130,11 @@ final class Session: Sendable {
     /// can make threads, and each piece of its work measured apart (``NamedScheduler``).
     static let background = NamedScheduler(QueueScheduler(label: "playground.background"), name: "background")
 
-    /// The session's event stream, as a path.
-    var eventsPath: String { "/api/sessions/\(id)/events" }
-    /// Where its inputs are posted: this path followed by an input's name.
-    var inputsPath: String { "/api/sessions/\(id)/inputs/" }
+    /// The session's event stream, as a path: a room's session is watched through its room, whose
+    /// keys decide who sees it.
+    var eventsPath: String { room.map { "/api/rooms/\($0)/session/events" } ?? "/api/sessions/\(id)/events" }
+    /// Where its inputs are posted: this path followed by an input's name (a room's, by its teacher).
+    var inputsPath: String { room.map { "/api/rooms/\($0)/inputs/" } ?? "/api/sessions/\(id)/inputs/" }
 
     // MARK: Events
 

@@ -50,15 +50,48 @@ enum SessionRecording {
 }
 
 extension API {
-    /// `GET /api/sessions/{sid}/recording`: the session's recording (``SessionRecording``).
-    func sessionRecording(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-        let (json, _, _) = SessionRecording.json(of: session)
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(json.utf8)))
+    /// A recording route's preflight: `find` (the session's, or a room's), then at most
+    /// `--recordings-per-second` of the client's: a recording is up to a MiB to build.
+    func readingRecording(_ find: @escaping Router.Preflight) -> Router.Preflight {
+        { [recordingReads] request in
+            if let refusal = find(&request) { return refusal }
+            return Self.rateLimited(
+                request,
+                by: recordingReads,
+                "Too many recordings asked for from your address (--recordings-per-second); slow down."
+            )
+        }
     }
 
-    /// `POST /api/sessions/{sid}/recording` (`{"title": …}`, optional): the session's recording
-    /// kept as a link of kind `run`, on the store's thread.
+    /// Keeping a run's preflight: `find`, a JSON body, and a place in the client's rate of links
+    /// kept (a run is a link like any other).
+    func keepingRun(_ find: @escaping Router.Preflight) -> Router.Preflight {
+        { [metrics, linkSaves, recordingReads] request in
+            if let refusal = find(&request) ?? Self.jsonOnly(request) { return refusal }
+            if let refusal = Self.rateLimited(request, by: linkSaves, "Too many links kept from your address; slow down.") {
+                metrics.linkRefused("rate_limited")
+                return refusal
+            }
+            return Self.rateLimited(
+                request,
+                by: recordingReads,
+                "Too many recordings asked for from your address (--recordings-per-second); slow down."
+            )
+        }
+    }
+
+    /// `GET /api/sessions/{sid}/recording`: the session's recording (``SessionRecording``), built on
+    /// a program thread — up to a MiB of events is no work for the polling thread.
+    func sessionRecording(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+        return onProgramThread(request) {
+            let (json, _, _) = SessionRecording.json(of: session)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(json.utf8)))
+        }
+    }
+
+    /// `POST /api/sessions/{sid}/recording` (`{"title": …}`, optional): the session's recording,
+    /// built on a program thread, kept as a link of kind `run` on the store's thread.
     func keepRecording(_ request: HTTPRequest) -> HTTPResponse {
         guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
         var title = "A run of \(session.definition.description.title)"
@@ -71,7 +104,7 @@ extension API {
                 }
                 if let given = fields["title"] {
                     guard case .string(let text) = given, let clean = Self.displayText(text, maximum: Self.maxLinkTitle) else {
-                        return .error(status: 400, code: "invalid_value", message: "title is text of 1 to \(Self.maxLinkTitle) characters.")
+                        return .error(status: 400, code: "invalid_value", message: Self.displayTextRule("title", maximum: Self.maxLinkTitle))
                     }
                     title = clean
                 }
@@ -82,17 +115,20 @@ extension API {
             metrics.linkRefused("storage_unavailable")
             return Self.storeUnavailable
         }
-        let (json, _, _) = SessionRecording.json(of: session)
-        if let refusal = linkBytesRefusal(json.utf8.count + title.utf8.count, for: request.clientAddress) { return refusal }
-        let link = NewLink(kind: .run, title: title, content: json, from: nil)
-        let maxBytes = maxStoreBytes
-        return .deferred { respond in
-            let queued = links.run(for: request.clientAddress) { _ in
-                let response = Self.keep(link, in: links, within: maxBytes, lessons: [], metrics: metrics)
-                respond(response)
-                if response.status == 201 { links.measureIfDue(metrics) }
+        let (client, maxBytes, api, kept) = (request.clientAddress, maxStoreBytes, self, title)
+        guard sessions.programWork.reserve(for: client) else { return programsWaiting }
+        return .deferred { [sessions] respond in
+            sessions.onProgramThread(reservedFor: client) {
+                let (json, _, _) = SessionRecording.json(of: session)
+                if let refusal = api.linkBytesRefusal(json.utf8.count + kept.utf8.count, for: client) { return respond(refusal) }
+                let link = NewLink(kind: .run, title: kept, content: json, from: nil)
+                let queued = links.run(for: client) { _ in
+                    let response = Self.keep(link, in: links, within: maxBytes, lessons: [], metrics: metrics)
+                    respond(response)
+                    if response.status == 201 { links.measureIfDue(metrics) }
+                }
+                if !queued { respond(Self.storeBusy(links, metrics)) }
             }
-            if !queued { respond(Self.storeBusy(links, metrics)) }
         }
     }
 }

@@ -172,6 +172,35 @@ extension API {
         return .deferred { [sessions] respond in sessions.onProgramThread(reservedFor: client) { respond(work()) } }
     }
 
+    /// A session's event stream, `watch` given the stream and the event it resumes after: `since`
+    /// is `Last-Event-ID` for a client that cannot set the header on its first connection (a
+    /// browser's EventSource); the header, sent on a reconnect, wins.
+    static func sessionEvents(_ request: HTTPRequest, watch: @escaping @Sendable (EventStream, Int?) -> Void) -> HTTPResponse {
+        let since = request.query["since"].map(OutsideNumbers.eventID)
+        if case .some(nil) = since {
+            return .error(status: 400, code: "invalid_value", message: "since takes an event number, 0 or more.")
+        }
+        return eventStream { watcher in watch(watcher, since ?? nil) }
+    }
+
+    /// `GET …/marbles?frame=MS`: the session's streams in marble notation (``SessionMarbles``).
+    func sessionMarbles(_ request: HTTPRequest) -> HTTPResponse {
+        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+        let frame = request.query["frame"].map(OutsideNumbers.frame)
+        if case .some(nil) = frame {
+            return .error(status: 400, code: "invalid_value", message: "frame takes milliseconds from 1 to 60000.")
+        }
+        switch SessionMarbles.render(session, frame: frame ?? nil) {
+        case .success(let text): return .text(text)
+        case .failure(let tooFine):
+            return .error(
+                status: 400,
+                code: "invalid_value",
+                message: "At that frame a line would pass \(SessionMarbles.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more."
+            )
+        }
+    }
+
     /// 429 with `message` when `limiter` refuses the request's client; `nil` when it allows it.
     static func rateLimited(_ request: HTTPRequest, by limiter: ClientRateLimiter, _ message: String) -> HTTPResponse? {
         guard !limiter.allow(request.clientAddress) else { return nil }

@@ -16,17 +16,17 @@ struct RoomTests {
         var seen = Set<String>()
         for _ in 0..<1_000 {
             let code = RoomKeys.makeCode()
-            #expect(code.count == 6 && code.allSatisfy(RoomKeys.codeAlphabet.contains))
+            #expect(code.count == 7 && code.allSatisfy(RoomKeys.codeAlphabet.contains))
             seen.insert(code)
         }
         #expect(seen.count > 990, "codes are drawn at random")
         for lookAlike in ["0", "O", "1", "I", "L", "5", "S", "8", "B", "2", "Z", "U", "V"] {
             #expect(!RoomKeys.codeAlphabet.contains(Character(lookAlike)), "\(lookAlike) has a look-alike")
         }
-        #expect(RoomKeys.code(from: "m47-33m") == "M4733M")
-        #expect(RoomKeys.code(from: " m4 733m ") == "M4733M")
-        #expect(RoomKeys.code(from: "M4733") == nil)
-        #expect(RoomKeys.code(from: "M4733O") == nil)
+        #expect(RoomKeys.code(from: "m47-33mk") == "M4733MK")
+        #expect(RoomKeys.code(from: " m4 733mk ") == "M4733MK")
+        #expect(RoomKeys.code(from: "M4733M") == nil)
+        #expect(RoomKeys.code(from: "M4733MO") == nil)
     }
 
     @Test func keysAreRandomAndComparedWhole() {

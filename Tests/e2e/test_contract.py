@@ -12,7 +12,8 @@ def test_schemathesis_finds_no_failure(make_playground):
     # Room for what schemathesis sends, so that its cases reach the handlers (429s are documented
     # and would be accepted, but would hide the rest).
     server = make_playground("--inputs-per-second", "100000", "--max-sessions-per-client", "100000",
-                             "--max-sessions", "100000", "--marble-finds-per-second", "10000")
+                             "--max-sessions", "100000", "--marble-finds-per-second", "10000",
+                             "--join-attempts-per-second", "10000", "--join-burst", "100000", "--recordings-per-second", "10000")
     schemathesis = Path(sys.executable).parent / "schemathesis"
     # One worker: with two threads, CPython 3.11's ast module sometimes fails inside Hypothesis
     # ("AST constructor recursion depth mismatch"), an interpreter bug, not a finding.

@@ -39,13 +39,25 @@ def room_events(server, room, key=None, cookie=None, last_event_id=None):
     return server.watch(f"/api/rooms/{room}/events", last_event_id, headers)
 
 
+def stream_ends(stream, timeout=5.0):
+    """Whether the server ends `stream` within `timeout` (reading what it sends until then)."""
+    try:
+        stream.wait_for(lambda events: False, timeout)
+    except EOFError:
+        return True
+    except AssertionError:
+        return False
+    finally:
+        stream.close()
+
+
 def latest(stream):
     return stream.events[-1]["json"]
 
 
 def test_a_room_asks_the_class_and_counts_what_it_answers(playground):
     room = open_room(playground)
-    assert re.fullmatch(r"[ACEFGHJKMNPRTWXY34679]{6}", room["code"]), room["code"]
+    assert re.fullmatch(r"[ACEFGHJKMNPRTWXY34679]{7}", room["code"]), room["code"]
     assert room["join"] == f"/#join/{room['code']}" and re.fullmatch(r"[0-9a-f]{32}", room["teacherKey"])
     rid, teacher = room["room"], room["teacherKey"]
     # People type codes in lower case, with a dash; names are trimmed and made unique by a suffix.
@@ -191,7 +203,7 @@ def test_a_question_about_a_scenario_replays_what_the_teacher_typed(playground):
     assert question["truth"] == "---a", question
     assert question["letters"]["a"] == "swift"
     # What the live session does when the teacher plays the same window agrees.
-    watch = playground.watch(f"/api/sessions/{room['session']}/events?since=0")
+    watch = playground.watch(f"/api/rooms/{rid}/session/events?since=0", None, bearer(teacher))
     playground.json("POST", f"/api/rooms/{rid}/inputs/advance", "500", bearer(teacher))
     watch.wait_for(lambda events: "swift" in watch.values("throttled"))
     sent = [e["json"]["t"] for e in watch.events if e.get("event") == "throttled" and e["json"]["kind"] == "next"]
@@ -409,12 +421,23 @@ def test_the_teacher_removes_a_student_and_closes_the_door(playground):
         assert status == 200
     stream = room_events(playground, rid, key=troll)
     stream.wait_for(lambda events: len(events) == 1)
+    # The room's diagram, watched through the room with the student's key: removed, it ends too.
+    diagram = playground.watch(f"/api/rooms/{rid}/session/events?since=0", None, bearer(troll))
+    assert diagram.status == 200
+    playground.json("POST", f"/api/rooms/{rid}/inputs/advance", "100", bearer(teacher))
+    diagram.wait_for(lambda events: len(events) >= 1)
     for number, status_code in (("2", 204), ("2", 404), ("99", 404), ("x", 404), ("9" * 30, 404)):
         status, _, _ = playground.request("DELETE", f"/api/rooms/{rid}/students/{number}", None, bearer(teacher))
         assert status == status_code, number
     stream.wait_for(lambda events: events[-1].get("event") == "end")
     assert stream.events[-1]["json"] == {"reason": "removed"}
     stream.close()
+    assert stream_ends(diagram), "the removed student's diagram stream is closed"
+    again = playground.watch(f"/api/rooms/{rid}/session/events?since=0", None, bearer(troll))
+    assert again.status == 403, "and cannot be opened again"
+    again.close()
+    status, body = playground.json("GET", f"/api/sessions/{room['session']}/events")
+    assert (status, body["error"]["code"]) == (403, "room_session"), "nor through the session's own path"
     status, body = answer(playground, rid, troll, question["id"], "-")
     assert (status, body["error"]["code"]) == (403, "wrong_key")
     status, view = playground.json("GET", f"/api/rooms/{rid}", None, bearer(teacher))
