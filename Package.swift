@@ -126,7 +126,7 @@ let package = Package(
             dependencies: ["MicroHTTP", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
-        .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Pipelines", "Playground", "ReactiveTesting"]),
+        .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Pipelines", "Playground", "ReactiveTesting", "Store"]),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["Reactive", "ReactiveTesting"]),
         .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "ReactiveTesting"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),

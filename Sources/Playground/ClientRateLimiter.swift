@@ -41,6 +41,17 @@ final class ClientRateLimiter: Sendable {
         }
     }
 
+    /// What `client` has taken of its bucket (its burst less what it holds now), and how many
+    /// clients have taken some: what a fair share of something left is reckoned from.
+    func spent(by client: String, now: ContinuousClock.Instant = .now) -> (spent: Double, spenders: Int) {
+        buckets.withLock { buckets in
+            let spenders = buckets.values.count { !$0.isFull(at: now) }
+            guard var bucket = buckets[client] else { return (0, spenders) }
+            bucket.refill(at: now)
+            return (max(0, burst - bucket.tokens), spenders)
+        }
+    }
+
     /// The number of buckets kept (tests).
     var bucketCount: Int { buckets.withLock { $0.count } }
 

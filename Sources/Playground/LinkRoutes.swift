@@ -17,6 +17,8 @@ final class LinkStoreWorker: Sendable {
     /// Calls one client may have waiting or running.
     var perClient: Int { waiting.perClient }
 
+    /// The store's size as last measured (``recordSize(_:_:)``), for the share of what is left.
+    private let measuredBytes = Lock<Int?>(nil)
     /// When the store's size was last measured for the gauge (at most once a second: measuring
     /// after every link was a tenth of a link's time on the store's one thread).
     private let lastMeasured = Lock<ContinuousClock.Instant?>(nil)
@@ -54,8 +56,18 @@ final class LinkStoreWorker: Sendable {
             last = now
             return true
         }
-        if due, let bytes = try? store.storedBytes() { metrics.storeBytes(bytes) }
+        if due, let bytes = try? store.storedBytes() { recordSize(bytes, metrics) }
     }
+
+    /// Notes that the store takes `bytes`: the gauge, and the size the share of what is left is
+    /// reckoned from.
+    func recordSize(_ bytes: Int, _ metrics: PlaygroundMetrics) {
+        measuredBytes.withLock { $0 = bytes }
+        metrics.storeBytes(bytes)
+    }
+
+    /// The store's size as last measured; `nil` before it was.
+    var lastMeasuredBytes: Int? { measuredBytes.withLock { $0 } }
 
     /// Runs `work` with the store on the store's thread; `false`, without running it, when
     /// `client` has ``perClient`` calls waiting already.

@@ -381,13 +381,13 @@ struct PlaygroundCommand: AsyncParsableCommand {
             if let path = Self.sqlitePath(database) {
                 let store = try SQLiteLinkStore(path: path)
                 api.links = LinkStoreWorker(store: store, logger: logger)
-                api.metrics.storeBytes(try store.storedBytes())
+                api.links?.recordSize(try store.storedBytes(), api.metrics)
             } else {
                 let store = PostgresLinkStore(url: database)
                 api.links = LinkStoreWorker(store: store, logger: logger)
                 do {
                     try store.connect()
-                    api.metrics.storeBytes(try store.storedBytes())
+                    api.links?.recordSize(try store.storedBytes(), api.metrics)
                 } catch {
                     // Everything but links works meanwhile; the store connects when PostgreSQL answers.
                     logger.error("links unavailable until PostgreSQL answers (--database): \(error)")

@@ -208,8 +208,20 @@ extension API {
     }
 
     /// 429 when `client` has kept more bytes of links this hour than `--link-bytes-per-hour`
-    /// allows (`bytes` are the new link's); `nil` when it may keep them.
+    /// allows (`bytes` are the new link's), or — once the store holds three quarters of
+    /// `--max-store-bytes` — more than its fair share of what is left (``storeShare(for:)``);
+    /// `nil` when it may keep them.
     func linkBytesRefusal(_ bytes: Int, for client: String) -> HTTPResponse? {
+        if let share = storeShare(for: client), linkBytes.spent(by: client).spent + Double(bytes) > Double(share) {
+            metrics.linkRefused("share_used")
+            return .error(
+                status: 429,
+                code: "share_used",
+                message: "The store is nearly full (--max-store-bytes), and your address has kept its share of what is left this hour; "
+                    + "try again later.",
+                retryAfterSeconds: 600
+            )
+        }
         guard !linkBytes.allow(client, cost: Double(bytes)) else { return nil }
         metrics.linkRefused("rate_limited")
         return .error(
@@ -218,6 +230,18 @@ extension API {
             message: "Your address has kept its share of the store's bytes for the last hour (--link-bytes-per-hour); try again later.",
             retryAfterSeconds: linkBytes.retryAfterSeconds(cost: Double(bytes))
         )
+    }
+
+    /// The most bytes `client` may have kept in the last hour, once the store holds three quarters
+    /// of `--max-store-bytes`: what is left over the addresses that kept links this hour (itself
+    /// among them) and one more, the next to come — so that a few addresses, each within its
+    /// hourly rate, never take the last of a shared store. `nil` below three quarters, or before
+    /// the store was measured.
+    func storeShare(for client: String) -> Int? {
+        guard let stored = links?.lastMeasuredBytes, stored >= maxStoreBytes / 4 * 3 else { return nil }
+        let (spent, spenders) = linkBytes.spent(by: client)
+        let holders = spenders + (spent == 0 ? 1 : 0)
+        return max(0, maxStoreBytes - stored) / (holders + 1)
     }
 
     /// 415 unless a find's body is JSON (or untyped, as curl's `--data-binary` may send it), and

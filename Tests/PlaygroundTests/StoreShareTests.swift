@@ -1,0 +1,46 @@
+import Foundation
+import MicroHTTP
+import Store
+import Testing
+
+@testable import Playground
+
+/// The store's last quarter goes by fair shares (docs/API.md, "Links"): a few addresses, each
+/// within its hourly rate, do not take all of what is left.
+@Suite("Links: the store's share")
+struct StoreShareTests {
+    static func keep(_ router: Router, _ text: String, from client: String) -> (status: Int, code: String?) {
+        let body = try! JSONSerialization.data(withJSONObject: ["kind": "program", "title": "Mine", "content": "// \(text)\nx = just(1)\n"])
+        let request = HTTPRequest(
+            method: .post,
+            rawPath: "/api/links",
+            headers: ["Content-Type": "application/json"],
+            body: Array(body),
+            clientAddress: client
+        )
+        let response = TestRouter.respond(router, to: request)
+        return (response.status, (TestRouter.json(response)["error"] as? [String: Any])?["code"] as? String)
+    }
+
+    static func text(_ bytes: Int) -> String {
+        String((0..<bytes).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement()! })
+    }
+
+    @Test func nearlyFullTheRestIsShared() throws {
+        let worker = LinkStoreWorker(store: try SQLiteLinkStore(path: ":memory:"))
+        let router = try TestRouter.make { api in
+            api.links = worker
+            api.maxStoreBytes = 1_000_000
+            api.linkSaves = ClientRateLimiter(perSecond: 100, burst: 100)
+        }
+        worker.recordSize(700_000, PlaygroundMetrics())
+        #expect(Self.keep(router, Self.text(60_000), from: "203.0.113.1").status == 201, "below three quarters, no share")
+        #expect(Self.keep(router, Self.text(60_000), from: "203.0.113.1").status == 201)
+        worker.recordSize(800_000, PlaygroundMetrics())
+        let refused = Self.keep(router, Self.text(60_000), from: "203.0.113.1")
+        #expect(refused.status == 429 && refused.code == "share_used", "it kept 120 KB this hour: more than its share of the 200 KB left")
+        #expect(Self.keep(router, Self.text(60_000), from: "198.51.100.2").status == 201, "another address keeps its share")
+        worker.recordSize(800_000, PlaygroundMetrics())  // a link kept measures the store again: as full as before
+        #expect(Self.keep(router, Self.text(100), from: "203.0.113.1").status == 429, "however small, while its share is spent")
+    }
+}
