@@ -27,7 +27,7 @@ quiet() { # a JSON result line: whether other processes stayed under a tenth of 
 
 accepted=0
 while ((accepted < 3)); do
-  start_playground room --room-students "$students"
+  start_playground room --room-students "$students" --join-burst "$students"  # every student from one address
   result=$(python3 Benchmarks/load/roomload.py --port "$room_port" --server-pid "$room_pid" --students "$students")
   stop_playgrounds
   started_playgrounds=()

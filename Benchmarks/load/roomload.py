@@ -94,7 +94,9 @@ async def run(args):
     room_watchers = [RoomWatcher(key) for key in keys]
     tasks = []
     for index, (watcher, room_watcher) in enumerate(zip(session_watchers, room_watchers)):
-        tasks.append(asyncio.create_task(watcher.run(HOST, port, f"/api/sessions/{room['session']}/events", token_of, stop)))
+        # The room's diagram, through the room with the student's key, as the page watches it.
+        tasks.append(asyncio.create_task(watcher.run(HOST, port, f"/api/rooms/{rid}/session/events", token_of, stop,
+                                                     bearer(keys[index]))))
         tasks.append(asyncio.create_task(room_watcher.run(
             port, rid, lambda view: (view.get("question") or {}).get("id") == asked["id"], stop)))
         if index % 100 == 99:
