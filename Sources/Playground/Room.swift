@@ -350,6 +350,10 @@ final class Room: Sendable {
         session.watch(stream, since: since)
     }
 
+    /// When the question asked starts (virtual milliseconds), while its answer is not revealed:
+    /// what a copy of the room's session may not run past (``Session/limitClock(by:)``).
+    var openQuestionStart: Double? { state.withLock { $0.question.flatMap { $0.isRevealed ? nil : $0.from } } }
+
     /// Whether a question is asked and its answer not yet revealed: the room's future is the answer.
     var isAsking: Bool { state.withLock { $0.question.map { !$0.isRevealed } ?? false } }
 

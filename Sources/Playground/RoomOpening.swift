@@ -106,7 +106,8 @@ extension API {
             return .error(
                 status: 429,
                 code: "share_used",
-                message: "The playground is nearly full of rooms, and your address has \(share), its share of them; end one first.",
+                message: "The playground is nearly full of rooms: the last of them go one to an address, and yours has "
+                    + "\(share == 1 ? "one" : "\(share)") already; end one first, or try again later.",
                 retryAfterSeconds: 60
             )
         case .session(let refusal):

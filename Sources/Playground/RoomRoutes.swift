@@ -373,6 +373,9 @@ extension API {
                 pool: source.definition.programSummary == nil ? .scenarios : .programs
             )
             session.replay(journal.steps)
+            // A copy taken before a question is asked has the room's future too: while one is
+            // open, its clock waits at the question's start.
+            if access.student != nil { session.limitClock { [weak room = access.room] in room?.openQuestionStart } }
             var response = HTTPResponse.json(SessionCreated(session), status: 201)
             response.addHeader("Location", "/api/sessions/\(session.id)")
             return response

@@ -11,7 +11,7 @@ final class RoomStore: Sendable {
     enum CreationError: Error {
         case tooManyRooms(Int)
         case tooManyForClient(Int)
-        /// The playground is three quarters full, and the address holds its share of the rest.
+        /// The playground is three quarters full, and the address holds a room already.
         case shareUsed(Int)
         case session(SessionStore.CreationError)
     }
@@ -84,13 +84,12 @@ final class RoomStore: Sendable {
     }
 
     /// The most rooms `address` may hold now: no bound until three quarters of `--max-rooms` are
-    /// open, then its fair share — the rooms over the addresses holding some (itself among them)
-    /// and one more, the next teacher to come — so that a few addresses, opening rooms as fast as
-    /// each may, never take the last of them from everyone else's classes.
+    /// open; then the last quarter goes one room to an address that holds none — so that a few
+    /// addresses opening rooms as fast as each may never take the last of them from everyone
+    /// else's classes (it would take a quarter of `--max-rooms` addresses).
     static func share(of address: String, in state: State, limits: RoomLimits) -> Int? {
         guard state.rooms.count >= limits.maxRooms * 3 / 4 else { return nil }
-        let holders = state.perClient.count + (state.perClient[address] == nil ? 1 : 0)
-        return max(1, limits.maxRooms / (holders + 1))
+        return 1
     }
 
     /// A new session for a room of the teacher at `address`, running `source` on a virtual clock

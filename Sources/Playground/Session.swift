@@ -77,6 +77,8 @@ final class Session: Sendable {
         var journal: SessionJournal?
         /// A room holds it: it does not expire while the room lives, and only the room drives it.
         var heldBy: String?
+        /// The milliseconds its virtual clock may not pass now, if any (``limitClock(by:)``).
+        var clockCeiling: (@Sendable () -> Double?)?
     }
 
     let state: Lock<State>
@@ -238,6 +240,16 @@ final class Session: Sendable {
     func isIdle(now: ContinuousClock.Instant, timeout: Duration) -> Bool {
         state.withLock { $0.heldBy == nil && $0.watchers.isEmpty && now - $0.lastActivity > timeout }
     }
+
+    /// Bounds the virtual clock by `ceiling`, asked at each `advance`: a room's session taken home
+    /// waits at the start of the room's open question until its answer is revealed, since a copy
+    /// run past it would show the answer (`nil`: no bound now).
+    func limitClock(by ceiling: @escaping @Sendable () -> Double?) {
+        state.withLock { $0.clockCeiling = ceiling }
+    }
+
+    /// The milliseconds the virtual clock may not pass now, if any.
+    var clockCeiling: Double? { state.withLock { $0.clockCeiling }?() }
 
     /// The id of the room that holds the session, if one does: only that room drives or ends it.
     var room: String? { state.withLock { $0.heldBy } }

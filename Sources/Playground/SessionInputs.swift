@@ -15,6 +15,9 @@ extension Session {
         case inputEnded
         /// The virtual clock would pass ``Session/maximumVirtualTime`` (409).
         case clockExhausted
+        /// The clock would pass its ceiling (``Session/limitClock(by:)``): a room's copy waits at
+        /// the start of the room's open question, at these milliseconds (409).
+        case heldAtQuestion(Double)
     }
 
     /// Queues `event` for input `name`, unless the input has ended or the session's input rate
@@ -29,14 +32,25 @@ extension Session {
     }
 
     /// Queues a move of the virtual clock by `milliseconds` (the `advance` input), unless the
-    /// session's virtual time would pass ``maximumVirtualTime``.
+    /// session's virtual time would pass ``maximumVirtualTime`` or its ``clockCeiling``.
     func advance(by milliseconds: Double, rated: Bool = true) -> Result<Void, InputRefusal> {
-        enqueue(input: Self.advanceInput, ending: false, rated: rated, virtualMilliseconds: milliseconds, step: .advance(milliseconds: milliseconds))
-        {
+        if let ceiling = clockCeiling, state.withLock({ $0.virtualTimeRequested }) + milliseconds > ceiling {
+            return .failure(.heldAtQuestion(ceiling))
+        }
+        return enqueue(
+            input: Self.advanceInput,
+            ending: false,
+            rated: rated,
+            virtualMilliseconds: milliseconds,
+            step: .advance(milliseconds: milliseconds)
+        ) {
             [self] _ in
             guard let virtualClock else { return }
+            var target = virtualClock.now + Self.duration(milliseconds: milliseconds)
+            // Two advances checked at once may pass the ceiling together: the clock stops at it.
+            if let ceiling = clockCeiling { target = max(virtualClock.now, min(target, origin + Self.duration(milliseconds: ceiling))) }
             // A replayed step may be many moves made one: it runs in several budgets (``advance(_:to:whole:)``).
-            if !Self.advance(virtualClock, to: virtualClock.now + Self.duration(milliseconds: milliseconds), whole: !rated) {
+            if !Self.advance(virtualClock, to: target, whole: !rated) {
                 budgetExhausted()
             }
         }

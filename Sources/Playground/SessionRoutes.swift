@@ -125,6 +125,13 @@ extension API {
         switch result {
         case .success: return accepted
         case .failure(.rateExceeded): return inputRateExceeded()
+        case .failure(.heldAtQuestion(let ceiling)):
+            return .error(
+                status: 409,
+                code: "question_open",
+                message: "The room this session was taken from asks a question from \(Int(ceiling)) ms: "
+                    + "its clock waits there until the answer is revealed."
+            )
         case .failure(.clockExhausted):
             return .error(
                 status: 409,

@@ -212,8 +212,8 @@ struct RoomDefenceTests {
         #expect(teacher.utf8.count > Room.maximumSnapshotBytes / 2, "the bound is near what the largest room makes: \(teacher.utf8.count)")
     }
 
-    /// Three quarters full, the rooms left go by fair shares: a few addresses opening rooms as fast
-    /// as they may never take the last of them.
+    /// Three quarters full, the rooms left go one to an address that holds none: a few addresses
+    /// opening rooms as fast as they may never take the last of them.
     @Test func aFewAddressesCannotTakeEveryRoom() throws {
         let router = try Self.router { api in
             var limits = RoomLimits()
@@ -229,7 +229,7 @@ struct RoomDefenceTests {
                 if answer.status == 201 { opened[attacker, default: 0] += 1 } else { #expect(Self.errorCode(answer.json) == "share_used") }
             }
         }
-        #expect(opened.values.reduce(0, +) < 40, "two addresses do not fill the playground: \(opened)")
+        #expect(opened.values.reduce(0, +) == 30, "two addresses stop at three quarters: \(opened)")
         var others = 0
         for teacher in 1...40 {
             let answer = Self.send(router, .post, "/api/rooms", #"{"from": {"scenario": "search"}}"#, from: "198.51.100.\(teacher)")
@@ -247,5 +247,14 @@ struct RoomDefenceTests {
         #expect(AccessLogPaths.shortened("/api/links") == "/api/links")
         #expect(AccessLogPaths.shortened("/api/scenarios/search/sessions") == "/api/scenarios/search/sessions")
         #expect(AccessLogPaths.shortened("/") == "/")
+        // Spelt otherwise, as the router still finds them.
+        #expect(AccessLogPaths.shortened("/api/sessions//\(sid)") == "/api/sessions/0123…")
+        #expect(AccessLogPaths.shortened("/api/%73essions/\(sid)") == "/api/sessions/0123…")
+        #expect(AccessLogPaths.shortened("/api/SESSIONS/\(sid)") == "/api/SESSIONS/0123…")
+        #expect(AccessLogPaths.shortened("/%73//ABCDEFGHJKMNPQRS") == "/s/ABCD…")
+        #expect(AccessLogPaths.shortened("/api/join/A-B-C-D-E-F-G") == "/api/join/A…")
+        #expect(AccessLogPaths.shortened("/api/join/ABC%20DEFG") == "/api/join/A…")
+        #expect(AccessLogPaths.shortened("/api/elsewhere/\(sid)") == "/api/elsewhere/0123…", "a long run anywhere")
+        #expect(AccessLogPaths.shortened("/lessons/01-reading-marbles.json") == "/lessons/01-reading-marbles.json")
     }
 }

@@ -203,3 +203,26 @@ def test_the_access_log_opens_nothing_and_cookies_are_renewed(playground):
     for secret in (rid, session, room["session"], room["code"], link["id"], teacher, key.split(".")[1]):
         assert secret not in log, secret
     assert f"/api/sessions/{session[:4]}…" in log and f"/api/rooms/{rid[:4]}…/session/events" in log
+
+
+def test_a_copy_taken_home_before_a_question_waits_at_its_start(playground):
+    """A student takes the room home, then the teacher asks: the copy has the room's future, so
+    while the question is open its clock waits at the question's start (409 `question_open`);
+    after the reveal it runs on."""
+    room = open_room(playground)
+    rid, teacher = room["room"], room["teacherKey"]
+    student = join(playground, room["code"], "Ada")["studentKey"]
+    status, home = playground.json("POST", f"/api/rooms/{rid}/home", None, bearer(student))
+    assert status == 201, home
+    copy = home["session"]
+    question = ask(playground, rid, teacher, stream="out", frames=30)
+    assert "b" in question["truth"], question
+    status, body = playground.json("POST", f"/api/sessions/{copy}/inputs/advance", "2000", JSON)
+    assert (status, body["error"]["code"]) == (409, "question_open"), body
+    status, _, marbles = playground.request("GET", f"/api/sessions/{copy}/marbles")
+    out = next(line for line in marbles.decode().splitlines() if line.startswith("out"))
+    assert out.split(":", 1)[1].strip("- ") == "", f"the copy shows nothing of the answer: {out}"
+    status, _ = playground.json("POST", f"/api/rooms/{rid}/reveal", None, bearer(teacher))
+    assert status == 200
+    status, _ = playground.json("POST", f"/api/sessions/{copy}/inputs/advance", "2000", JSON)
+    assert status == 202, "revealed, the copy is the student's to run"
