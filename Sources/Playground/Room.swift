@@ -168,16 +168,6 @@ final class Room: Sendable {
         }
     }
 
-    /// `name`, or `NAME (k)` with the first suffix not taken: each name's next suffix is kept, so
-    /// the suffixes tried for it, over all joins, are those taken by people who chose them.
-    private static func unique(_ name: String, in state: inout State) -> String {
-        guard state.names.contains(name) else { return name }
-        var suffix = state.nextSuffix[name, default: 2]
-        while state.names.contains("\(name) (\(suffix))") { suffix += 1 }
-        state.nextSuffix[name] = suffix + 1
-        return "\(name) (\(suffix))"
-    }
-
     /// The students, in the order they joined (the teacher's alone).
     var students: [(number: Int, name: String)] {
         state.withLock { $0.students.values.sorted { $0.number < $1.number }.map { ($0.number, $0.name) } }
