@@ -26,6 +26,15 @@ struct StoreShareTests {
         String((0..<bytes).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement()! })
     }
 
+    /// Waits for what the store's thread has queued — a link kept measures the store after it
+    /// answers — then says the store takes `bytes`, as if measured.
+    static func measured(_ bytes: Int, by worker: LinkStoreWorker) {
+        let done = DispatchSemaphore(value: 0)
+        _ = worker.run(for: "test") { _ in done.signal() }
+        done.wait()
+        worker.recordSize(bytes, PlaygroundMetrics())
+    }
+
     @Test func nearlyFullTheRestIsShared() throws {
         let worker = LinkStoreWorker(store: try SQLiteLinkStore(path: ":memory:"))
         let router = try TestRouter.make { api in
@@ -33,14 +42,14 @@ struct StoreShareTests {
             api.maxStoreBytes = 1_000_000
             api.linkSaves = ClientRateLimiter(perSecond: 100, burst: 100)
         }
-        worker.recordSize(700_000, PlaygroundMetrics())
+        Self.measured(700_000, by: worker)
         #expect(Self.keep(router, Self.text(60_000), from: "203.0.113.1").status == 201, "below three quarters, no share")
         #expect(Self.keep(router, Self.text(60_000), from: "203.0.113.1").status == 201)
-        worker.recordSize(800_000, PlaygroundMetrics())
+        Self.measured(800_000, by: worker)
         let refused = Self.keep(router, Self.text(60_000), from: "203.0.113.1")
         #expect(refused.status == 429 && refused.code == "share_used", "it kept 120 KB this hour: more than its share of the 200 KB left")
         #expect(Self.keep(router, Self.text(60_000), from: "198.51.100.2").status == 201, "another address keeps its share")
-        worker.recordSize(800_000, PlaygroundMetrics())  // a link kept measures the store again: as full as before
+        Self.measured(800_000, by: worker)  // a link kept measures the store again: as full as before
         #expect(Self.keep(router, Self.text(100), from: "203.0.113.1").status == 429, "however small, while its share is spent")
     }
 }
