@@ -219,7 +219,10 @@ extension API {
     /// `--max-store-bytes` — more than its fair share of what is left (``storeShare(for:)``);
     /// `nil` when it may keep them.
     func linkBytesRefusal(_ bytes: Int, for client: String) -> HTTPResponse? {
-        if let share = storeShare(for: client), linkBytes.spent(by: client).spent + Double(bytes) > Double(share) {
+        // A link that would not fit at all is the store's to refuse (507 storage_full), not a share's.
+        if let share = storeShare(for: client), let stored = links?.lastMeasuredBytes, stored + bytes <= maxStoreBytes,
+            linkBytes.spent(by: client).spent + Double(bytes) > Double(share)
+        {
             metrics.linkRefused("share_used")
             return .error(
                 status: 429,
