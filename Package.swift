@@ -89,9 +89,10 @@ let package = Package(
         .target(name: "Store", dependencies: ["CLibPQ", "Locking", .product(name: "GRDB", package: "GRDB.swift")]),
         // libpq, PostgreSQL's C client, as a Swift module: the store shared by several instances.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // The executable: flags, the JSON + SSE API joining Scenarios to MicroHTTP.
-        .executableTarget(
-            name: "Playground",
+        // The app: the JSON + SSE API joining Scenarios and the pipeline language to MicroHTTP, one
+        // folder and one route group per feature, and the flags that build it.
+        .target(
+            name: "PlaygroundServer",
             dependencies: [
                 "CFutex",
                 "Locking",
@@ -99,14 +100,21 @@ let package = Package(
                 "MicroHTTP",
                 "Pipelines",
                 "ProgramServices",
+                "Reactive",
                 "Scenarios",
                 "Store",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        // The executable: the command line's door to PlaygroundServer, nothing more.
+        .executableTarget(
+            name: "Playground",
+            dependencies: ["PlaygroundServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // A minimal server on MicroHTTP alone, for the load benchmark against a Node.js peer.
         .executableTarget(
@@ -123,12 +131,31 @@ let package = Package(
         .testTarget(name: "ReactiveTests", dependencies: ["Locking", "Reactive", "ReactiveTesting"]),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: [
+                "CMicroHTTPD",
+                "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
-        .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Scenarios"]),
-        .testTarget(name: "PlaygroundTests", dependencies: ["Locking", "Pipelines", "Playground", "ReactiveTesting", "Store"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Locking", "Reactive", "Scenarios"]),
+        .testTarget(
+            name: "PlaygroundTests",
+            dependencies: [
+                "Locking",
+                "MarbleNotation",
+                "MicroHTTP",
+                "Pipelines",
+                "PlaygroundServer",
+                "Reactive",
+                "ReactiveTesting",
+                "Scenarios",
+                "Store",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "ReactiveTestingTests", dependencies: ["Reactive", "ReactiveTesting"]),
-        .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "ReactiveTesting"]),
+        .testTarget(name: "PipelinesTests", dependencies: ["Locking", "Pipelines", "Reactive", "ReactiveTesting"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

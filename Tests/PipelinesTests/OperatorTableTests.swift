@@ -65,8 +65,9 @@ struct OperatorTableTests {
         let pipelines = try text("docs/PIPELINES.md")
         let api = try text("docs/API.md")
         let findDocs =
-            api.range(of: "*Candidates* (`Sources/Playground/FindCandidates.swift`)").map { String(api[$0.lowerBound...].prefix(2_500)) } ?? ""
-        let findCode = try text("Sources/Playground/FindCandidates.swift")
+            api.range(of: "*Candidates* (`Sources/PlaygroundServer/Find/FindCandidates.swift`)").map { String(api[$0.lowerBound...].prefix(2_500)) }
+            ?? ""
+        let findCode = try text("Sources/PlaygroundServer/Find/FindCandidates.swift")
         let contract = try text("Tests/ReactiveTests/OperatorContractTests.swift")
         // The contract suite's names: `("map", …`, `("materialize+dematerialize", …`.
         let contractNames = Set(

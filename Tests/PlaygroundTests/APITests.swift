@@ -5,7 +5,7 @@ import Scenarios
 import Testing
 
 @testable import MicroHTTP
-@testable import Playground
+@testable import PlaygroundServer
 
 /// The API's routes, answered by the router directly (no sockets): status codes, bodies and the
 /// error precedence of docs/API.md. Streaming flows are covered end to end in Tests/e2e.

@@ -2,7 +2,7 @@ import Foundation
 import Pipelines
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `POST /api/pipelines/check` finds what running would refuse: what checks clean builds, for
 /// a learner's typing and for every program the page ships.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// The per-client token bucket of the programs' routes.
 @Suite("Client rate limiter")

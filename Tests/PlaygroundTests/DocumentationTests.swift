@@ -2,7 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `/docs/…`: Reactive's documentation site, when it was built.
 @Suite("Documentation site")

@@ -2,7 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `/embed/…` and `/oembed`: which addresses name an embed, and what the answers say.
 @Suite("Embedding")

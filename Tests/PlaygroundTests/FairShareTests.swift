@@ -4,7 +4,7 @@ import MicroHTTP
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// What program sessions share across the server, shared fairly between clients: the bytes of
 /// events they keep, their number, the heap, and the programs' threads.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// The lesson validator, without a server: a lesson that keeps every rule has no problem, each
 /// broken rule names its field, and what a lesson draws is written as a lesson writes it.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `GET /api/lessons`: the lesson files of the page's folder, in the order of their numbers.
 @Suite("Lesson index")

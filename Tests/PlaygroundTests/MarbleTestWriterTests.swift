@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// "Copy as a test": the Swift a program is written as. Whether it compiles and passes is proven
 /// on every gallery entry and example by Tests/e2e/test_copy_as_test.py; these pin its form.

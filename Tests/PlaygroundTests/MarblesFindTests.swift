@@ -3,7 +3,7 @@ import MicroHTTP
 import Pipelines
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `POST /api/marbles/find`: which operator turns these inputs into this output?
 @Suite("Find by behaviour")

@@ -2,7 +2,7 @@ import Foundation
 import Pipelines
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// Other libraries' names for this language's operators, from the gallery's entries (the one
 /// table its search reads), as the checker's hint for an unknown operator.

@@ -6,7 +6,7 @@ import ReactiveTesting
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// Numbers from outside never trap: each parser, and the arithmetic after it, is fed thousands of
 /// generated values — boundaries, overflowing digit strings, signs, exponents, hexadecimal, junk.
@@ -122,25 +122,25 @@ struct OutsideNumbersTests {
         for text in Self.generatedStrings(count: 60, seed: 5) {
             for flag in flags {
                 // Parsing and validation either succeed or throw; they never trap.
-                _ = try? PlaygroundCommand.parse([flag, text])
+                _ = try? PlaygroundOptions.parse([flag, text])
             }
         }
-        #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--connection-memory-kib", "9223372036854775807"]) }
-        #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--port", "65536"]) }
+        #expect(throws: (any Error).self) { try PlaygroundOptions.parse(["--connection-memory-kib", "9223372036854775807"]) }
+        #expect(throws: (any Error).self) { try PlaygroundOptions.parse(["--port", "65536"]) }
         // Less than the largest link (a run of a MiB) could never keep one.
-        #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--link-bytes-per-hour", "1048576"]) }
-        #expect(throws: (any Error).self) { try PlaygroundCommand.parse(["--max-sessions", "10", "--max-program-sessions", "11"]) }
+        #expect(throws: (any Error).self) { try PlaygroundOptions.parse(["--link-bytes-per-hour", "1048576"]) }
+        #expect(throws: (any Error).self) { try PlaygroundOptions.parse(["--max-sessions", "10", "--max-program-sessions", "11"]) }
         // A store is SQLite or PostgreSQL; a PostgreSQL URL's password is never repeated in the message.
         for database in ["mysql://root@db/x", "sqlite:", "postgres", ""] {
-            #expect(throws: (any Error).self, "\(database)") { try PlaygroundCommand.parse(["--database", database]) }
+            #expect(throws: (any Error).self, "\(database)") { try PlaygroundOptions.parse(["--database", database]) }
         }
-        #expect(throws: Never.self) { try PlaygroundCommand.parse(["--database", "postgres://u:p@h:5432/d"]) }
-        #expect(throws: Never.self) { try PlaygroundCommand.parse(["--database", "sqlite::memory:"]) }
+        #expect(throws: Never.self) { try PlaygroundOptions.parse(["--database", "postgres://u:p@h:5432/d"]) }
+        #expect(throws: Never.self) { try PlaygroundOptions.parse(["--database", "sqlite::memory:"]) }
         // A flag's mistake names the flag (a missing --docs folder once read as --public's).
         #expect {
-            try PlaygroundCommand.parse(["--docs", "/nonexistent"])
+            try PlaygroundOptions.parse(["--docs", "/nonexistent"])
         } throws: { error in
-            PlaygroundCommand.message(for: error).contains("--docs /nonexistent")
+            PlaygroundOptions.message(for: error).contains("--docs /nonexistent")
         }
     }
 }

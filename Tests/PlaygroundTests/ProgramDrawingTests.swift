@@ -2,7 +2,7 @@ import Foundation
 import MicroHTTP
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `POST /api/marbles`: a marble program run on a virtual clock and drawn, without a session.
 @Suite("Marble programs")

@@ -5,7 +5,7 @@ import Pipelines
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `POST /api/pipelines`: a program runs as a session like a scenario's — inputs, events, a
 /// virtual clock — or is refused with every problem found.

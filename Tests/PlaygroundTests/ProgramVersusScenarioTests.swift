@@ -3,7 +3,7 @@ import Pipelines
 import Reactive
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 @testable import Scenarios
 
 /// The programs carried in the catalogue (`pipeline`) give the same streams as the built-in

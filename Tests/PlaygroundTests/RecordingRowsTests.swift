@@ -1,7 +1,7 @@
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// A recording's inputs as rows (``RecordingRows``): the frame chosen, the letters, what is left.
 @Suite struct RecordingRowsTests {

@@ -5,7 +5,7 @@ import MicroHTTP
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// What keeps rooms safe from a hostile client (docs/API.md, "Rooms"): joins that cannot scan
 /// codes, text bounded in bytes, names made unique without probing, snapshots bounded by

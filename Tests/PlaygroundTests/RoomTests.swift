@@ -6,7 +6,7 @@ import ReactiveTesting
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// Rooms' parts that need no server: keys and codes, a question's answer found by replaying a
 /// journal, and the class's counts kept as answers come and change.

@@ -1,7 +1,7 @@
 import MicroHTTP
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// `POST /api/scenarios/{id}/marbles`: a built-in scenario run on a virtual clock with its inputs as
 /// marble rows, drawn as `POST /api/marbles` draws a program.

@@ -5,7 +5,7 @@ import Logging
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 @Suite("Session store")
 struct SessionStoreTests {

@@ -3,7 +3,7 @@ import MicroHTTP
 import Store
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// The store's last quarter goes by fair shares (docs/API.md, "Links"): a few addresses, each
 /// within its hourly rate, do not take all of what is left.

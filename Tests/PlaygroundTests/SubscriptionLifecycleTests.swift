@@ -3,7 +3,7 @@ import Pipelines
 import Reactive
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 @testable import Scenarios
 
 /// No subscription outlives its program: for every example program and every scenario's

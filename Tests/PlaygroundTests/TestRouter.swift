@@ -3,7 +3,7 @@ import Logging
 import MicroHTTP
 import Scenarios
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// The playground's routes without a server, as the suites that call them build them: the page's
 /// folder, a quiet logger, one session thread, and `configure` for the API's settings (its rate

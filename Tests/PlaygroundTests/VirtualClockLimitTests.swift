@@ -6,7 +6,7 @@ import Reactive
 import Scenarios
 import Testing
 
-@testable import Playground
+@testable import PlaygroundServer
 
 /// A virtual clock is free for the client, not for the server: one request may move it a minute,
 /// a session an hour, and the marbles view never draws more than a bounded line.

@@ -7,8 +7,8 @@ import Locking
 ///
 /// Thread safety: the buckets are under one lock, taken once per request.
 final class ClientRateLimiter: Sendable {
-    private let perSecond: Double
-    private let burst: Double
+    let perSecond: Double
+    let burst: Double
     private let buckets = Lock<[String: TokenBucket]>([:])
 
     /// Buckets kept before full ones are forgotten (a full bucket is the same as none).

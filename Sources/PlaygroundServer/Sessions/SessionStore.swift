@@ -107,7 +107,7 @@ final class SessionStore: Sendable {
     private let programSchedulers: [RunLoopScheduler]
     /// The scenarios' settings every session runs with (`--throttle-ms`…).
     let settings: ScenarioSettings
-    private let limits: Limits
+    let limits: Limits
     /// What the program sessions keep of their events, together.
     let programEventBytes: ByteLedger
     /// Work waiting for the programs' threads, each client in turn.
