@@ -2,8 +2,8 @@ import Synchronization
 
 /// A value protected by a mutex (``MutexWord``), allocated together with it in one object: the one
 /// lock type of this package (`Reactive`, `MicroHTTP`, the playground and the tests all use it;
-/// docs/ARCHITECTURE.md lists the hot paths in `Reactive` that take a ``SpinLock`` instead, and
-/// why).
+/// Reactive's DocC article Internals, "Locks", lists the hot paths in `Reactive` that take a
+/// ``SpinLock`` instead, and why).
 ///
 /// Why not `Synchronization.Mutex` or `NSLock`: see ``MutexWord`` (ThreadSanitizer cannot follow
 /// the first's handover; the second is a `pthread_mutex_t`, five times the instructions, behind one

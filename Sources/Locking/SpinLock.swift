@@ -1,6 +1,7 @@
 /// A value protected by a spin lock (``SpinWord``), allocated together with it in one object:
 /// ``Lock`` for the shortest critical sections of the hottest paths, where its release, a plain
-/// store, saves an atomic operation each time (docs/ARCHITECTURE.md lists where it is used).
+/// store, saves an atomic operation each time (Reactive's DocC article Internals, "Locks", lists
+/// where it is used).
 ///
 /// The closure passed to ``withLock(_:)`` must be short and must not call out, block or take
 /// another lock: a thread waiting for it spins. In debug builds, taking the lock again on the

@@ -53,7 +53,7 @@ struct OperatorTableTests {
         }
     }
 
-    /// Every place docs/ARCHITECTURE.md's "Adding an operator" names, and whether it knows `name`.
+    /// Every place CONTRIBUTING.md's "Adding an operator" names, and whether it knows `name`.
     static func places() throws -> [(place: String, knows: (String) -> Bool)] {
         let data = try Data(contentsOf: root.appendingPathComponent("Public/gallery/entries.json"))
         let gallery = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The house's size and shape rules (docs/ARCHITECTURE.md): short files with one job, one reader
+/// The house's size and shape rules (CONTRIBUTING.md, "House rules"): short files with one job, one reader
 /// and writer of marble notation on the page, and no view borrowing another's prototype.
 @Suite("House rules: file sizes and one home per job")
 struct HouseRulesTests {

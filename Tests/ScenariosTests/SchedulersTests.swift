@@ -44,7 +44,7 @@ struct SchedulersScenarioTests {
 
     /// The work is handed over only after the bare run loop has returned: handed over earlier, a
     /// pending block counts as something to do, and it can run (a race seen over HTTP, where the
-    /// README's schedulers session sometimes reported "ran").
+    /// schedulers session of docs/CURL.md sometimes reported "ran").
     @Test func theBareThreadNeverRunsTheWorkHoweverOftenItIsTried() {
         let schedulers = ScenarioHarness<Schedulers>()
         for _ in 0..<25 { schedulers.press("scheduleOnBareThread") }

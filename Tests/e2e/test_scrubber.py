@@ -1,5 +1,5 @@
 """The time scrubber in Chromium: the session's diagram, row labels and event log at an instant
-(docs/ARCHITECTURE.md, "The page"), dragged and stepped with the keyboard."""
+(docs/PAGE.md, "The time scrubber"), dragged and stepped with the keyboard."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 

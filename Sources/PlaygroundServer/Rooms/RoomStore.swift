@@ -175,7 +175,7 @@ final class RoomStore: Sendable {
     }
 }
 
-/// A room's limits, from the command line (README, "Limits").
+/// A room's limits, from the command line (`playground --help`, "Rooms").
 struct RoomLimits: Sendable {
     /// Students per room (`--room-students`).
     var studentsPerRoom = 500
