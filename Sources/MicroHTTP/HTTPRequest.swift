@@ -38,9 +38,10 @@ public struct HTTPRequest: Sendable {
     public var clientAddress: String
     /// Path parameters filled in by the router (`{id}` in a route's pattern).
     public var parameters: [String: String] = [:]
-    /// What the route's preflight found (a session, say), handed to its handler so that it is not
-    /// looked up twice (and cannot have gone in between).
-    public var found: (any Sendable)?
+    /// What the route's lookup found (a session, say), handed to its handler so that it is not
+    /// looked up twice (and cannot have gone in between). Only the router sets and reads it
+    /// (``Router/add(_:_:lookup:_:)``): a handler is given the value, typed.
+    var found: (any Sendable)?
     /// The route the router's preflight found (-1: its fallback), so it is not looked up twice.
     var resolvedRoute: Int?
 

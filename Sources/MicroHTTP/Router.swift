@@ -16,8 +16,12 @@ public struct Router: Sendable {
 
     /// Checks a request from its head alone, before any body is read; returns an error response to
     /// refuse it at once (so a 404 or 415 is answered before a body could be judged too large), or
-    /// `nil` to go on — after noting in ``HTTPRequest/found`` what it found, for the handler.
+    /// `nil` to go on.
     public typealias Preflight = @Sendable (inout HTTPRequest) -> HTTPResponse?
+
+    /// A preflight that finds what its handler needs (a session, a room and who asks): the
+    /// handler is given it, typed, after the body is read.
+    public typealias Finder<Found: Sendable> = @Sendable (inout HTTPRequest) -> Lookup<Found>
 
     private struct Route: Sendable {
         let index: Int
@@ -59,6 +63,39 @@ public struct Router: Sendable {
             )
         )
     }
+
+    /// Adds a route whose preflight `lookup` finds, from the request's head, what `handler` works
+    /// on: the handler runs only with what was found, and a refusal is answered before any body
+    /// is read. The value travels on the request (``HTTPRequest/found``), where only the router
+    /// reads and writes it, so the handler's argument is always the lookup's own.
+    public mutating func add<Found: Sendable>(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        lookup: @escaping Finder<Found>,
+        _ handler: @escaping @Sendable (HTTPRequest, Found) -> HTTPResponse
+    ) {
+        let preflight: Preflight = { request in
+            switch lookup(&request) {
+            case .proceed(let found):
+                request.found = found
+                return nil
+            case .refused(let response):
+                return response
+            }
+        }
+        add(method, pattern, preflight: preflight) { request in
+            // The router runs a route's preflight before its handler, on the same request.
+            guard let found = request.found as? Found else { return Self.lookupMissing }
+            return handler(request, found)
+        }
+    }
+
+    /// Unreachable while the router alone sets ``HTTPRequest/found``: answered, never a trap.
+    private static let lookupMissing = HTTPResponse.error(
+        status: 500,
+        code: "internal_error",
+        message: "This route's lookup did not run; please report it."
+    )
 
     /// Every route's method and pattern, in the order added (for documentation checks).
     public var registeredRoutes: [(method: HTTPMethod, pattern: String)] {

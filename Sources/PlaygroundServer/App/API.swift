@@ -125,35 +125,38 @@ struct API: Sendable {
         router.add(.get, "/api/scenarios/{id}") { [catalogue] request in
             catalogue.entries[request.parameters["id"] ?? ""]?.response ?? unknownScenario(request)
         }
-        router.add(.post, "/api/scenarios/{id}/sessions", preflight: requireScenario) { request in
-            createSession(request)
+        let scenario: Router.Finder<FoundScenario> = { requireScenario(&$0) }
+        router.add(.post, "/api/scenarios/{id}/sessions", lookup: scenario) { request, found in
+            createSession(request, found.type)
         }
-        let scenarioMarblesPreflight: Router.Preflight = { limitingScenarioMarbles(&$0) }
-        router.add(.post, "/api/scenarios/{id}/marbles", preflight: scenarioMarblesPreflight) { request in
-            onProgramThread(request) { drawScenarioMarbles(request) }
+        let scenarioMarbles: Router.Finder<FoundScenario> = { limitingScenarioMarbles(&$0) }
+        router.add(.post, "/api/scenarios/{id}/marbles", lookup: scenarioMarbles) { request, found in
+            onProgramThread(request) { drawScenarioMarbles(request, found.type) }
         }
-        router.add(.get, "/api/scenarios/{id}/events", preflight: requireScenario) { request in
-            curlShortcut(request)
+        router.add(.get, "/api/scenarios/{id}/events", lookup: scenario) { request, found in
+            curlShortcut(request, found.type)
         }
-        router.add(.get, "/api/sessions/{sid}", preflight: requireSession) { request in
-            sessionInfo(request)
+        let session: Router.Finder<Session> = { requireSession(&$0) }
+        router.add(.get, "/api/sessions/{sid}", lookup: session) { request, session in
+            sessionInfo(request, session)
         }
-        router.add(.delete, "/api/sessions/{sid}", preflight: requireSession) { request in
-            guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+        router.add(.delete, "/api/sessions/{sid}", lookup: session) { _, session in
             sessions.delete(session.id)
             return HTTPResponse(status: 204)
         }
-        router.add(.get, "/api/sessions/{sid}/events", preflight: requireSession) { request in
-            guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-            return Self.sessionEvents(request) { watcher, since in session.watch(watcher, since: since) }
+        router.add(.get, "/api/sessions/{sid}/events", lookup: session) { request, session in
+            Self.sessionEvents(request) { watcher, since in session.watch(watcher, since: since) }
         }
-        router.add(.get, "/api/sessions/{sid}/marbles", preflight: requireSession) { request in sessionMarbles(request) }
-        router.add(.get, "/api/sessions/{sid}/recording", preflight: readingRecording(requireSession)) { request in
-            sessionRecording(request)
+        router.add(.get, "/api/sessions/{sid}/marbles", lookup: session) { request, session in sessionMarbles(request, session) }
+        router.add(.get, "/api/sessions/{sid}/recording", lookup: readingRecording(session)) { request, session in
+            sessionRecording(request, session)
         }
-        router.add(.post, "/api/sessions/{sid}/recording", preflight: keepingRun(requireSession)) { request in keepRecording(request) }
-        router.add(.post, "/api/sessions/{sid}/inputs/{name}", preflight: checkInputHead) { request in
-            sendInput(request)
+        router.add(.post, "/api/sessions/{sid}/recording", lookup: keepingRun(session)) { request, session in
+            keepRecording(request, session)
+        }
+        let input: Router.Finder<Session> = { checkInputHead(&$0) }
+        router.add(.post, "/api/sessions/{sid}/inputs/{name}", lookup: input) { request, session in
+            sendInput(request, session)
         }
         // Checking and building a program (up to 64 KiB of it) is done on a program thread, not on
         // the polling thread every connection shares.

@@ -47,11 +47,10 @@ enum Documentation {
     /// page, or 404 `docs_not_built` when the site was not built.
     static func respond(to request: HTTPRequest, from site: StaticFiles?) -> HTTPResponse {
         guard let site else {
-            return .error(
-                status: 404,
-                code: "docs_not_built",
-                message: "The documentation is not built on this server: scripts/build-docs.sh builds it (the container image has it)."
-            )
+            return PlaygroundError(
+                .docsNotBuilt,
+                "The documentation is not built on this server: scripts/build-docs.sh builds it (the container image has it)."
+            ).response
         }
         guard request.rawPath != "/docs", request.rawPath != "/docs/" else {
             var response = HTTPResponse(status: 302)

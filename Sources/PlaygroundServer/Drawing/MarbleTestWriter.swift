@@ -21,9 +21,9 @@ enum MarbleTestWriter {
             switch self {
             case .program(let refusal): API.programInvalid(refusal)
             case .truncated(let message):
-                .error(status: 400, code: "not_testable", message: "The run was cut short: \(message) A test states a whole run.")
+                PlaygroundError(.notTestable, "The run was cut short: \(message) A test states a whole run.").response
             case .unknownStream(let name):
-                .error(status: 400, code: "invalid_value", message: "The program has no stream `\(name)` to state.")
+                PlaygroundError(.invalidValue, "The program has no stream `\(name)` to state.").response
             }
         }
     }
@@ -311,19 +311,16 @@ extension API {
         guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
         let name = request.query["name"] ?? "marbles"
         guard Self.isIdentifier(name) else {
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: "name is the test's function name: a lower-case letter, then letters or digits, at most 64."
-            )
+            return PlaygroundError(.invalidValue, "name is the test's function name: a lower-case letter, then letters or digits, at most 64.")
+                .response
         }
         let title = request.query["title"]
         if let title, title.count > 200 || title.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            return .error(status: 400, code: "invalid_value", message: "title is one line of at most 200 characters.")
+            return PlaygroundError(.invalidValue, "title is one line of at most 200 characters.").response
         }
         let streams = request.query["streams"].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if let streams, streams.count > 50 || !streams.allSatisfy(Self.isIdentifier) {
-            return .error(status: 400, code: "invalid_value", message: "streams is a comma-separated list of stream names, at most 50.")
+            return PlaygroundError(.invalidValue, "streams is a comma-separated list of stream names, at most 50.").response
         }
         switch MarbleTestWriter.write(text, name: name, title: title, streams: streams, limits: programLimits) {
         case .failure(let refusal): return refusal.response

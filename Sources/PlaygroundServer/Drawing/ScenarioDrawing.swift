@@ -123,12 +123,13 @@ extension API {
     /// 404 for an unknown scenario, 415 unless the body is JSON (or untyped, as curl's
     /// `--data-binary` may send it), 429 past the client's rate of marble runs (it shares
     /// `--marble-runs-per-second` with `POST /api/marbles`).
-    func limitingScenarioMarbles(_ request: inout HTTPRequest) -> HTTPResponse? {
-        if let refusal = requireScenario(&request) { return refusal }
+    func limitingScenarioMarbles(_ request: inout HTTPRequest) -> Lookup<FoundScenario> {
+        let found = requireScenario(&request)
+        guard case .proceed = found else { return found }
         if let type = InputBody.mediaType(of: request), !["application/json", "application/x-www-form-urlencoded"].contains(type) {
-            return .error(status: 415, code: "unsupported_media_type", message: "Send the inputs as application/json; not \(type).")
+            return .refused(PlaygroundError(.unsupportedMediaType, "Send the inputs as application/json; not \(type)."))
         }
-        return Self.rateLimited(request, by: marbleRuns, "Too many marble runs from your address; slow down.")
+        return found.unless(Self.rateLimited(request, by: marbleRuns, "Too many marble runs from your address; slow down."))
     }
 
     /// A drawing's `until` query value: virtual milliseconds from 1 to ``ProgramDrawing/maximumUntil``,
@@ -140,13 +141,12 @@ extension API {
 
     /// 400 for an `until` that ``until(_:)`` refused.
     static var untilInvalid: HTTPResponse {
-        .error(status: 400, code: "invalid_value", message: "until takes virtual milliseconds from 1 to \(Int(ProgramDrawing.maximumUntil)).")
+        PlaygroundError(.invalidValue, "until takes virtual milliseconds from 1 to \(Int(ProgramDrawing.maximumUntil)).").response
     }
 
     /// `POST /api/scenarios/{id}/marbles?until=MS`: the scenario run on a virtual clock with the
     /// body's input rows, its streams drawn (``ScenarioDrawing``).
-    func drawScenarioMarbles(_ request: HTTPRequest) -> HTTPResponse {
-        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
+    func drawScenarioMarbles(_ request: HTTPRequest, _ scenario: any Scenario.Type) -> HTTPResponse {
         guard case .success(let until) = Self.until(request) else { return Self.untilInvalid }
         switch ScenarioDrawing.Query.read(request.body, for: scenario.description) {
         case .failure(let error):

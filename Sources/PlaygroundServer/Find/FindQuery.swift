@@ -206,7 +206,7 @@ enum FindQueryError: Error {
     var response: HTTPResponse {
         switch self {
         case .unreadable(let error): error.response
-        case .invalid(let message): .error(status: 400, code: "invalid_value", message: message)
+        case .invalid(let message): PlaygroundError(.invalidValue, message).response
         }
     }
 }

@@ -147,7 +147,7 @@ extension API {
             if case .failure(let refusal) = ProgramDrawing.run(identity, until: 1, rules: ProgramRules(limits: programLimits), steps: 1),
                 let problem = refusal.diagnostics.first(where: { $0.severity == .error })
             {
-                return .error(status: 400, code: "invalid_value", message: "The inputs cannot be run: \(problem.message).")
+                return PlaygroundError(.invalidValue, "The inputs cannot be run: \(problem.message).").response
             }
             let answer = MarblesFind.find(query, limits: programLimits, timeBudget: findTimeBudget) {
                 metrics.programReachedLimit($0)

@@ -100,8 +100,8 @@ extension API {
     func oEmbed(_ request: HTTPRequest) -> HTTPResponse {
         switch request.query["format"] ?? "json" {
         case "json": break
-        case "xml": return .error(status: 501, code: "not_implemented", message: "oEmbed is answered in JSON only: format=json.")
-        default: return .error(status: 400, code: "invalid_value", message: "format is json (the only format answered).")
+        case "xml": return PlaygroundError(.notImplemented, "oEmbed is answered in JSON only: format=json.").response
+        default: return PlaygroundError(.invalidValue, "format is json (the only format answered).").response
         }
         var bounds: [Int] = []
         for name in ["maxwidth", "maxheight"] {
@@ -110,12 +110,12 @@ extension API {
                 continue
             }
             guard let value = OutsideNumbers.decimal(text), value.rounded() == value, (1...10_000).contains(value) else {
-                return .error(status: 400, code: "invalid_value", message: "\(name) takes pixels, a whole number from 1 to 10000.")
+                return PlaygroundError(.invalidValue, "\(name) takes pixels, a whole number from 1 to 10000.").response
             }
             bounds.append(Int(value))
         }
         guard let url = request.query["url"], !url.isEmpty else {
-            return .error(status: 400, code: "invalid_value", message: "url is required: the address of a gallery entry or a shared program here.")
+            return PlaygroundError(.invalidValue, "url is required: the address of a gallery entry or a shared program here.").response
         }
         guard let target = EmbedTarget(url: url, host: request.header("Host"), gallery: gallery),
             let origin = URLComponents(string: url).flatMap({ components -> String? in
@@ -123,11 +123,7 @@ extension API {
                 return "\(scheme.lowercased())://\(host)" + (components.port.map { ":\($0)" } ?? "")
             })
         else {
-            return .error(
-                status: 404,
-                code: "not_found",
-                message: "The url is not a gallery entry, comparison or shared program of this playground."
-            )
+            return PlaygroundError(.notFound, "The url is not a gallery entry, comparison or shared program of this playground.").response
         }
         let title: String
         var height: Int

@@ -20,11 +20,7 @@ enum InputBody {
     /// 415 unless the request's media type is accepted.
     static func checkMediaType(of request: HTTPRequest) -> HTTPResponse? {
         guard let type = mediaType(of: request), !acceptedMediaTypes.contains(type) else { return nil }
-        return .error(
-            status: 415,
-            code: "unsupported_media_type",
-            message: "Send application/json, text/plain or a form body (curl -d); not \(type)."
-        )
+        return PlaygroundError(.unsupportedMediaType, "Send application/json, text/plain or a form body (curl -d); not \(type).").response
     }
 
     /// The body as a raw input, or the 400 error to answer.
@@ -48,14 +44,10 @@ enum InputBodyError: Error {
 
     var response: HTTPResponse {
         switch self {
-        case .invalidUTF8: .error(status: 400, code: "invalid_utf8", message: "The body is not valid UTF-8.")
-        case .invalidJSON: .error(status: 400, code: "invalid_json", message: "The body is not one valid JSON value.")
+        case .invalidUTF8: PlaygroundError(.invalidUTF8, "The body is not valid UTF-8.").response
+        case .invalidJSON: PlaygroundError(.invalidJSON, "The body is not one valid JSON value.").response
         case .tooDeep:
-            .error(
-                status: 400,
-                code: "invalid_json",
-                message: "The body nests arrays and objects more than \(JSONValue.maximumDepth) deep."
-            )
+            PlaygroundError(.invalidJSON, "The body nests arrays and objects more than \(JSONValue.maximumDepth) deep.").response
         }
     }
 }

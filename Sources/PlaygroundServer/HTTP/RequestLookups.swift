@@ -7,60 +7,51 @@ import Scenarios
 /// What the routes check from a request's head (preflight) and the lookups their handlers make,
 /// each with the error it answers when what was named is not there.
 extension API {
-    // MARK: Preflight checks (request head only)
+    // MARK: Lookups (request head only)
 
-    // Each preflight notes what it found in `request.found`; its handler takes it from there
-    // (`found(_:)`) rather than looking it up again.
+    // Each finds, from the head, what its route's handler works on; the router hands it to the
+    // handler, typed (`Router.add(_:_:lookup:_:)`), so nothing is looked up twice.
 
-    func requireScenario(_ request: inout HTTPRequest) -> HTTPResponse? {
-        guard let scenario = scenario(request) else { return unknownScenario(request) }
-        request.found = FoundScenario(type: scenario)
-        return nil
+    func requireScenario(_ request: inout HTTPRequest) -> Lookup<FoundScenario> {
+        guard let scenario = scenario(request) else { return .refused(unknownScenario(request)) }
+        return .proceed(FoundScenario(type: scenario))
     }
 
     /// The session named by the path, unless a room holds it (403 `room_session`): a room's
     /// session is watched, read and driven through the room's routes, behind the room's keys.
-    func requireSession(_ request: inout HTTPRequest) -> HTTPResponse? {
-        guard let session = session(request) else { return missingSession(request) }
-        if let held = Self.heldByRoom(session) { return held }
-        request.found = session
-        return nil
+    func requireSession(_ request: inout HTTPRequest) -> Lookup<Session> {
+        guard let session = session(request) else { return .refused(missingSession(request)) }
+        if let held = Self.heldByRoom(session) { return .refused(held) }
+        return .proceed(session)
     }
 
-    func checkInputHead(_ request: inout HTTPRequest) -> HTTPResponse? {
-        guard let session = session(request) else { return missingSession(request) }
-        if let held = Self.heldByRoom(session) { return held }
+    /// The session of an input's route and the input's name checked, then the body's media type.
+    func checkInputHead(_ request: inout HTTPRequest) -> Lookup<Session> {
+        guard let session = session(request) else { return .refused(missingSession(request)) }
+        if let held = Self.heldByRoom(session) { return .refused(held) }
+        return checkedInput(of: session, request)
+    }
+
+    /// `session`, if the path's input is one of its inputs and the body's media type is one an
+    /// input reads.
+    func checkedInput(of session: Session, _ request: HTTPRequest) -> Lookup<Session> {
         let name = request.parameters["name"] ?? ""
         guard name == Session.advanceInput || session.definition.description.input(named: name) != nil else {
-            return unknownInput(session, name)
+            return .refused(unknownInput(session, name))
         }
-        request.found = session
-        return InputBody.checkMediaType(of: request)
+        return Lookup.proceed(session).unless(InputBody.checkMediaType(of: request))
     }
 
     /// 403 `room_session` for a session a room holds: the room's keys decide who watches it (through
     /// `/api/rooms/{rid}/session…`), and only its teacher drives or ends it.
     static func heldByRoom(_ session: Session) -> HTTPResponse? {
         guard let room = session.room else { return nil }
-        return .error(
-            status: 403,
-            code: "room_session",
-            message: "A room holds this session: watch it at /api/rooms/\(room)/session/events with the room's key; "
+        return PlaygroundError(
+            .roomSession,
+            "A room holds this session: watch it at /api/rooms/\(room)/session/events with the room's key; "
                 + "its teacher drives it with POST /api/rooms/\(room)/inputs/{name}."
-        )
+        ).response
     }
-
-    /// What the route's preflight found. The router runs a route's preflight before its handler,
-    /// so `nil` means a route was added without its preflight: answered 500, never a trap.
-    func found<Found>(_ request: HTTPRequest, as _: Found.Type = Found.self) -> Found? {
-        request.found as? Found
-    }
-
-    static let preflightMissing = HTTPResponse.error(
-        status: 500,
-        code: "internal_error",
-        message: "This route's preflight did not run; please report it."
-    )
 
     // MARK: Lookups and their errors
 
@@ -73,11 +64,7 @@ extension API {
     }
 
     func unknownScenario(_ request: HTTPRequest) -> HTTPResponse {
-        .error(
-            status: 404,
-            code: "unknown_scenario",
-            message: "There is no scenario '\(request.parameters["id"] ?? "")'; GET /api/scenarios lists them."
-        )
+        PlaygroundError(.unknownScenario, "There is no scenario '\(request.parameters["id"] ?? "")'; GET /api/scenarios lists them.").response
     }
 
     /// No session here with the request's id: 421 `misdirected` when the id names another instance
@@ -98,20 +85,13 @@ extension API {
     }
 
     func unknownSession(_ request: HTTPRequest) -> HTTPResponse {
-        .error(
-            status: 404,
-            code: "unknown_session",
-            message: "There is no session with that id: it may have expired or been deleted."
-        )
+        PlaygroundError(.unknownSession, "There is no session with that id: it may have expired or been deleted.").response
     }
 
     func unknownInput(_ session: Session, _ name: String) -> HTTPResponse {
         let names = session.definition.description.inputs.map(\.name).joined(separator: ", ")
-        return .error(
-            status: 404,
-            code: "unknown_input",
-            message: "The \(session.definition.description.id) scenario has no input '\(name)'; its inputs: \(names)."
-        )
+        return PlaygroundError(.unknownInput, "The \(session.definition.description.id) scenario has no input '\(name)'; its inputs: \(names).")
+            .response
     }
 }
 

@@ -170,7 +170,7 @@ extension API {
     /// lesson's programs, so it shares `--marble-runs-per-second` with `POST /api/marbles`).
     func limitingLessonChecks(_ request: inout HTTPRequest) -> HTTPResponse? {
         if let type = InputBody.mediaType(of: request), type != "application/json" {
-            return .error(status: 415, code: "unsupported_media_type", message: "Send the lesson as application/json; not \(type).")
+            return PlaygroundError(.unsupportedMediaType, "Send the lesson as application/json; not \(type).").response
         }
         return Self.rateLimited(request, by: marbleRuns, "Too many lessons checked from your address; slow down.")
     }
@@ -179,7 +179,7 @@ extension API {
     /// and what its program and solution draw, for an author to confirm (on a program thread).
     func checkLesson(_ request: HTTPRequest) -> HTTPResponse {
         guard case .success(.object) = JSONValue.read(request.body) else {
-            return .error(status: 400, code: "invalid_json", message: "Send a lesson: one JSON object (docs/LESSONS.md).")
+            return PlaygroundError(.invalidJSON, "Send a lesson: one JSON object (docs/LESSONS.md).").response
         }
         return .json(LessonCheck.check(request.body, rules: programRules, answerBytes: LessonCheck.answerBytes))
     }

@@ -44,7 +44,7 @@ final class LinkStoreWorker: Sendable {
             return true
         }
         if due { logger.error("the store could not answer; links answer 503 meanwhile", metadata: ["error": "\(error)"]) }
-        return .error(status: 503, code: "storage_unavailable", message: "The store could not answer; try again.", retryAfterSeconds: 5)
+        return PlaygroundError(.storageUnavailable, "The store could not answer; try again.", retryAfterSeconds: 5).response
     }
 
     /// Records the store's size in `metrics` if it was not measured in the last second (on the
@@ -86,7 +86,7 @@ extension API {
     func linkHead(_ request: inout HTTPRequest) -> HTTPResponse? {
         if let type = InputBody.mediaType(of: request), type != "application/json" {
             metrics.linkRefused("unsupported_media_type")
-            return .error(status: 415, code: "unsupported_media_type", message: "Send the link as application/json; not \(type).")
+            return PlaygroundError(.unsupportedMediaType, "Send the link as application/json; not \(type).").response
         }
         let refusal = Self.rateLimited(request, by: linkSaves, "Too many links kept from your address; slow down.")
         if refusal != nil { metrics.linkRefused("rate_limited") }
@@ -131,13 +131,12 @@ extension API {
             if !started {
                 metrics.linkRefused("share_used")
                 respond(
-                    .error(
-                        status: 429,
-                        code: "share_used",
-                        message: "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
+                    PlaygroundError(
+                        .shareUsed,
+                        "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
                             + "wait for their answers before keeping more.",
                         retryAfterSeconds: 1
-                    )
+                    ).response
                 )
             }
         }
@@ -185,7 +184,7 @@ extension API {
             if let from = link.from {
                 guard let earlier = try store.link(from), earlier.kind == link.kind else {
                     metrics.linkRefused("from_unknown")
-                    return LinkRefusal(422, "from_unknown", "from names no \(link.kind.rawValue) link kept here.").response
+                    return LinkRefusal(.fromUnknown, "from names no \(link.kind.rawValue) link kept here.").response
                 }
             }
             if link.kind == .course, let refusal = try courseRefusal(link.content, in: store, lessons: lessons) {
@@ -200,21 +199,20 @@ extension API {
         } catch {
             guard error.isFull else { return links.failed(error, metrics) }
             metrics.linkRefused("storage_full")
-            return .error(status: 507, code: "storage_full", message: "This server's store is full (--max-store-bytes): no new link can be kept.")
+            return PlaygroundError(.storageFull, "This server's store is full (--max-store-bytes): no new link can be kept.").response
         }
     }
 
-    static let linkNotFound = HTTPResponse.error(status: 404, code: "link_not_found", message: "No link has this id.")
-    static let storeUnavailable = HTTPResponse.error(status: 503, code: "storage_unavailable", message: "This server keeps no links.")
+    static let linkNotFound = PlaygroundError(.linkNotFound, "No link has this id.").response
+    static let storeUnavailable = PlaygroundError(.storageUnavailable, "This server keeps no links.").response
 
     static func storeBusy(_ links: LinkStoreWorker, _ metrics: PlaygroundMetrics) -> HTTPResponse {
         metrics.linkRefused("share_used")
-        return .error(
-            status: 429,
-            code: "share_used",
-            message: "Your address has \(links.perClient) links waiting to be kept or read; wait for their answers.",
+        return PlaygroundError(
+            .shareUsed,
+            "Your address has \(links.perClient) links waiting to be kept or read; wait for their answers.",
             retryAfterSeconds: 1
-        )
+        ).response
     }
 }
 

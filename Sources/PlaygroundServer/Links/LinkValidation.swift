@@ -18,9 +18,9 @@ extension API {
         let response: HTTPResponse
         let reason: String
 
-        init(_ status: Int, _ code: String, _ message: String) {
-            response = .error(status: status, code: code, message: message)
-            reason = code
+        init(_ code: ErrorCode, _ message: String) {
+            response = PlaygroundError(code, message).response
+            reason = code.rawValue
         }
 
         init(response: HTTPResponse, reason: String) {
@@ -32,42 +32,42 @@ extension API {
     /// The link a body asks for, its fields checked (not yet what its content means).
     static func newLink(from body: [UInt8]) -> Result<NewLink, LinkRefusal> {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            return .failure(LinkRefusal(400, "invalid_json", "Send an object: {\"kind\": \"program\", \"title\": …, \"content\": …}."))
+            return .failure(LinkRefusal(.invalidJSON, "Send an object: {\"kind\": \"program\", \"title\": …, \"content\": …}."))
         }
         let known: Set<String> = ["kind", "title", "content", "from"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            return .failure(LinkRefusal(400, "invalid_link", "A link has kind, title, content and from; not \(unknown.prefix(40))."))
+            return .failure(LinkRefusal(.invalidLink, "A link has kind, title, content and from; not \(unknown.prefix(40))."))
         }
         guard let kindName = object["kind"] as? String, let kind = LinkKind(rawValue: kindName) else {
-            return .failure(LinkRefusal(400, "invalid_link", "kind is \"program\", \"lesson\" or \"course\"."))
+            return .failure(LinkRefusal(.invalidLink, "kind is \"program\", \"lesson\" or \"course\"."))
         }
         guard kind != .run else {
-            return .failure(LinkRefusal(400, "invalid_link", "A run is kept from its session: POST /api/sessions/{sid}/recording."))
+            return .failure(LinkRefusal(.invalidLink, "A run is kept from its session: POST /api/sessions/{sid}/recording."))
         }
         guard let rawTitle = object["title"] as? String else {
-            return .failure(LinkRefusal(400, "invalid_link", "title is a string: what the link is called."))
+            return .failure(LinkRefusal(.invalidLink, "title is a string: what the link is called."))
         }
         let titleBytes = maxBytes(forCharacters: maxLinkTitle)
         let title = rawTitle.utf8.count > titleBytes ? "" : rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...maxLinkTitle).contains(title.count), !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             return .failure(
-                LinkRefusal(400, "invalid_link", "title is 1 to \(maxLinkTitle) characters on one line, at most \(titleBytes) bytes of UTF-8.")
+                LinkRefusal(.invalidLink, "title is 1 to \(maxLinkTitle) characters on one line, at most \(titleBytes) bytes of UTF-8.")
             )
         }
         guard let content = object["content"] as? String, !content.isEmpty else {
-            return .failure(LinkRefusal(400, "invalid_link", "content is the text kept: a program, or a lesson's or a course's JSON."))
+            return .failure(LinkRefusal(.invalidLink, "content is the text kept: a program, or a lesson's or a course's JSON."))
         }
         guard content.utf8.count <= maxLinkContent else {
             return .failure(
-                LinkRefusal(413, "content_too_large", "content is at most \(maxLinkContent / 1024) KiB; this is \(content.utf8.count) bytes.")
+                LinkRefusal(.contentTooLarge, "content is at most \(maxLinkContent / 1024) KiB; this is \(content.utf8.count) bytes.")
             )
         }
         if let refusal = unkeepableText(title, "title") ?? unkeepableText(content, "content") { return .failure(refusal) }
         var from: String?
         if let given = object["from"], !(given is NSNull) {
             guard let id = given as? String, LinkID.isWellFormed(id) else {
-                return .failure(LinkRefusal(400, "invalid_link", "from is the id of the link this one is a new version of."))
+                return .failure(LinkRefusal(.invalidLink, "from is the id of the link this one is a new version of."))
             }
             from = id
         }
@@ -80,7 +80,7 @@ extension API {
     /// surrogate into a Swift string, nor any text that is not UTF-8: the reader refuses those.)
     static func unkeepableText(_ text: String, _ field: String) -> LinkRefusal? {
         guard let offset = text.utf8.firstIndex(of: 0).map({ text.utf8.distance(from: text.utf8.startIndex, to: $0) }) else { return nil }
-        return LinkRefusal(400, "invalid_text", "\(field) holds a NUL character (U+0000) at byte \(offset), which no store keeps exactly; remove it.")
+        return LinkRefusal(.invalidText, "\(field) holds a NUL character (U+0000) at byte \(offset), which no store keeps exactly; remove it.")
     }
 
     /// Why `link`'s content is refused as its kind, if it is — the part that needs no store: a
@@ -121,17 +121,16 @@ extension API {
             object.keys.sorted() == ["lessons"], let list = object["lessons"] as? [String]
         else {
             return LinkRefusal(
-                422,
-                "course_invalid",
+                .courseInvalid,
                 "A course is {\"lessons\": [\"reading-marbles\", …]}: lesson ids and lesson links' ids, in order."
             )
         }
         guard (1...maxCourseLessons).contains(list.count) else {
-            return LinkRefusal(422, "course_invalid", "A course has 1 to \(maxCourseLessons) lessons; this one has \(list.count).")
+            return LinkRefusal(.courseInvalid, "A course has 1 to \(maxCourseLessons) lessons; this one has \(list.count).")
         }
         for (index, item) in list.enumerated() where !lessons.contains(item) {
             guard LinkID.isWellFormed(item), try store.link(item)?.kind == .lesson else {
-                return LinkRefusal(422, "course_invalid", "Lesson \(index + 1) of the course, \(item.prefix(40)), is no lesson here.")
+                return LinkRefusal(.courseInvalid, "Lesson \(index + 1) of the course, \(item.prefix(40)), is no lesson here.")
             }
         }
         return nil

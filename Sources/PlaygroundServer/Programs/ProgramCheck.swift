@@ -12,11 +12,7 @@ enum ProgramCheck {
     /// 415 unless the body is text (decided from the head, before the body is read).
     static func checkHead(_ request: inout HTTPRequest) -> HTTPResponse? {
         guard let type = InputBody.mediaType(of: request), !acceptedMediaTypes.contains(type) else { return nil }
-        return .error(
-            status: 415,
-            code: "unsupported_media_type",
-            message: "Send the program as text/plain (or as curl --data-binary sends it); not \(type)."
-        )
+        return PlaygroundError(.unsupportedMediaType, "Send the program as text/plain (or as curl --data-binary sends it); not \(type).").response
     }
 
     /// The diagnostics of the program in the body (an unknown operator that another library

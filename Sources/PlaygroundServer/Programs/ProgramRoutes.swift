@@ -23,7 +23,7 @@ extension API {
     func runProgram(_ request: HTTPRequest) -> HTTPResponse {
         guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
         guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
-            return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
+            return PlaygroundError(.invalidValue, "clock must be 'real' or 'virtual'.").response
         }
         switch ProgramSession.definition(from: text, rules: programRules) {
         case .failure(let refusal):

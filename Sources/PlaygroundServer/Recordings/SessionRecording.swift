@@ -52,39 +52,34 @@ enum SessionRecording {
 extension API {
     /// A recording route's preflight: `find` (the session's, or a room's), then at most
     /// `--recordings-per-second` of the client's: a recording is up to a MiB to build.
-    func readingRecording(_ find: @escaping Router.Preflight) -> Router.Preflight {
+    func readingRecording(_ find: @escaping Router.Finder<Session>) -> Router.Finder<Session> {
         { [recordingReads] request in
-            if let refusal = find(&request) { return refusal }
-            return Self.rateLimited(
-                request,
-                by: recordingReads,
-                "Too many recordings asked for from your address (--recordings-per-second); slow down."
+            find(&request).unless(
+                Self.rateLimited(request, by: recordingReads, "Too many recordings asked for from your address (--recordings-per-second); slow down.")
             )
         }
     }
 
     /// Keeping a run's preflight: `find`, a JSON body, and a place in the client's rate of links
     /// kept (a run is a link like any other).
-    func keepingRun(_ find: @escaping Router.Preflight) -> Router.Preflight {
+    func keepingRun(_ find: @escaping Router.Finder<Session>) -> Router.Finder<Session> {
         { [metrics, linkSaves, recordingReads] request in
-            if let refusal = find(&request) ?? Self.jsonOnly(request) { return refusal }
+            let found = find(&request).unless(Self.jsonOnly(request))
+            guard case .proceed = found else { return found }
             if let refusal = Self.rateLimited(request, by: linkSaves, "Too many links kept from your address; slow down.") {
                 metrics.linkRefused("rate_limited")
-                return refusal
+                return .refused(refusal)
             }
-            return Self.rateLimited(
-                request,
-                by: recordingReads,
-                "Too many recordings asked for from your address (--recordings-per-second); slow down."
+            return found.unless(
+                Self.rateLimited(request, by: recordingReads, "Too many recordings asked for from your address (--recordings-per-second); slow down.")
             )
         }
     }
 
     /// `GET /api/sessions/{sid}/recording`: the session's recording (``SessionRecording``), built on
     /// a program thread — up to a MiB of events is no work for the polling thread.
-    func sessionRecording(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-        return onProgramThread(request) {
+    func sessionRecording(_ request: HTTPRequest, _ session: Session) -> HTTPResponse {
+        onProgramThread(request) {
             let (json, _, _) = SessionRecording.json(of: session)
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(json.utf8)))
         }
@@ -92,19 +87,18 @@ extension API {
 
     /// `POST /api/sessions/{sid}/recording` (`{"title": …}`, optional): the session's recording,
     /// built on a program thread, kept as a link of kind `run` on the store's thread.
-    func keepRecording(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+    func keepRecording(_ request: HTTPRequest, _ session: Session) -> HTTPResponse {
         var title = "A run of \(session.definition.description.title)"
         if !request.body.isEmpty {
             switch Self.jsonObject(request.body) {
             case .failure(let error): return error.response
             case .success(let fields):
                 if let unknown = fields.keys.sorted().first(where: { $0 != "title" }) {
-                    return .error(status: 400, code: "invalid_value", message: "`\(unknown.prefix(40))` is not a field here; the one field is title.")
+                    return PlaygroundError(.invalidValue, "`\(unknown.prefix(40))` is not a field here; the one field is title.").response
                 }
                 if let given = fields["title"] {
                     guard case .string(let text) = given, let clean = Self.displayText(text, maximum: Self.maxLinkTitle) else {
-                        return .error(status: 400, code: "invalid_value", message: Self.displayTextRule("title", maximum: Self.maxLinkTitle))
+                        return PlaygroundError(.invalidValue, Self.displayTextRule("title", maximum: Self.maxLinkTitle)).response
                     }
                     title = clean
                 }

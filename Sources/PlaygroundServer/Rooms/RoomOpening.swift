@@ -15,17 +15,17 @@ extension API {
         case .success(let object): fields = object
         }
         if let unknown = fields.keys.sorted().first(where: { !["from", "title"].contains($0) }) {
-            return .error(status: 400, code: "invalid_value", message: "`\(unknown.prefix(40))` is not a field here; the fields are from and title.")
+            return PlaygroundError(.invalidValue, "`\(unknown.prefix(40))` is not a field here; the fields are from and title.").response
         }
         guard case .object(let from) = fields["from"], from.count == 1, let entry = from.first, case .string(let text) = entry.value,
             ["lesson", "course", "program", "scenario"].contains(entry.key)
         else {
-            return .error(status: 400, code: "invalid_value", message: Self.roomSources)
+            return PlaygroundError(.invalidValue, Self.roomSources).response
         }
         var given: String?
         if let field = fields["title"] {
             guard case .string(let text) = field, let clean = Self.displayText(text, maximum: Self.maxLinkTitle) else {
-                return .error(status: 400, code: "invalid_value", message: Self.displayTextRule("title", maximum: Self.maxLinkTitle))
+                return PlaygroundError(.invalidValue, Self.displayTextRule("title", maximum: Self.maxLinkTitle)).response
             }
             given = clean
         }
@@ -35,7 +35,7 @@ extension API {
         }
         guard RoomCourse.needsStore(kind: kind, id: text, lessons: lessons) else {
             guard let course = RoomCourse.builtIn(text, lessons: lessons) else {
-                return .error(status: 400, code: "invalid_value", message: "There is no lesson '\(text.prefix(40))'; GET /api/lessons lists them.")
+                return PlaygroundError(.invalidValue, "There is no lesson '\(text.prefix(40))'; GET /api/lessons lists them.").response
             }
             return onProgramThread(request) { makeRoom(course, title: title, client) }
         }
@@ -46,7 +46,7 @@ extension API {
                 do throws(StoreError) {
                     switch try RoomCourse.read(kind: kind, text, lessons: lessons, store: store) {
                     case .failure(.notFound(let message)), .failure(.invalid(let message)):
-                        respond(.error(status: 400, code: "invalid_value", message: message))
+                        respond(PlaygroundError(.invalidValue, message).response)
                     case .success(let course):
                         let started = sessions.onProgramThread(for: client) { respond(makeRoom(course, title: title, client)) }
                         if !started { respond(programsWaiting) }
@@ -70,7 +70,7 @@ extension API {
     private func makeRoom(_ source: Result<RoomSource, RoomSource.Refusal>, course: RoomCourse?, title: String?, _ client: String) -> HTTPResponse {
         let made: RoomSource
         switch source {
-        case .failure(.invalid(let message)): return .error(status: 400, code: "invalid_value", message: message)
+        case .failure(.invalid(let message)): return PlaygroundError(.invalidValue, message).response
         case .failure(.program(let refusal)): return Self.programInvalid(refusal)
         case .success(let source): made = source
         }
@@ -89,27 +89,24 @@ extension API {
     func roomRefusal(_ error: RoomStore.CreationError) -> HTTPResponse {
         switch error {
         case .tooManyRooms(let limit):
-            return .error(
-                status: 503,
-                code: "too_many_rooms",
-                message: "The playground has \(limit) rooms open, as many as it allows (--max-rooms); try again later.",
+            return PlaygroundError(
+                .tooManyRooms,
+                "The playground has \(limit) rooms open, as many as it allows (--max-rooms); try again later.",
                 retryAfterSeconds: 60
-            )
+            ).response
         case .tooManyForClient(let limit):
-            return .error(
-                status: 429,
-                code: "rate_limited",
-                message: "Your address has \(limit) rooms open, as many as one address may (--rooms-per-client); end one first.",
+            return PlaygroundError(
+                .rateLimited,
+                "Your address has \(limit) rooms open, as many as one address may (--rooms-per-client); end one first.",
                 retryAfterSeconds: 60
-            )
+            ).response
         case .shareUsed(let share):
-            return .error(
-                status: 429,
-                code: "share_used",
-                message: "The playground is nearly full of rooms: the last of them go one to an address, and yours has "
+            return PlaygroundError(
+                .shareUsed,
+                "The playground is nearly full of rooms: the last of them go one to an address, and yours has "
                     + "\(share == 1 ? "one" : "\(share)") already; end one first, or try again later.",
                 retryAfterSeconds: 60
-            )
+            ).response
         case .session(let refusal):
             return self.refusal(refusal)
         }
@@ -125,27 +122,27 @@ extension API {
     /// of the right form (case, spaces and dashes ignored; else 404, as for a code no room has),
     /// and a JSON body. Whether a room has the code is decided after the body is read, so that a
     /// request that is no join learns nothing of the rooms.
-    func requireJoinCode(_ request: inout HTTPRequest) -> HTTPResponse? {
+    func requireJoinCode(_ request: inout HTTPRequest) -> Lookup<JoinCode> {
         let client = request.clientAddress
         guard joinAttempts.allow(client) else {
             metrics.roomJoinRefused("rate_limited")
-            return .error(
-                status: 429,
-                code: "rate_limited",
-                message: "Too many joins from your address, or too many codes no room has (--join-attempts-per-second); wait, then check the code.",
-                retryAfterSeconds: joinAttempts.retryAfterSeconds(cost: Self.joinFailureCost)
+            return .refused(
+                PlaygroundError(
+                    .rateLimited,
+                    "Too many joins from your address, or too many codes no room has (--join-attempts-per-second); wait, then check the code.",
+                    retryAfterSeconds: joinAttempts.retryAfterSeconds(cost: Self.joinFailureCost)
+                )
             )
         }
         guard let code = RoomKeys.code(from: request.parameters["code"] ?? "") else {
             joinFailed(client, "unknown_room")
-            return Self.noRoomWithCode
+            return .refused(Self.noRoomWithCode)
         }
-        request.found = JoinCode(code: code)
         if let refusal = Self.jsonOnly(request) ?? Self.smallBody(request, at: Self.maxJoinBodyBytes, "A join") {
             joinFailed(client, "invalid_value")
-            return refusal
+            return .refused(refusal)
         }
-        return nil
+        return .proceed(JoinCode(code: code))
     }
 
     /// The most bytes of a join's body: `{"name": …}`, a name of at most 160 bytes escaped.
@@ -156,7 +153,7 @@ extension API {
     static func smallBody(_ request: HTTPRequest, at limit: Int, _ what: String) -> HTTPResponse? {
         let length = request.header("Content-Length").flatMap { $0.utf8.count <= 18 ? Int($0) : Int.max } ?? request.body.count
         guard max(length, request.body.count) > limit else { return nil }
-        return .error(status: 413, code: "payload_too_large", message: "\(what)'s body is at most \(limit) bytes.")
+        return PlaygroundError(.payloadTooLarge, "\(what)'s body is at most \(limit) bytes.").response
     }
 
     /// A join's code, as its preflight read it.
@@ -164,11 +161,7 @@ extension API {
         let code: String
     }
 
-    static let noRoomWithCode = HTTPResponse.error(
-        status: 404,
-        code: "unknown_room",
-        message: "No open room has that code: check it with your teacher."
-    )
+    static let noRoomWithCode = PlaygroundError(.unknownRoom, "No open room has that code: check it with your teacher.").response
 
     /// Counts a failed join against `client`'s rate (``joinFailureCost``, less the one its
     /// preflight took).
@@ -179,8 +172,7 @@ extension API {
 
     /// `POST /api/join/{code}`: `{"name": "Ada"}`. The code is in the path, so that a proxy in front
     /// of several instances sends it to the one holding the room (`--room-code-prefix`).
-    func joinRoom(_ request: HTTPRequest) -> HTTPResponse {
-        guard let code = found(request, as: JoinCode.self)?.code else { return Self.preflightMissing }
+    func joinRoom(_ request: HTTPRequest, _ code: String) -> HTTPResponse {
         let client = request.clientAddress
         if let refusal = Self.smallBody(request, at: Self.maxJoinBodyBytes, "A join") {
             joinFailed(client, "invalid_value")
@@ -195,11 +187,8 @@ extension API {
         }
         guard case .string(let given) = fields["name"], let name = Self.displayText(given, maximum: Self.maxStudentName) else {
             joinFailed(client, "invalid_value")
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: "name is how the class sees you. " + Self.displayTextRule("A name", maximum: Self.maxStudentName)
-            )
+            return PlaygroundError(.invalidValue, "name is how the class sees you. " + Self.displayTextRule("A name", maximum: Self.maxStudentName))
+                .response
         }
         guard let room = rooms.room(code: code) else {
             joinFailed(client, "unknown_room")
@@ -207,11 +196,11 @@ extension API {
         }
         switch room.join(as: name) {
         case .failure(.full(let limit)):
-            return .error(status: 409, code: "room_full", message: "The room has \(limit) students, as many as it takes (--room-students).")
+            return PlaygroundError(.roomFull, "The room has \(limit) students, as many as it takes (--room-students).").response
         case .failure(.locked):
-            return .error(status: 409, code: "room_locked", message: "The teacher has closed the room to newcomers; ask them to open it.")
+            return PlaygroundError(.roomLocked, "The teacher has closed the room to newcomers; ask them to open it.").response
         case .failure(.ended):
-            return .error(status: 404, code: "unknown_room", message: "That room has ended.")
+            return PlaygroundError(.unknownRoom, "That room has ended.").response
         case .success(let joined):
             metrics.roomJoined()
             var response = HTTPResponse.json(

@@ -14,35 +14,28 @@ extension API {
 
     /// The room named by the path, and who asks, as `roles` allows: 404/421 for no such room, 401
     /// without a key, 403 for a key that is not one of `roles`'.
-    func requireRoom(_ roles: Set<RoomKeys.Role>) -> Router.Preflight {
+    func requireRoom(_ roles: Set<RoomKeys.Role>) -> Router.Finder<RoomAccess> {
         { [rooms] request in
             let id = request.parameters["rid"] ?? ""
-            guard let room = rooms.room(id) else { return Self.missingRoom(id, instance: rooms.instanceID) }
+            guard let room = rooms.room(id) else { return .refused(Self.missingRoom(id, instance: rooms.instanceID)) }
             let asked = request.query["as"].flatMap(RoomKeys.Role.init(rawValue:))
             guard let key = RoomKeys.key(of: request, as: asked ?? (roles.count == 1 ? roles.first : nil)) else {
-                var response = HTTPResponse.error(
-                    status: 401,
-                    code: "key_required",
-                    message: "Show the room's key: Authorization: Bearer KEY (or the cookie POST /api/rooms/{rid}/cookie sets)."
-                )
+                var response = PlaygroundError(
+                    .keyRequired,
+                    "Show the room's key: Authorization: Bearer KEY (or the cookie POST /api/rooms/{rid}/cookie sets)."
+                ).response
                 response.addHeader("WWW-Authenticate", #"Bearer realm="room""#)
-                return response
+                return .refused(response)
             }
             if room.isTeacher(key) {
-                guard roles.contains(.teacher) else {
-                    return .error(status: 403, code: "students_only", message: "Only a student of the room does this.")
-                }
-                request.found = RoomAccess(room: room, student: nil)
-                return nil
+                guard roles.contains(.teacher) else { return .refused(PlaygroundError(.studentsOnly, "Only a student of the room does this.")) }
+                return .proceed(RoomAccess(room: room, student: nil))
             }
             if let student = room.student(withKey: key) {
-                guard roles.contains(.student) else {
-                    return .error(status: 403, code: "teacher_only", message: "Only the room's teacher does this.")
-                }
-                request.found = RoomAccess(room: room, student: student)
-                return nil
+                guard roles.contains(.student) else { return .refused(PlaygroundError(.teacherOnly, "Only the room's teacher does this.")) }
+                return .proceed(RoomAccess(room: room, student: student))
             }
-            return .error(status: 403, code: "wrong_key", message: "That key opens nothing in this room.")
+            return .refused(PlaygroundError(.wrongKey, "That key opens nothing in this room."))
         }
     }
 
@@ -52,22 +45,19 @@ extension API {
             let message = "This room belongs to the instance '\(owner)'; send its requests there (through the proxy)."
             return .json(MisdirectedError(error: .init(code: "misdirected", owner: owner, message: message)), status: 421)
         }
-        return .error(status: 404, code: "unknown_room", message: "There is no room with that id: it may have ended.")
+        return PlaygroundError(.unknownRoom, "There is no room with that id: it may have ended.").response
     }
 
     /// The teacher's preflight for the room session's inputs: the room's session, as
     /// ``sendInput(_:)`` takes it, and the input's name checked.
-    func checkRoomInputHead(_ request: inout HTTPRequest) -> HTTPResponse? {
-        if let refusal = requireRoom([.teacher])(&request) { return refusal }
-        guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
-        let session = access.room.session
-        let name = request.parameters["name"] ?? ""
-        guard name == Session.advanceInput || session.definition.description.input(named: name) != nil else {
-            return unknownInput(session, name)
+    func checkRoomInputHead(_ request: inout HTTPRequest) -> Lookup<Session> {
+        switch requireRoom([.teacher])(&request) {
+        case .refused(let response): return .refused(response)
+        case .proceed(let access):
+            let checked = checkedInput(of: access.room.session, request)
+            if case .proceed = checked { access.room.touch() }
+            return checked
         }
-        access.room.touch()
-        request.found = session
-        return InputBody.checkMediaType(of: request)
     }
 
     func addRoomRoutes(to router: inout Router) {
@@ -76,81 +66,67 @@ extension API {
             return Self.rateLimited(request, by: creations, "Too many rooms opened from your address; slow down.")
         }
         router.add(.post, "/api/rooms", preflight: opening) { request in openRoom(request) }
-        router.add(.post, "/api/join/{code}", preflight: requireJoinCode) { request in joinRoom(request) }
+        let joinCode: Router.Finder<JoinCode> = { requireJoinCode(&$0) }
+        router.add(.post, "/api/join/{code}", lookup: joinCode) { request, found in joinRoom(request, found.code) }
         let anyone = requireRoom([.teacher, .student])
         let teacher = requireRoom([.teacher])
-        let asking: Router.Preflight = { request in
-            if let refusal = teacher(&request) { return refusal }
-            return Self.jsonOnly(request)
-        }
+        let asking: Router.Finder<RoomAccess> = { request in teacher(&request).unless(Self.jsonOnly(request)) }
         let student = requireRoom([.student])
-        let answering: Router.Preflight = { request in
-            if let refusal = student(&request) { return refusal }
-            return Self.jsonOnly(request) ?? Self.smallBody(request, at: Self.maxAnswerBodyBytes, "An answer")
+        let answering: Router.Finder<RoomAccess> = { request in
+            student(&request).unless(Self.jsonOnly(request) ?? Self.smallBody(request, at: Self.maxAnswerBodyBytes, "An answer"))
         }
-        router.add(.get, "/api/rooms/{rid}", preflight: anyone) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        router.add(.get, "/api/rooms/{rid}", lookup: anyone) { request, access in
             var response = HTTPResponse.json(access.room.view(for: access.student))
             renewCookie(&response, request, access)
             return response
         }
-        router.add(.delete, "/api/rooms/{rid}", preflight: teacher) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        router.add(.delete, "/api/rooms/{rid}", lookup: teacher) { request, access in
             rooms.end(access.room.id, reason: "ended")
             return HTTPResponse(status: 204)
         }
-        router.add(.post, "/api/rooms/{rid}/cookie", preflight: anyone) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        router.add(.post, "/api/rooms/{rid}/cookie", lookup: anyone) { request, access in
             var response = HTTPResponse(status: 204)
             renewCookie(&response, request, access)
             return response
         }
-        router.add(.get, "/api/rooms/{rid}/events", preflight: anyone) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        router.add(.get, "/api/rooms/{rid}/events", lookup: anyone) { request, access in
             var response = Self.eventStream { stream in access.room.watch(stream, student: access.student) }
             renewCookie(&response, request, access)
             return response
         }
-        router.add(.get, "/api/rooms/{rid}/students", preflight: teacher) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
-            return .json(StudentList(students: access.room.students.map { StudentList.Student(number: $0.number, name: $0.name) }))
+        router.add(.get, "/api/rooms/{rid}/students", lookup: teacher) { request, access in
+            .json(StudentList(students: access.room.students.map { StudentList.Student(number: $0.number, name: $0.name) }))
         }
-        router.add(.post, "/api/rooms/{rid}/inputs/{name}", preflight: checkRoomInputHead) { request in
-            sendInput(request)
+        let input: Router.Finder<Session> = { checkRoomInputHead(&$0) }
+        router.add(.post, "/api/rooms/{rid}/inputs/{name}", lookup: input) { request, session in
+            sendInput(request, session)
         }
-        router.add(.post, "/api/rooms/{rid}/questions", preflight: asking) { request in askQuestion(request) }
-        router.add(.post, "/api/rooms/{rid}/reveal", preflight: teacher) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        router.add(.post, "/api/rooms/{rid}/questions", lookup: asking) { request, access in askQuestion(request, access) }
+        router.add(.post, "/api/rooms/{rid}/reveal", lookup: teacher) { request, access in
             switch access.room.reveal() {
             case .success: return .json(access.room.view(for: nil))
             case .failure(let refusal): return Self.questionRefused(refusal)
             }
         }
-        router.add(.post, "/api/rooms/{rid}/answers", preflight: answering) { request in answerQuestion(request) }
-        router.add(.post, "/api/rooms/{rid}/lesson", preflight: asking) { request in moveToLesson(request) }
-        router.add(.delete, "/api/rooms/{rid}/students/{number}", preflight: teacher) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        router.add(.post, "/api/rooms/{rid}/answers", lookup: answering) { request, access in answerQuestion(request, access) }
+        router.add(.post, "/api/rooms/{rid}/lesson", lookup: asking) { request, access in moveToLesson(request, access) }
+        router.add(.delete, "/api/rooms/{rid}/students/{number}", lookup: teacher) { request, access in
             // At most 9 digits: a number from outside is range-checked before it is used.
             let text = request.parameters["number"] ?? ""
             guard text.utf8.count <= 9, let number = Int(text), access.room.remove(student: number) else {
-                return .error(status: 404, code: "unknown_student", message: "No student of this room has that number.")
+                return PlaygroundError(.unknownStudent, "No student of this room has that number.").response
             }
             return HTTPResponse(status: 204)
         }
-        router.add(.post, "/api/rooms/{rid}/lock", preflight: asking) { request in
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+        router.add(.post, "/api/rooms/{rid}/lock", lookup: asking) { request, access in
             guard case .success(let fields) = Self.jsonObject(request.body), case .bool(let locked) = fields["locked"] ?? .null else {
-                return .error(
-                    status: 400,
-                    code: "invalid_value",
-                    message: #"Send {"locked": true} to close the room to newcomers, false to open it."#
-                )
+                return PlaygroundError(.invalidValue, #"Send {"locked": true} to close the room to newcomers, false to open it."#).response
             }
             access.room.lock(locked)
             return .json(access.room.view(for: nil))
         }
-        router.add(.post, "/api/rooms/{rid}/home", preflight: anyone) { request in
-            takeHome(request)
+        router.add(.post, "/api/rooms/{rid}/home", lookup: anyone) { request, access in
+            takeHome(request, access)
         }
         addRoomSessionRoutes(to: &router)
     }
@@ -160,7 +136,7 @@ extension API {
         guard let type = InputBody.mediaType(of: request), !["application/json", "application/x-www-form-urlencoded"].contains(type) else {
             return nil
         }
-        return .error(status: 415, code: "unsupported_media_type", message: "Send application/json; not \(type).")
+        return PlaygroundError(.unsupportedMediaType, "Send application/json; not \(type).").response
     }
 
     /// How long a room's cookie lasts: as long as an idle room, at most a day.
@@ -182,8 +158,7 @@ extension API {
 
     /// `POST /api/rooms/{rid}/questions`: `{"stream": NAME, "frames": 20, "frame": 100}`; the
     /// answer is found by replaying the room's session on a program thread.
-    func askQuestion(_ request: HTTPRequest) -> HTTPResponse {
-        guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+    func askQuestion(_ request: HTTPRequest, _ access: RoomAccess) -> HTTPResponse {
         let fields: [String: JSONValue]
         switch Self.jsonObject(request.body) {
         case .failure(let error): return error.response
@@ -193,27 +168,23 @@ extension API {
         let session = room.session
         let streams = session.definition.description.streams.map(\.name)
         guard case .string(let stream) = fields["stream"], streams.contains(stream) else {
-            return .error(status: 400, code: "invalid_value", message: "stream is one of the room's streams: \(streams.joined(separator: ", ")).")
+            return PlaygroundError(.invalidValue, "stream is one of the room's streams: \(streams.joined(separator: ", ")).").response
         }
         guard stream.utf8.count <= RoomQuestion.maximumStreamBytes else {
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: "A question is about a stream whose name is at most \(RoomQuestion.maximumStreamBytes) bytes; give this one a shorter name."
-            )
+            return PlaygroundError(
+                .invalidValue,
+                "A question is about a stream whose name is at most \(RoomQuestion.maximumStreamBytes) bytes; give this one a shorter name."
+            ).response
         }
         guard let frame = Self.wholeNumber(fields["frame"], default: 100, in: 10...10_000) else {
-            return .error(status: 400, code: "invalid_value", message: "frame is the milliseconds of one frame, 10 to 10000.")
+            return PlaygroundError(.invalidValue, "frame is the milliseconds of one frame, 10 to 10000.").response
         }
         guard let frames = Self.wholeNumber(fields["frames"], default: 20, in: 1...RoomQuestion.maximumFrames) else {
-            return .error(status: 400, code: "invalid_value", message: "frames is how many frames to predict, 1 to \(RoomQuestion.maximumFrames).")
+            return PlaygroundError(.invalidValue, "frames is how many frames to predict, 1 to \(RoomQuestion.maximumFrames).").response
         }
         guard let journal = session.journal else {
-            return .error(
-                status: 409,
-                code: "history_too_long",
-                message: "The room's session has been driven too long to be replayed; start a new room to ask more."
-            )
+            return PlaygroundError(.historyTooLong, "The room's session has been driven too long to be replayed; start a new room to ask more.")
+                .response
         }
         let number = room.takeQuestionNumber()
         return onProgramThread(request) { [metrics, sessions] in
@@ -230,19 +201,17 @@ extension API {
             )
             switch question.checkBounds() {
             case .answerTooLong(let length)?:
-                return .error(
-                    status: 409,
-                    code: "answer_too_long",
-                    message: "The answer would be \(length) characters of marbles, more than a student may write "
+                return PlaygroundError(
+                    .answerTooLong,
+                    "The answer would be \(length) characters of marbles, more than a student may write "
                         + "(\(RoomQuestion.maximumAnswerLength)): ask about fewer frames, or a stream that sends less at once."
-                )
+                ).response
             case .valuesTooLarge(let bytes)?:
-                return .error(
-                    status: 409,
-                    code: "values_too_large",
-                    message: "The values \(stream) sends in those frames take \(bytes) bytes to list for the class, more than a question "
+                return PlaygroundError(
+                    .valuesTooLarge,
+                    "The values \(stream) sends in those frames take \(bytes) bytes to list for the class, more than a question "
                         + "shows (\(RoomQuestion.maximumLetterBytes)): ask about fewer frames, or a stream of smaller values."
-                )
+                ).response
             case nil: break
             }
             guard room.ask(question) else { return Self.missingRoom(room.id, instance: nil) }
@@ -255,8 +224,9 @@ extension API {
     static let maxAnswerBodyBytes = 2_048
 
     /// `POST /api/rooms/{rid}/answers`: `{"question": 1, "marbles": "--a-|"}`.
-    func answerQuestion(_ request: HTTPRequest) -> HTTPResponse {
-        guard let access = found(request, as: RoomAccess.self), let student = access.student else { return Self.preflightMissing }
+    func answerQuestion(_ request: HTTPRequest, _ access: RoomAccess) -> HTTPResponse {
+        // The route's lookup takes students' keys alone.
+        guard let student = access.student else { return PlaygroundError(.studentsOnly, "Only a student of the room does this.").response }
         if let refusal = Self.smallBody(request, at: Self.maxAnswerBodyBytes, "An answer") { return refusal }
         let fields: [String: JSONValue]
         switch Self.jsonObject(request.body) {
@@ -264,10 +234,10 @@ extension API {
         case .success(let object): fields = object
         }
         guard let number = Self.wholeNumber(fields["question"], default: nil, in: 1...Int(Int32.max)) else {
-            return .error(status: 400, code: "invalid_value", message: "question is the number of the question answered.")
+            return PlaygroundError(.invalidValue, "question is the number of the question answered.").response
         }
         guard case .string(let marbles) = fields["marbles"] else {
-            return .error(status: 400, code: "invalid_value", message: "marbles is the answer in marble notation: \"--a-b|\".")
+            return PlaygroundError(.invalidValue, "marbles is the answer in marble notation: \"--a-b|\".").response
         }
         switch access.room.answer(marbles, to: number, from: student) {
         case .success:
@@ -280,27 +250,18 @@ extension API {
 
     static func questionRefused(_ refusal: Room.QuestionRefusal) -> HTTPResponse {
         switch refusal {
-        case .noQuestion: .error(status: 409, code: "no_question", message: "No question is asked in the room now.")
-        case .wrongQuestion: .error(status: 409, code: "question_closed", message: "That question is no longer asked: answer the current one.")
-        case .revealed: .error(status: 409, code: "question_revealed", message: "The answer has been revealed: answers are closed.")
-        case .ended: .error(status: 404, code: "unknown_room", message: "That room has ended.")
+        case .noQuestion: PlaygroundError(.noQuestion, "No question is asked in the room now.").response
+        case .wrongQuestion: PlaygroundError(.questionClosed, "That question is no longer asked: answer the current one.").response
+        case .revealed: PlaygroundError(.questionRevealed, "The answer has been revealed: answers are closed.").response
+        case .ended: PlaygroundError(.unknownRoom, "That room has ended.").response
         case .rateExceeded:
-            .error(
-                status: 429,
-                code: "rate_limited",
-                message: "You are answering faster than the room takes answers; slow down.",
-                retryAfterSeconds: 1
-            )
+            PlaygroundError(.rateLimited, "You are answering faster than the room takes answers; slow down.", retryAfterSeconds: 1).response
         case .invalid(.notMarbles):
-            .error(
-                status: 400,
-                code: "invalid_marbles",
-                message: "That is not marble notation: use -, a letter or digit (A–Z, a–z, 0–9), ( ), and | or # last."
-            )
+            PlaygroundError(.invalidMarbles, "That is not marble notation: use -, a letter or digit (A–Z, a–z, 0–9), ( ), and | or # last.").response
         case .invalid(.tooLong):
-            .error(status: 400, code: "invalid_marbles", message: "An answer is at most \(RoomQuestion.maximumAnswerLength) characters.")
+            PlaygroundError(.invalidMarbles, "An answer is at most \(RoomQuestion.maximumAnswerLength) characters.").response
         case .invalid(.pastTheWindow):
-            .error(status: 400, code: "invalid_marbles", message: "The answer goes past the frames the question asks about.")
+            PlaygroundError(.invalidMarbles, "The answer goes past the frames the question asks about.").response
         }
     }
 
@@ -317,24 +278,23 @@ extension API {
 
     /// `POST /api/rooms/{rid}/lesson`: `{"index": 2}`, the course's lesson to move the room to (from
     /// 0): a new session runs it, the old one ends, the question closes.
-    func moveToLesson(_ request: HTTPRequest) -> HTTPResponse {
-        guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+    func moveToLesson(_ request: HTTPRequest, _ access: RoomAccess) -> HTTPResponse {
         let room = access.room
         guard let course = room.course else {
-            return .error(status: 409, code: "no_course", message: "This room follows no course: it has one session, and no other lesson.")
+            return PlaygroundError(.noCourse, "This room follows no course: it has one session, and no other lesson.").response
         }
         let index: Int
         switch Self.jsonObject(request.body) {
         case .failure(let error): return error.response
         case .success(let fields):
             guard let given = Self.wholeNumber(fields["index"], default: nil, in: 0...(course.lessons.count - 1)) else {
-                return .error(status: 400, code: "invalid_value", message: "index is a lesson of the course, 0 to \(course.lessons.count - 1).")
+                return PlaygroundError(.invalidValue, "index is a lesson of the course, 0 to \(course.lessons.count - 1).").response
             }
             index = given
         }
         return onProgramThread(request) { [rooms, programRules] in
             switch RoomSource.lesson(course.lessons[index], rules: programRules) {
-            case .failure(.invalid(let message)): return .error(status: 400, code: "invalid_value", message: message)
+            case .failure(.invalid(let message)): return PlaygroundError(.invalidValue, message).response
             case .failure(.program(let refusal)): return Self.programInvalid(refusal)
             case .success(let source):
                 do throws(RoomStore.CreationError) {
@@ -351,19 +311,14 @@ extension API {
 
     /// `POST /api/rooms/{rid}/home`: a session of the asker's own, where the room's is now — its
     /// inputs and clock replayed — for them to drive.
-    func takeHome(_ request: HTTPRequest) -> HTTPResponse {
-        guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
+    func takeHome(_ request: HTTPRequest, _ access: RoomAccess) -> HTTPResponse {
         // A copy's clock is its taker's to move: during a question it would run into the answer.
         if access.student != nil, access.room.isAsking {
-            return .error(
-                status: 409,
-                code: "question_open",
-                message: "A question is open: take the room home once its answer is revealed."
-            )
+            return PlaygroundError(.questionOpen, "A question is open: take the room home once its answer is revealed.").response
         }
         let source = access.room.session
         guard let journal = source.journal else {
-            return .error(status: 409, code: "history_too_long", message: "The room's session has been driven too long to be copied.")
+            return PlaygroundError(.historyTooLong, "The room's session has been driven too long to be copied.").response
         }
         do {
             let session = try sessions.create(

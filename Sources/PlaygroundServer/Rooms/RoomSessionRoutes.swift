@@ -7,14 +7,9 @@ import MicroHTTP
 extension API {
     /// A preflight for the room's session: `roles` of the room (``requireRoom(_:)``), then the
     /// session as the session routes' handlers find it.
-    func requireRoomSession(_ roles: Set<RoomKeys.Role>) -> Router.Preflight {
+    func requireRoomSession(_ roles: Set<RoomKeys.Role>) -> Router.Finder<RoomSessionAccess> {
         let room = requireRoom(roles)
-        return { request in
-            if let refusal = room(&request) { return refusal }
-            guard let access = found(request, as: RoomAccess.self) else { return Self.preflightMissing }
-            request.found = RoomSessionAccess(access: access, session: access.room.session)
-            return nil
-        }
+        return { request in room(&request).map { RoomSessionAccess(access: $0, session: $0.room.session) } }
     }
 
     /// What ``requireRoomSession(_:)`` found.
@@ -25,28 +20,21 @@ extension API {
 
     func addRoomSessionRoutes(to router: inout Router) {
         let anyone = requireRoomSession([.teacher, .student])
-        // The session routes' handlers take the session a preflight found.
-        let asSession: (@escaping Router.Preflight) -> Router.Preflight = { preflight in
-            { request in
-                if let refusal = preflight(&request) { return refusal }
-                request.found = (request.found as? RoomSessionAccess)?.session
-                return nil
-            }
-        }
-        router.add(.get, "/api/rooms/{rid}/session", preflight: asSession(anyone)) { request in sessionInfo(request) }
-        router.add(.get, "/api/rooms/{rid}/session/events", preflight: anyone) { request in
-            guard let found = found(request, as: RoomSessionAccess.self) else { return Self.preflightMissing }
+        // The session routes' handlers take the room's session.
+        let session: Router.Finder<Session> = { request in anyone(&request).map(\.session) }
+        router.add(.get, "/api/rooms/{rid}/session", lookup: session) { request, session in sessionInfo(request, session) }
+        router.add(.get, "/api/rooms/{rid}/session/events", lookup: anyone) { request, found in
             let (room, student) = (found.access.room, found.access.student)
             var response = Self.sessionEvents(request) { watcher, since in room.watchSession(watcher, student: student, since: since) }
             renewCookie(&response, request, found.access)
             return response
         }
-        router.add(.get, "/api/rooms/{rid}/session/marbles", preflight: asSession(anyone)) { request in sessionMarbles(request) }
-        router.add(.get, "/api/rooms/{rid}/session/recording", preflight: readingRecording(asSession(anyone))) { request in
-            sessionRecording(request)
+        router.add(.get, "/api/rooms/{rid}/session/marbles", lookup: session) { request, session in sessionMarbles(request, session) }
+        router.add(.get, "/api/rooms/{rid}/session/recording", lookup: readingRecording(session)) { request, session in
+            sessionRecording(request, session)
         }
-        router.add(.post, "/api/rooms/{rid}/session/recording", preflight: keepingRun(asSession(anyone))) { request in
-            keepRecording(request)
+        router.add(.post, "/api/rooms/{rid}/session/recording", lookup: keepingRun(session)) { request, session in
+            keepRecording(request, session)
         }
     }
 

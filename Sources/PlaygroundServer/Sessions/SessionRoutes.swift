@@ -8,10 +8,9 @@ import Scenarios
 /// virtual clock's `advance`), and the refusals they share.
 extension API {
 
-    func createSession(_ request: HTTPRequest) -> HTTPResponse {
-        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
+    func createSession(_ request: HTTPRequest, _ scenario: any Scenario.Type) -> HTTPResponse {
         guard let clock = Session.Clock(rawValue: request.query["clock"] ?? "real") else {
-            return .error(status: 400, code: "invalid_value", message: "clock must be 'real' or 'virtual'.")
+            return PlaygroundError(.invalidValue, "clock must be 'real' or 'virtual'.").response
         }
         switch create(scenario, for: request, clock: clock) {
         case .failure(let error):
@@ -25,8 +24,7 @@ extension API {
 
     /// `GET /api/scenarios/{id}/events`: a new session, streamed at once, announced by a first
     /// `session` event (no `id:`). `HEAD` creates nothing.
-    func curlShortcut(_ request: HTTPRequest) -> HTTPResponse {
-        guard let scenario = found(request, as: FoundScenario.self)?.type else { return Self.preflightMissing }
+    func curlShortcut(_ request: HTTPRequest, _ scenario: any Scenario.Type) -> HTTPResponse {
         if request.method == .head { return Self.eventStream { _ in } }
         switch create(scenario, for: request) {
         case .failure(let error):
@@ -50,13 +48,11 @@ extension API {
         }
     }
 
-    func sessionInfo(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
-        return .json(SessionInfo(session))
+    func sessionInfo(_ request: HTTPRequest, _ session: Session) -> HTTPResponse {
+        .json(SessionInfo(session))
     }
 
-    func sendInput(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+    func sendInput(_ request: HTTPRequest, _ session: Session) -> HTTPResponse {
         let name = request.parameters["name"] ?? ""
         let raw: RawInput
         switch InputBody.parse(request) {
@@ -66,7 +62,7 @@ extension API {
         let kind = request.query["event"] ?? "next"
         if name == Session.advanceInput {
             guard kind == "next" else {
-                return .error(status: 400, code: "invalid_value", message: "advance is the virtual clock, not a signal: it cannot complete or fail.")
+                return PlaygroundError(.invalidValue, "advance is the virtual clock, not a signal: it cannot complete or fail.").response
             }
             return advance(session, by: raw)
         }
@@ -75,7 +71,7 @@ extension API {
         case "next":
             switch session.definition.description.value(for: name, from: raw) {
             case .failure(.unknownInput): return unknownInput(session, name)
-            case .failure(.invalidValue(let message)): return .error(status: 400, code: "invalid_value", message: message)
+            case .failure(.invalidValue(let message)): return PlaygroundError(.invalidValue, message).response
             case .success(let value): event = .next(value)
             }
         case "completed":
@@ -83,20 +79,19 @@ extension API {
         case "error":
             switch InputFailure.error(for: name, from: raw) {
             case .failure(.invalidValue(let message)), .failure(.unknownInput(let message)):
-                return .error(status: 400, code: "invalid_value", message: message)
+                return PlaygroundError(.invalidValue, message).response
             case .success(let error): event = .error(error)
             }
         default:
-            return .error(status: 400, code: "invalid_value", message: "event takes next, completed or error.")
+            return PlaygroundError(.invalidValue, "event takes next, completed or error.").response
         }
         // An input's value is a value like any a program makes, and is bounded the same way.
         if let json = EventJSON.valueJSON(of: event.recorded), json.utf8.count > programLimits.valueBytes {
             metrics.memoryLimitReached("value_too_large")
-            return .error(
-                status: 413,
-                code: "value_too_large",
-                message: "The input's value is \(json.utf8.count) bytes as JSON; values are at most \(programLimits.valueBytes)."
-            )
+            return PlaygroundError(
+                .valueTooLarge,
+                "The input's value is \(json.utf8.count) bytes as JSON; values are at most \(programLimits.valueBytes)."
+            ).response
         }
         return queued(session.send(event, to: name), input: name)
     }
@@ -104,18 +99,10 @@ extension API {
     /// The `advance` input: moves a virtual-clock session's clock by a number of milliseconds.
     func advance(_ session: Session, by raw: RawInput) -> HTTPResponse {
         guard session.clock == .virtual else {
-            return .error(
-                status: 400,
-                code: "not_virtual",
-                message: "advance moves a virtual clock; create the session with ?clock=virtual."
-            )
+            return PlaygroundError(.notVirtual, "advance moves a virtual clock; create the session with ?clock=virtual.").response
         }
         guard let milliseconds = OutsideNumbers.advanceMilliseconds(raw) else {
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance))."
-            )
+            return PlaygroundError(.invalidValue, "advance takes a number of milliseconds from 0 to \(Int(Session.maximumAdvance)).").response
         }
         return queued(session.advance(by: milliseconds), input: Session.advanceInput)
     }
@@ -126,25 +113,19 @@ extension API {
         case .success: return accepted
         case .failure(.rateExceeded): return inputRateExceeded()
         case .failure(.heldAtQuestion(let ceiling)):
-            return .error(
-                status: 409,
-                code: "question_open",
-                message: "The room this session was taken from asks a question from \(Int(ceiling)) ms: "
+            return PlaygroundError(
+                .questionOpen,
+                "The room this session was taken from asks a question from \(Int(ceiling)) ms: "
                     + "its clock waits there until the answer is revealed."
-            )
+            ).response
         case .failure(.clockExhausted):
-            return .error(
-                status: 409,
-                code: "clock_exhausted",
-                message:
-                    "This session's virtual clock has moved \(Int(Session.maximumVirtualTime / 60_000)) minutes, as far as a session's may; start a new session."
-            )
+            return PlaygroundError(
+                .clockExhausted,
+                "This session's virtual clock has moved \(Int(Session.maximumVirtualTime / 60_000)) minutes, as far as a session's may; start a new session."
+            ).response
         case .failure(.inputEnded):
-            return .error(
-                status: 409,
-                code: "input_ended",
-                message: "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session."
-            )
+            return PlaygroundError(.inputEnded, "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session.")
+                .response
         }
     }
 
@@ -164,13 +145,12 @@ extension API {
     /// 429 `share_used` at once when the client has its share of work waiting already.
     /// 429 `share_used`: the client has as many programs waiting for the programs' threads as it may.
     var programsWaiting: HTTPResponse {
-        .error(
-            status: 429,
-            code: "share_used",
-            message: "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
+        PlaygroundError(
+            .shareUsed,
+            "Your address has \(sessions.programWork.perClient) programs waiting to be checked, run or drawn; "
                 + "wait for their answers before sending more.",
             retryAfterSeconds: 1
-        )
+        ).response
     }
 
     func onProgramThread(_ request: HTTPRequest, _ work: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
@@ -185,33 +165,31 @@ extension API {
     static func sessionEvents(_ request: HTTPRequest, watch: @escaping @Sendable (EventStream, Int?) -> Void) -> HTTPResponse {
         let since = request.query["since"].map(OutsideNumbers.eventID)
         if case .some(nil) = since {
-            return .error(status: 400, code: "invalid_value", message: "since takes an event number, 0 or more.")
+            return PlaygroundError(.invalidValue, "since takes an event number, 0 or more.").response
         }
         return eventStream { watcher in watch(watcher, since ?? nil) }
     }
 
     /// `GET …/marbles?frame=MS`: the session's streams in marble notation (``SessionMarbles``).
-    func sessionMarbles(_ request: HTTPRequest) -> HTTPResponse {
-        guard let session = found(request, as: Session.self) else { return Self.preflightMissing }
+    func sessionMarbles(_ request: HTTPRequest, _ session: Session) -> HTTPResponse {
         let frame = request.query["frame"].map(OutsideNumbers.frame)
         if case .some(nil) = frame {
-            return .error(status: 400, code: "invalid_value", message: "frame takes milliseconds from 1 to 60000.")
+            return PlaygroundError(.invalidValue, "frame takes milliseconds from 1 to 60000.").response
         }
         switch SessionMarbles.render(session, frame: frame ?? nil) {
         case .success(let text): return .text(text)
         case .failure(let tooFine):
-            return .error(
-                status: 400,
-                code: "invalid_value",
-                message: "At that frame a line would pass \(SessionMarbles.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more."
-            )
+            return PlaygroundError(
+                .invalidValue,
+                "At that frame a line would pass \(SessionMarbles.maximumFrames) characters; use frame=\(Int(tooFine.minimum)) or more."
+            ).response
         }
     }
 
     /// 429 with `message` when `limiter` refuses the request's client; `nil` when it allows it.
     static func rateLimited(_ request: HTTPRequest, by limiter: ClientRateLimiter, _ message: String) -> HTTPResponse? {
         guard !limiter.allow(request.clientAddress) else { return nil }
-        return .error(status: 429, code: "rate_limited", message: message, retryAfterSeconds: limiter.retryAfterSeconds)
+        return PlaygroundError(.rateLimited, message, retryAfterSeconds: limiter.retryAfterSeconds).response
     }
 
     /// 429 when `client` has kept more bytes of links this hour than `--link-bytes-per-hour`
@@ -224,22 +202,20 @@ extension API {
             linkBytes.spent(by: client).spent + Double(bytes) > Double(share)
         {
             metrics.linkRefused("share_used")
-            return .error(
-                status: 429,
-                code: "share_used",
-                message: "The store is nearly full (--max-store-bytes), and your address has kept its share of what is left this hour; "
+            return PlaygroundError(
+                .shareUsed,
+                "The store is nearly full (--max-store-bytes), and your address has kept its share of what is left this hour; "
                     + "try again later.",
                 retryAfterSeconds: 600
-            )
+            ).response
         }
         guard !linkBytes.allow(client, cost: Double(bytes)) else { return nil }
         metrics.linkRefused("rate_limited")
-        return .error(
-            status: 429,
-            code: "rate_limited",
-            message: "Your address has kept its share of the store's bytes for the last hour (--link-bytes-per-hour); try again later.",
+        return PlaygroundError(
+            .rateLimited,
+            "Your address has kept its share of the store's bytes for the last hour (--link-bytes-per-hour); try again later.",
             retryAfterSeconds: linkBytes.retryAfterSeconds(cost: Double(bytes))
-        )
+        ).response
     }
 
     /// The most bytes `client` may have kept in the last hour, once the store holds three quarters
@@ -258,19 +234,14 @@ extension API {
     /// 429 past the client's rate of finds.
     func limitingFinds(_ request: inout HTTPRequest) -> HTTPResponse? {
         if let type = InputBody.mediaType(of: request), !["application/json", "application/x-www-form-urlencoded"].contains(type) {
-            return .error(status: 415, code: "unsupported_media_type", message: "Send the find as application/json; not \(type).")
+            return PlaygroundError(.unsupportedMediaType, "Send the find as application/json; not \(type).").response
         }
         return Self.rateLimited(request, by: marbleFinds, "Too many finds from your address; slow down.")
     }
 
     /// 429 for a session whose input rate is exceeded.
     func inputRateExceeded() -> HTTPResponse {
-        HTTPResponse.error(
-            status: 429,
-            code: "rate_limited",
-            message: "Too many inputs for this session; slow down.",
-            retryAfterSeconds: 1
-        )
+        PlaygroundError(.rateLimited, "Too many inputs for this session; slow down.", retryAfterSeconds: 1).response
     }
 
     func create(
@@ -286,39 +257,25 @@ extension API {
     func refusal(_ error: SessionStore.CreationError) -> HTTPResponse {
         switch error {
         case .tooManySessions:
-            return .error(
-                status: 503,
-                code: "too_many_sessions",
-                message: "The playground has as many live sessions as it allows; try again later.",
-                retryAfterSeconds: 30
-            )
+            return PlaygroundError(.tooManySessions, "The playground has as many live sessions as it allows; try again later.", retryAfterSeconds: 30)
+                .response
         case .tooManyPrograms:
-            return .error(
-                status: 503,
-                code: "too_many_sessions",
-                message: "The playground runs as many program sessions as it allows; try again later (the built-in scenarios still open).",
+            return PlaygroundError(
+                .tooManySessions,
+                "The playground runs as many program sessions as it allows; try again later (the built-in scenarios still open).",
                 retryAfterSeconds: 30
-            )
+            ).response
         case .shareUsed(let share):
             metrics.memoryLimitReached("share_used")
-            return .error(status: 429, code: "share_used", message: Self.message(for: share), retryAfterSeconds: 30)
+            return PlaygroundError(.shareUsed, Self.message(for: share), retryAfterSeconds: 30).response
         case .tooManyForClient:
-            return .error(
-                status: 429,
-                code: "rate_limited",
-                message: "Too many live sessions from your address; delete some or let them expire.",
-                retryAfterSeconds: 30
-            )
+            return PlaygroundError(.rateLimited, "Too many live sessions from your address; delete some or let them expire.", retryAfterSeconds: 30)
+                .response
         case .draining:
             return Self.draining
         case .eventMemoryFull:
             metrics.memoryLimitReached("server_busy")
-            return .error(
-                status: 503,
-                code: "server_busy",
-                message: "The playground's memory is short; try again in a moment.",
-                retryAfterSeconds: 30
-            )
+            return PlaygroundError(.serverBusy, "The playground's memory is short; try again in a moment.", retryAfterSeconds: 30).response
         }
     }
 
@@ -340,12 +297,7 @@ extension API {
 
     /// 503 `draining`: this instance is being replaced and takes no new sessions; another one will.
     static var draining: HTTPResponse {
-        HTTPResponse.error(
-            status: 503,
-            code: "draining",
-            message: "This server is being replaced and takes no new sessions; try again in a moment.",
-            retryAfterSeconds: 5
-        )
+        PlaygroundError(.draining, "This server is being replaced and takes no new sessions; try again in a moment.", retryAfterSeconds: 5).response
     }
 }
 
