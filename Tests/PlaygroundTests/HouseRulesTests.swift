@@ -29,6 +29,18 @@ struct HouseRulesTests {
         }
     }
 
+    /// The language and its services, split along their seams before 400 lines (the parser's
+    /// lines and its expressions, the interpreter and its builder): a file there is one job.
+    @Test func noLanguageFileIsOver400Lines() throws {
+        let language =
+            try Self.files(under: "Sources/Pipelines", endingWith: [".swift"])
+            + Self.files(under: "Sources/ProgramServices", endingWith: [".swift"])
+        #expect(language.count > 20, "the language's sources were read")
+        for (path, text) in language {
+            #expect(Self.lineCount(text) <= 400, "\(path) has \(Self.lineCount(text)) lines")
+        }
+    }
+
     /// The page's modules, its markup and its style: data files (the gallery's entries, the
     /// OpenAPI document, the lessons) are not modules.
     @Test func noPageModuleIsOver400Lines() throws {
