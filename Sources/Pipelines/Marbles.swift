@@ -59,8 +59,8 @@ extension Builder {
     /// `marbles($0)` inside a flattening turns into the inner signal, so flattening operators can
     /// be drawn. The diagram may be any expression giving text; one that is not a literal is read
     /// at each subscription, and one that cannot be read fails the signal (`invalid_marbles`).
-    mutating func marbles(_ arguments: Arguments) throws(BuildError) -> SignalMaker {
-        let usage = "marbles(\"-a-b-|\", a: 1, b: 2, frame: 100ms)"
+    /// `usage` is how a call is written, for messages (the source table's).
+    mutating func marbles(_ arguments: Arguments, usage: String) throws(BuildError) -> SignalMaker {
         guard let first = arguments.list.first, first.label == nil else {
             throw BuildError(message: "`marbles` takes a diagram first", range: arguments.range, hint: "write `\(usage)`")
         }

@@ -3,8 +3,9 @@
 /// stream that calls a service or starts a timer, subscribed several times without sharing,
 /// makes several requests or timers. Each is a warning, not an error: it may be what is meant.
 struct SharingCheck {
-    /// Sources whose every subscription is work of its own: the services and the timers.
-    static let sourcesWithWork: Set<String> = ["search", "signIn", "subscribe", "request", "interval", "timer", "marbles"]
+    /// Sources whose every subscription is work of its own: the services and the timers, as the
+    /// source table says (``LanguageSource/subscriptionIsWork``).
+    static let sourcesWithWork: Set<String> = Set(LanguageSource.all.filter(\.subscriptionIsWork).map(\.name))
     /// Operators after which a stream is shared: subscribed once upstream however often it is read.
     static let sharing: Set<String> = ["replay", "replayLast", "replayLazily", "autoconnect"]
     /// More subscriptions than anyone counts; keeps the products below from growing without end.

@@ -9,8 +9,10 @@
 /// `timer(after: 2s)`), a service call (`search(q)`) the services' latency, and a `marbles` row
 /// its length in frames.
 public enum TimeScale {
-    /// The names of sources that answer after the services' latency.
-    static let services: Set<String> = ["search", "signIn", "subscribe", "request"]
+    /// The names of sources that answer after the services' latency (the source table's services).
+    static let services: Set<String> = Set(LanguageSource.all.filter(\.waitsForTheServices).map(\.name))
+    /// The names of sources that last their row's frames (`marbles`).
+    static let rows: Set<String> = Set(LanguageSource.all.filter { $0.kind == .marbles }.map(\.name))
     /// A `marbles` row's frame when the call does not give one (docs/PIPELINES.md).
     static let defaultFrameMilliseconds = 100.0
 
@@ -42,7 +44,7 @@ public enum TimeScale {
                 switch callee {
                 case .name(let name, _) where services.contains(name):
                     return longest + latency
-                case .name("marbles", _):
+                case .name(let name, _) where rows.contains(name):
                     return row(arguments) ?? longest
                 case .member(let base?, _, _):
                     // An operator's own waits (`throttle(0.5s)`) and its closures' (a flattening's

@@ -2,12 +2,9 @@
 /// interpreter gives each its meaning; the checker uses the names to find misspellings.
 enum Vocabulary {
     /// What a stream may start from besides inputs and other streams (`interval(1s)`,
-    /// `just(1)`…), including the scenarios' simulated services and the combining functions.
-    static let sources: Set<String> = [
-        "interval", "timer", "just", "from", "empty", "never", "failure", "marbles",
-        "search", "signIn", "subscribe", "request", "command",
-        "combineLatest", "merge", "zip", "concat",
-    ]
+    /// `just(1)`…), including the scenarios' simulated services and the combining functions: the
+    /// source table's names (``LanguageSource/all``).
+    static let sources: Set<String> = Set(LanguageSource.all.map(\.name))
 
     /// Operators, called as `stream.operator(…)`: the language's (``LanguageOperator/all``) and
     /// RAC's spellings it takes (``LanguageOperator/racSpellings``), the names of docs/OPERATORS.md a program cannot use (so that the builder can say why), and a

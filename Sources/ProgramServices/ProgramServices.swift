@@ -6,31 +6,33 @@ extension Services {
     /// These services as a program's sources (docs/PIPELINES.md): `search(query)`,
     /// `signIn(user, password)`, `subscribe(email)` and `request()`, each a cold signal of
     /// `Value`s failing with a ``Pipelines/PipelineFailure`` of the service's own code. What a
-    /// program session, `POST /api/marbles` and a test written by "Copy as a test" run.
+    /// program session, `POST /api/marbles` and a test written by "Copy as a test" run. Their
+    /// names, arities and usage lines are the language's source table's (``Pipelines/Service/declared(_:)``):
+    /// this gives each its work, and a service the language declares without work here does not compile.
     public var programServices: [String: Service] {
-        @Sendable func text(_ value: Pipelines.Value, _ service: String) throws(PipelineFailure) -> String {
+        @Sendable func text(_ value: Pipelines.Value, _ service: Service.Name) throws(PipelineFailure) -> String {
             guard case .string(let text) = value else {
-                throw PipelineFailure(code: "invalid_argument", message: "`\(service)` takes text")
+                throw PipelineFailure(code: "invalid_argument", message: "`\(service.rawValue)` takes text")
             }
             return text
         }
         @Sendable func converted(_ signal: Signal<JSONValue, ErrorInfo>) -> Signal<Pipelines.Value, PipelineFailure> {
             signal.map(Pipelines.Value.init).mapError { PipelineFailure(code: $0.code, message: $0.message) }
         }
-        return [
-            "search": Service(arity: 1, usage: "search(query)") { arguments throws(PipelineFailure) in
-                converted(search(try text(arguments[0], "search")))
-            },
-            "signIn": Service(arity: 2, usage: "signIn(user, password)") { arguments throws(PipelineFailure) in
-                converted(signIn(username: try text(arguments[0], "signIn"), password: try text(arguments[1], "signIn")))
-            },
-            "subscribe": Service(arity: 1, usage: "subscribe(email)") { arguments throws(PipelineFailure) in
-                converted(subscribe(email: try text(arguments[0], "subscribe")))
-            },
-            "request": Service(arity: 0, usage: "request()") { _ throws(PipelineFailure) in
-                converted(request())
-            },
-        ]
+        return Service.declared { service -> Service.Call in
+            switch service {
+            case .search:
+                { arguments throws(PipelineFailure) in converted(search(try text(arguments[0], service))) }
+            case .signIn:
+                { arguments throws(PipelineFailure) in
+                    converted(signIn(username: try text(arguments[0], service), password: try text(arguments[1], service)))
+                }
+            case .subscribe:
+                { arguments throws(PipelineFailure) in converted(subscribe(email: try text(arguments[0], service))) }
+            case .request:
+                { _ throws(PipelineFailure) in converted(request()) }
+            }
+        }
     }
 }
 
