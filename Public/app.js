@@ -1,22 +1,22 @@
 // The playground page's wiring: loads the catalogue, makes one object per view, and routes the
 // address's hash to the views it shows. Each view owns its state and its part of the page; they
 // talk only through the routes below. Values are always rendered as text, never as HTML.
-import { catalogue, createSession, examplePrograms, lessonList, readLink, roomState, sessionInfo } from "./api.js";
-import { decodeProgram } from "./editor.js";
-import { LessonSource } from "./lesson-source.js";
-import { LINK_PATH, rememberLink } from "./links.js";
-import { explain, explainSessionError, notice } from "./notice.js";
-import { isGone } from "./room-stream.js";
-import { Router } from "./router.js";
-import { EditorView, lastProgram } from "./views/editor-view.js";
-import { GalleryView } from "./views/gallery-view.js";
-import { LearnView } from "./views/learn-view.js";
-import { LessonWriter } from "./views/lesson-writer.js";
-import { LinksView } from "./views/links-view.js";
-import { roomKeys } from "./views/room-forms.js";
-import { RoomView } from "./views/room-view.js";
-import { ScenarioList } from "./views/scenario-list.js";
-import { SessionView, programScenario } from "./views/session-view.js";
+import { catalogue, createSession, examplePrograms, lessonList, readLink, roomState, sessionInfo } from "./lib/api.js";
+import { decodeProgram } from "./editor/editor.js";
+import { LessonSource } from "./learn/lesson-source.js";
+import { LINK_PATH, rememberLink } from "./lib/links.js";
+import { explain, explainSessionError, notice } from "./lib/notice.js";
+import { isGone } from "./rooms/room-stream.js";
+import { Router } from "./lib/router.js";
+import { EditorView, lastProgram } from "./editor/editor-view.js";
+import { GalleryView } from "./operators/gallery-view.js";
+import { LearnView } from "./learn/learn-view.js";
+import { LessonWriter } from "./learn/lesson-writer.js";
+import { LinksView } from "./links/links-view.js";
+import { roomKeys } from "./rooms/room-forms.js";
+import { RoomView } from "./rooms/room-view.js";
+import { ScenarioList } from "./session/scenario-list.js";
+import { SessionView, programScenario } from "./session/session-view.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -1,11 +1,11 @@
 // The embed page (`/embed/gallery/ID`, `/embed/gallery/ID?compare=…`, `/embed/program?p=…`): one
 // gallery entry or one program, drawn alone for an iframe on another site, with a link back to
 // the full playground. A gallery entry is the gallery's own view, so its rows stay draggable.
-import { drawMarbles } from "./api.js";
-import { html } from "./dom.js";
-import { decodeProgram } from "./editor.js";
-import { Gallery } from "./gallery.js";
-import { FRAME_WIDTH, outputLane } from "./marble-row.js";
+import { drawMarbles } from "./lib/api.js";
+import { html } from "./lib/dom.js";
+import { decodeProgram } from "./editor/editor.js";
+import { Gallery } from "./operators/gallery.js";
+import { FRAME_WIDTH, outputLane } from "./lib/marble-row.js";
 
 const $ = (id) => document.getElementById(id);
 
