@@ -2,6 +2,7 @@
 // address's hash to the views it shows. Each view owns its state and its part of the page; they
 // talk only through the routes below. Values are always rendered as text, never as HTML.
 import { catalogue, createSession, examplePrograms, lessonList, readLink, roomState, sessionInfo } from "./lib/api.js";
+import { byId } from "./lib/dom.js";
 import { decodeProgram } from "./editor/editor.js";
 import { LessonSource } from "./learn/lesson-source.js";
 import { LINK_PATH, rememberLink } from "./lib/links.js";
@@ -18,12 +19,10 @@ import { RoomView } from "./rooms/room-view.js";
 import { ScenarioList } from "./session/scenario-list.js";
 import { SessionView, programScenario } from "./session/session-view.js";
 
-const $ = (id) => document.getElementById(id);
-
 /** The panel shown before anything is chosen. */
 const intro = {
-  mount: () => { $("intro").hidden = false; },
-  unmount: () => { $("intro").hidden = true; },
+  mount: () => { byId("intro").hidden = false; },
+  unmount: () => { byId("intro").hidden = true; },
 };
 
 async function start() {
@@ -35,7 +34,7 @@ async function start() {
     return;
   }
   const examples = await examplePrograms().catch(() => []); // the menu still offers the scenarios' programs
-  const tabs = new ScenarioList($("scenario-list"), scenarios);
+  const tabs = new ScenarioList(byId("scenario-list"), scenarios);
   const session = new SessionView();
   const editor = new EditorView({ scenarios, examples, onSession: showProgramSession });
   const lessons = new LessonSource();

@@ -3,12 +3,11 @@
 import { APIError, checkProgram, describeProblems, keepLink, runProgram } from "../lib/api.js";
 import { addVariant } from "./compare-lines.js";
 import { copyAsTest } from "../lib/copy-test.js";
-import { html, prose } from "../lib/dom.js";
+import { byId, html, prose } from "../lib/dom.js";
 import { rememberLink, versionOf } from "../lib/links.js";
 import { ProgramEditor } from "./editor.js";
 import { explain, notice } from "../lib/notice.js";
 
-const $ = (id) => document.getElementById(id);
 /** How long the editor waits after a keystroke before it asks the server to check the program. */
 const CHECK_DELAY_MS = 300;
 /** Where the editor keeps the learner's last program, so that it opens on it next time. */
@@ -37,19 +36,19 @@ export class EditorView {
    * called when a program runs as a new session.
    */
   constructor({ scenarios, examples, onSession }) {
-    this.panel = $("editor-panel");
+    this.panel = byId("editor-panel");
     this.onSession = onSession;
     this.checkTimer = null;
     this.checkNumber = 0;
     this.editor = new ProgramEditor({
-      textarea: $("program"), highlight: $("editor-highlight"), gutter: $("editor-gutter"),
-      problems: $("problems"), summary: $("problems-summary"),
+      textarea: byId("program"), highlight: byId("editor-highlight"), gutter: byId("editor-gutter"),
+      problems: byId("problems"), summary: byId("problems-summary"),
     }, { onChange: () => this.scheduleCheck(), onRun: () => this.run() });
-    $("run").addEventListener("click", () => this.run());
-    $("compare").addEventListener("click", () => this.compare());
-    $("copy-test").addEventListener("click", () => copyAsTest(this.editor.value, { name: "program", title: "A program from the editor" },
-      { status: $("copy-test-status"), output: $("copy-test-source") }));
-    $("keep-form").addEventListener("submit", (event) => {
+    byId("run").addEventListener("click", () => this.run());
+    byId("compare").addEventListener("click", () => this.compare());
+    byId("copy-test").addEventListener("click", () => copyAsTest(this.editor.value, { name: "program", title: "A program from the editor" },
+      { status: byId("copy-test-status"), output: byId("copy-test-source") }));
+    byId("keep-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.keep();
     });
@@ -67,7 +66,7 @@ export class EditorView {
       this.editor.value = text;
       this.scheduleCheck();
     }
-    if (focus) $("program").focus();
+    if (focus) byId("program").focus();
   }
 
   unmount() {
@@ -91,7 +90,7 @@ export class EditorView {
       } catch (error) {
         if (number !== this.checkNumber) return;
         if (error instanceof APIError && error.status === 429) this.scheduleCheck(); // checked again after the pause
-        else $("problems-summary").textContent = `Not checked: ${explain(error)}`;
+        else byId("problems-summary").textContent = `Not checked: ${explain(error)}`;
       }
     }, CHECK_DELAY_MS);
   }
@@ -102,16 +101,16 @@ export class EditorView {
    * session's diagram ring the events that are not in both.
    */
   compare() {
-    const textarea = $("program");
+    const textarea = byId("program");
     const added = addVariant(this.editor.value, textarea.selectionStart);
     if (added.problem) {
-      $("compare-status").textContent = added.problem;
+      byId("compare-status").textContent = added.problem;
       return;
     }
     this.editor.value = added.text;
     textarea.focus();
     textarea.setSelectionRange(...added.selection);
-    $("compare-status").textContent =
+    byId("compare-status").textContent =
       `${added.variant} is a copy of ${added.name}, selected: change it, then Run — the events not in both are ringed.`;
     this.scheduleCheck();
   }
@@ -119,8 +118,8 @@ export class EditorView {
   /** The editor holds link `kept` (or no link): its title offered, a keep makes a new version of it. */
   opened(kept) {
     this.kept = kept;
-    $("keep-title").value = kept?.title ?? $("keep-title").value;
-    $("keep-status").replaceChildren(...(kept
+    byId("keep-title").value = kept?.title ?? byId("keep-title").value;
+    byId("keep-status").replaceChildren(...(kept
       ? [prose("span", `Opened from the link \`/s/${kept.id}\` (“${kept.title}”). `), ...versionOf(kept),
         "Keeping it again makes a new version; this link never changes."]
       : []));
@@ -128,9 +127,9 @@ export class EditorView {
 
   /** Keeps the program by a link (POST /api/links), a new version of the link it was opened from. */
   async keep() {
-    const status = $("keep-status");
+    const status = byId("keep-status");
     const content = this.editor.value;
-    const title = $("keep-title").value.trim();
+    const title = byId("keep-title").value.trim();
     if (this.kept && this.kept.content === content && this.kept.title === title) {
       status.replaceChildren(this.linkLine("Already kept as", this.kept));
       return;
@@ -163,8 +162,8 @@ export class EditorView {
   /** Runs the editor's program as a new session, or shows why it cannot run. */
   async run() {
     const text = this.editor.value;
-    const clock = $("program-clock").value;
-    $("run").disabled = true;
+    const clock = byId("program-clock").value;
+    byId("run").disabled = true;
     try {
       const created = await runProgram(text, clock);
       this.editor.setDiagnostics(created.pipeline?.diagnostics ?? []);
@@ -173,18 +172,18 @@ export class EditorView {
       if (error instanceof APIError && error.code === "pipeline_invalid") {
         this.editor.setDiagnostics(error.details.diagnostics ?? []);
         notice(null);
-        $("problems-summary").focus();
+        byId("problems-summary").focus();
       } else {
         notice(explain(error));
       }
     } finally {
-      $("run").disabled = false;
+      byId("run").disabled = false;
     }
   }
 
   /** The examples menu: the scenarios' programs, then the server's examples. */
   renderExamples(scenarios, examples) {
-    const menu = $("examples");
+    const menu = byId("examples");
     const group = (label, items) => {
       const node = html("optgroup");
       node.label = label;

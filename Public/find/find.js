@@ -3,12 +3,10 @@
 // them (POST /api/marbles/find) and the answers are drawn under the output wanted — exact ones
 // first, else the nearest, each with its program and a link to run it in the editor.
 import { findOperators } from "../lib/api.js";
-import { html } from "../lib/dom.js";
+import { byId, html } from "../lib/dom.js";
 import { encodeProgram } from "../editor/editor.js";
 import { parseRow } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
-
-const $ = (id) => document.getElementById(id);
 
 /** The rows of the form: the field's id, the input's name (null: the output). */
 const ROWS = [["find-a", "a"], ["find-b", "b"], ["find-output", null]];
@@ -18,23 +16,23 @@ export class Finder {
   constructor(entryIDs) {
     this.entryIDs = new Set(entryIDs);
     this.number = 0;
-    $("find-form").addEventListener("submit", (event) => {
+    byId("find-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.find();
     });
     for (const [id] of ROWS) {
-      $(id).addEventListener("input", () => this.check(id));
+      byId(id).addEventListener("input", () => this.check(id));
       // Each row drawn too, and editable there as a gallery row is.
-      editableRow({ name: id, field: $(id), lane: $(`${id}-lane`), letters: () => [..."abcdefghijklmnopqrstuvwxyz"] });
+      editableRow({ name: id, field: byId(id), lane: byId(`${id}-lane`), letters: () => [..."abcdefghijklmnopqrstuvwxyz"] });
     }
   }
 
   /** Says what is wrong with a row as the learner types; true when it reads. */
   check(id) {
-    const text = $(id).value.trim();
+    const text = byId(id).value.trim();
     const parsed = text ? parseRow(text) : { values: [], end: null };
-    $(`${id}-problem`).textContent = parsed.error ?? "";
-    $(id).setAttribute("aria-invalid", parsed.error ? "true" : "false");
+    byId(`${id}-problem`).textContent = parsed.error ?? "";
+    byId(id).setAttribute("aria-invalid", parsed.error ? "true" : "false");
     return !parsed.error;
   }
 
@@ -42,10 +40,10 @@ export class Finder {
   query() {
     if (!ROWS.every(([id]) => this.check(id))) return { problem: "Fix the rows marked first." };
     const inputs = {};
-    for (const [id, name] of ROWS) if (name && $(id).value.trim()) inputs[name] = $(id).value.trim();
+    for (const [id, name] of ROWS) if (name && byId(id).value.trim()) inputs[name] = byId(id).value.trim();
     if (!Object.keys(inputs).length) return { problem: "Type at least one input row." };
     let values = {};
-    const valuesText = $("find-values").value.trim();
+    const valuesText = byId("find-values").value.trim();
     if (valuesText) {
       try {
         values = JSON.parse(valuesText);
@@ -56,19 +54,19 @@ export class Finder {
         return { problem: "The values are a JSON object from letters to values: {\"t\": true}." };
       }
     }
-    return { query: { inputs, output: $("find-output").value.trim(), values } };
+    return { query: { inputs, output: byId("find-output").value.trim(), values } };
   }
 
   async find() {
     const { query, problem } = this.query();
-    const status = $("find-status");
+    const status = byId("find-status");
     if (problem) {
       status.textContent = problem;
       return;
     }
     const number = ++this.number;
     status.textContent = "Trying every operator…";
-    $("find-results").setAttribute("aria-busy", "true");
+    byId("find-results").setAttribute("aria-busy", "true");
     try {
       const answer = await findOperators(query);
       if (number !== this.number) return;
@@ -76,9 +74,9 @@ export class Finder {
     } catch (error) {
       if (number !== this.number) return;
       status.textContent = `Not found: ${error.message}`;
-      $("find-results").replaceChildren();
+      byId("find-results").replaceChildren();
     } finally {
-      if (number === this.number) $("find-results").removeAttribute("aria-busy");
+      if (number === this.number) byId("find-results").removeAttribute("aria-busy");
     }
   }
 
@@ -86,13 +84,13 @@ export class Finder {
   show(query, answer) {
     const frame = 100;
     const exact = answer.exact.length;
-    $("find-status").textContent = (exact
+    byId("find-status").textContent = (exact
       ? `${exact} exact match${exact === 1 ? "" : "es"}`
       : "No exact match; the nearest are below")
       + ` (${answer.tried} of ${answer.candidates} candidates tried${answer.truncated ? `: ${answer.truncation.message}` : ""}).`;
     const frames = Math.max(16, ...[query.output, ...Object.values(query.inputs)].map((text) => text.length + 2));
     const width = frames * FRAME_WIDTH;
-    const results = $("find-results");
+    const results = byId("find-results");
     results.replaceChildren();
     // The rows as asked, drawn on the answers' axis: each input, then the output wanted.
     const rows = html("div", "find-rows");

@@ -2,15 +2,13 @@
 // title and kept by a link (POST /api/links, kind "course"); the link opens the course. On a
 // course kept by a link it starts from that course, and keeps a new version of it.
 import { keepLink } from "../lib/api.js";
-import { html } from "../lib/dom.js";
+import { byId, html } from "../lib/dom.js";
 import { myLinks, rememberLink } from "../lib/links.js";
-
-const $ = (id) => document.getElementById(id);
 
 export class CourseMaker {
   constructor() {
     this.chosen = [];
-    $("course-form").addEventListener("submit", (event) => {
+    byId("course-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.keep();
     });
@@ -25,21 +23,21 @@ export class CourseMaker {
     if (course && this.from !== course.id) {
       this.from = course.id;
       this.chosen = [...course.lessons];
-      $("course-title").value = course.title;
+      byId("course-title").value = course.title;
     } else if (!course && this.from) {
       this.from = null;
       this.chosen = [];
-      $("course-title").value = "";
+      byId("course-title").value = "";
     }
-    $("course-maker-summary").textContent = this.from
+    byId("course-maker-summary").textContent = this.from
       ? "Change this course: its lessons and their order, kept as a new version"
       : "Make a course: lessons of your choice, in your order, kept by a link";
-    $("course-keep").textContent = this.from ? "Keep as a new version" : "Keep the course as a link";
+    byId("course-keep").textContent = this.from ? "Keep as a new version" : "Keep the course as a link";
     const linked = myLinks().filter((link) => link.kind === "lesson").map((link) => ({ id: link.id, title: `${link.title} (a lesson link)` }));
     const extra = (course?.lessons ?? []).filter((id) => !builtIn.some((item) => item.id === id) && !linked.some((item) => item.id === id));
     const lessons = (this.lessons = [...builtIn, ...linked, ...extra.map((id) => ({ id, title: `${course.titles?.[id] ?? id} (a lesson link)` }))]);
     this.chosen = this.chosen.filter((id) => lessons.some((lesson) => lesson.id === id));
-    const list = $("course-choices");
+    const list = byId("course-choices");
     list.replaceChildren();
     for (const lesson of lessons) {
       const box = html("input");
@@ -59,7 +57,7 @@ export class CourseMaker {
 
   /** The chosen lessons in their order, each with Up, Down (by keyboard too). */
   renderOrder(focus) {
-    const list = $("course-order");
+    const list = byId("course-order");
     list.replaceChildren();
     this.chosen.forEach((id, index) => {
       const lesson = this.lessons.find((item) => item.id === id);
@@ -89,7 +87,7 @@ export class CourseMaker {
   }
 
   async keep() {
-    const status = $("course-status");
+    const status = byId("course-status");
     if (!this.chosen.length) {
       status.textContent = "Tick at least one lesson first.";
       return;
@@ -97,7 +95,7 @@ export class CourseMaker {
     status.textContent = "Keeping…";
     try {
       const content = JSON.stringify({ lessons: this.chosen });
-      const link = await keepLink({ kind: "course", title: $("course-title").value.trim(), content, from: this.from });
+      const link = await keepLink({ kind: "course", title: byId("course-title").value.trim(), content, from: this.from });
       rememberLink(link);
       const anchor = html("a", undefined, `${location.origin}/s/${link.id}`);
       anchor.href = `/s/${link.id}`;

@@ -6,7 +6,7 @@
 // lesson links: `lesson-source.js`); progress is kept in this browser, by lesson.
 import { describeProblems, drawMarbles, drawScenarioMarbles } from "../lib/api.js";
 import { docsLink, docsPage, docsTypePage } from "../lib/docs-links.js";
-import { html, prose } from "../lib/dom.js";
+import { byId, html, prose } from "../lib/dom.js";
 import { versionOf } from "../lib/links.js";
 import { parseRow, parseSubscription } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
@@ -14,7 +14,6 @@ import { CourseMaker } from "./course-maker.js";
 import { MARKS, challengeComparison, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow } from "./lesson-drawings.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "./lesson-check.js";
 
-const $ = (id) => document.getElementById(id);
 const PROGRESS_KEY = "playground.lessons";
 const FRAME = 100;
 
@@ -57,44 +56,44 @@ function runLesson(lesson) {
 export class LearnView {
   /** `source`: where lessons come from (`LessonSource`), shared with the lesson writer. */
   constructor(source) {
-    this.section = $("learn");
+    this.section = byId("learn");
     this.source = source;
     this.lessons = null;
     this.progress = loadProgress();
-    $("learn-title").tabIndex = -1;
-    $("lesson-title").tabIndex = -1;
-    $("predict-form").addEventListener("submit", (event) => {
+    byId("learn-title").tabIndex = -1;
+    byId("lesson-title").tabIndex = -1;
+    byId("predict-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.check();
     });
-    $("challenge-form").addEventListener("submit", (event) => {
+    byId("challenge-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.checkChallenge();
     });
-    $("lesson-restart").addEventListener("click", () => this.restart());
+    byId("lesson-restart").addEventListener("click", () => this.restart());
     this.courseMaker = new CourseMaker();
     // Ctrl+Enter (⌘+Enter) checks what is typed in a lesson's boxes, as it runs the editor's.
-    for (const form of [$("predict-form"), $("challenge-form")]) {
+    for (const form of [byId("predict-form"), byId("challenge-form")]) {
       form.addEventListener("keydown", (event) => {
         if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
         event.preventDefault();
         form.requestSubmit();
       });
     }
-    $("prediction").addEventListener("input", () => {
-      const text = $("prediction").value.trim();
-      $("prediction-problem").textContent = text ? parseRow(text).error ?? "" : "";
+    byId("prediction").addEventListener("input", () => {
+      const text = byId("prediction").value.trim();
+      byId("prediction-problem").textContent = text ? parseRow(text).error ?? "" : "";
     });
     // The prediction drawn on a row of its own; a new marble takes the first of the inputs'
     // letters the row does not use yet.
     this.drawn = editableRow({
-      name: "prediction", field: $("prediction"), lane: $("prediction-lane"), endChoice: $("prediction-end"),
+      name: "prediction", field: byId("prediction"), lane: byId("prediction-lane"), endChoice: byId("prediction-end"),
       letters: () => [...new Set([
         ...(this.lesson?.inputs ?? []).flatMap((input) => parseRow(input.marbles).values?.map((value) => value.symbol) ?? []),
         ...Object.keys(this.lesson?.values ?? {}),
       ])],
       minFrames: () => (this.lesson ? this.width(this.lesson) / FRAME_WIDTH : 16),
-      onChange: () => { $("prediction-problem").textContent = ""; },
+      onChange: () => { byId("prediction-problem").textContent = ""; },
     });
   }
 
@@ -117,11 +116,11 @@ export class LearnView {
     if (visit !== this.visit) return;
     if (preview) {
       this.display(preview, null);
-      $("lesson-title").focus();
-    } else if (id && await this.show(id, visit)) $("lesson-title").focus();
+      byId("lesson-title").focus();
+    } else if (id && await this.show(id, visit)) byId("lesson-title").focus();
     else if (visit === this.visit) {
       this.showPath();
-      $("learn-title").focus();
+      byId("learn-title").focus();
     }
   }
 
@@ -137,12 +136,12 @@ export class LearnView {
 
   /** The path: every lesson in order (or the course's), with what the learner has done of it. */
   showPath() {
-    $("lesson").hidden = true;
-    $("learn-path").hidden = false;
-    $("learn-title").textContent = this.course ? `Course: ${this.course.title}` : "Learn ReactiveCocoa, a lesson at a time";
-    $("learn-course").hidden = !this.course;
-    $("learn-course-from").replaceChildren(...versionOf(this.course));
-    const list = $("learn-list");
+    byId("lesson").hidden = true;
+    byId("learn-path").hidden = false;
+    byId("learn-title").textContent = this.course ? `Course: ${this.course.title}` : "Learn ReactiveCocoa, a lesson at a time";
+    byId("learn-course").hidden = !this.course;
+    byId("learn-course-from").replaceChildren(...versionOf(this.course));
+    const list = byId("learn-list");
     list.replaceChildren();
     for (const lesson of this.path) {
       const done = this.progress[lesson.id] ?? {};
@@ -157,8 +156,8 @@ export class LearnView {
     const titles = Object.fromEntries(this.path.map((entry) => [entry.id, entry.title]));
     this.courseMaker.offer(this.lessons, this.course && { ...this.course, titles });
     const next = this.path.find((lesson) => !this.progress[lesson.id]?.challenge);
-    $("learn-next").hidden = !next;
-    if (next) $("learn-next").href = `#learn/${next.id}`;
+    byId("learn-next").hidden = !next;
+    if (next) byId("learn-next").href = `#learn/${next.id}`;
   }
 
   /** Shows lesson `id`, unless another route came while it loaded (`visit`, from `mount`). */
@@ -175,30 +174,30 @@ export class LearnView {
     this.key = key;
     const path = this.path;
     const index = key === null ? -1 : path.findIndex((item) => item.id === key);
-    $("learn-path").hidden = true;
-    $("lesson").hidden = false;
-    $("lesson-preview").hidden = key !== null;
-    $("lesson-edit").hidden = key === null;
-    $("lesson-edit").href = `#lessons/copy=${key}`;
-    $("lesson-title").textContent = index >= 0 ? `${index + 1}. ${lesson.title}` : lesson.title;
-    $("lesson-rac").textContent = `RAC: ${lesson.rac}`;
-    $("lesson-from").replaceChildren(...versionOf(this.source.entry(key)?.link));
-    $("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
-    $("lesson-program").textContent = lesson.scenario ? lesson.code : lessonProgram(lesson.inputs, lesson.program);
-    $("lesson-scenario").hidden = !lesson.scenario;
-    $("lesson-code-caption").hidden = !lesson.scenario;
+    byId("learn-path").hidden = true;
+    byId("lesson").hidden = false;
+    byId("lesson-preview").hidden = key !== null;
+    byId("lesson-edit").hidden = key === null;
+    byId("lesson-edit").href = `#lessons/copy=${key}`;
+    byId("lesson-title").textContent = index >= 0 ? `${index + 1}. ${lesson.title}` : lesson.title;
+    byId("lesson-rac").textContent = `RAC: ${lesson.rac}`;
+    byId("lesson-from").replaceChildren(...versionOf(this.source.entry(key)?.link));
+    byId("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
+    byId("lesson-program").textContent = lesson.scenario ? lesson.code : lessonProgram(lesson.inputs, lesson.program);
+    byId("lesson-scenario").hidden = !lesson.scenario;
+    byId("lesson-code-caption").hidden = !lesson.scenario;
     if (lesson.scenario) {
-      $("lesson-scenario-link").href = `#${lesson.scenario}`;
-      $("lesson-scenario-link").textContent = `the ${lesson.scenario} scenario`;
+      byId("lesson-scenario-link").href = `#${lesson.scenario}`;
+      byId("lesson-scenario-link").textContent = `the ${lesson.scenario} scenario`;
     }
     this.linkDocumentation(lesson);
-    const rows = $("lesson-inputs");
+    const rows = byId("lesson-inputs");
     rows.replaceChildren();
     rows.replaceChildren(laneGroup("The lesson's input rows", lesson.inputs.map((input) => lessonRow(input.name,
       outputLane(input.name, rowDrawing(input.marbles, parseRow(input.marbles), input.values ?? {}, FRAME), FRAME, this.width(lesson)), input.marbles))));
-    $("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
-    $("prediction").value = "";
-    $("prediction-problem").textContent = "";
+    byId("prediction-label").replaceChildren(prose("span", `What does \`${lesson.predict}\` send? Write it in marble notation before you run it.`));
+    byId("prediction").value = "";
+    byId("prediction-problem").textContent = "";
     // The lesson's letters, one a line: a value as JSON (an object's fields in order), in code.
     const legend = Object.entries(lesson.values ?? {});
     const list = html("ul", "lesson-legend");
@@ -207,29 +206,29 @@ export class LearnView {
       list.appendChild(html("li")).append(html("code", undefined, letter), " = ",
         words ? words : html("code", undefined, JSON.stringify(value, null, 1).replace(/\n\s*/g, " ")));
     }
-    $("prediction-legend").hidden = !legend.length;
-    $("prediction-legend").replaceChildren(...(legend.length ? ["Letters for what it may send:", list] : []));
+    byId("prediction-legend").hidden = !legend.length;
+    byId("prediction-legend").replaceChildren(...(legend.length ? ["Letters for what it may send:", list] : []));
     this.drawn.read();
-    $("subscriptions-field").hidden = !lesson.subscriptions;
-    $("subscriptions-prediction").value = "";
+    byId("subscriptions-field").hidden = !lesson.subscriptions;
+    byId("subscriptions-prediction").value = "";
     if (lesson.subscriptions) {
-      $("subscriptions-label").replaceChildren(prose("span",
+      byId("subscriptions-label").replaceChildren(prose("span",
         `And how ${lesson.subscriptions.stream.includes("·") ? "are the signals" : "is"} \`${lesson.subscriptions.stream}\` subscribed to? One line per subscription: \`^\` in the frame it begins, \`!\` in the frame it is disposed of (RxJS subscription marbles).`));
     }
-    $("lesson-result").replaceChildren();
-    $("lesson-after").hidden = true;
-    $("lesson-after").replaceChildren(prose("p", lesson.result));
-    $("challenge-task").replaceChildren(prose("p", lesson.challenge.task));
-    $("challenge-program").value = this.progress[key]?.program ?? lesson.challenge.program ?? lesson.program;
+    byId("lesson-result").replaceChildren();
+    byId("lesson-after").hidden = true;
+    byId("lesson-after").replaceChildren(prose("p", lesson.result));
+    byId("challenge-task").replaceChildren(prose("p", lesson.challenge.task));
+    byId("challenge-program").value = this.progress[key]?.program ?? lesson.challenge.program ?? lesson.program;
     const names = lesson.challenge.inputs.map((row) => `\`${row.name}\``);
-    $("challenge-rows").replaceChildren(prose("span", `Your program reads the row${names.length === 1 ? "" : "s"} ${names.join(", ")}; the check runs it on rows of its own.`));
-    $("challenge-result").replaceChildren();
-    $("challenge-status").textContent = this.progress[key]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
+    byId("challenge-rows").replaceChildren(prose("span", `Your program reads the row${names.length === 1 ? "" : "s"} ${names.join(", ")}; the check runs it on rows of its own.`));
+    byId("challenge-result").replaceChildren();
+    byId("challenge-status").textContent = this.progress[key]?.challenge ? "Passed before. Check it again, or restart the lesson." : "";
     const next = index >= 0 ? path[index + 1] : null;
-    $("lesson-next").hidden = !next;
+    byId("lesson-next").hidden = !next;
     if (next) {
-      $("lesson-next").href = `#learn/${next.id}`;
-      $("lesson-next").textContent = `Next: ${next.title}`;
+      byId("lesson-next").href = `#learn/${next.id}`;
+      byId("lesson-next").textContent = `Next: ${next.title}`;
     }
   }
 
@@ -238,7 +237,7 @@ export class LearnView {
    * the operators its program calls (`.skip(`, `.flatMap(`), to their documentation.
    */
   async linkDocumentation(lesson) {
-    const line = $("lesson-docs");
+    const line = byId("lesson-docs");
     line.replaceChildren();
     line.hidden = true;
     const names = lesson.docs ?? [...new Set([...(lesson.program ?? lesson.code ?? "").matchAll(/\.(\w+)\s*[({]/g)].map((match) => match[1]))];
@@ -257,12 +256,12 @@ export class LearnView {
   /** Runs the lesson's program and draws the stream against the prediction, marble by marble. */
   async check() {
     const lesson = this.lesson;
-    const text = $("prediction").value.trim();
+    const text = byId("prediction").value.trim();
     const values = lessonValues(lesson);
     const parsed = notationEvents(text, values);
     if (parsed.error) {
-      $("prediction-problem").textContent = parsed.error;
-      $("prediction").focus();
+      byId("prediction-problem").textContent = parsed.error;
+      byId("prediction").focus();
       return;
     }
     const predicted = labelled(lesson, parsed);
@@ -270,7 +269,7 @@ export class LearnView {
     try {
       answer = await runLesson(lesson);
     } catch (error) {
-      $("lesson-result").replaceChildren(html("p", "notice", `Not run: ${error.message}`));
+      byId("lesson-result").replaceChildren(html("p", "notice", `Not run: ${error.message}`));
       return;
     }
     if (this.lesson !== lesson) return;
@@ -287,7 +286,7 @@ export class LearnView {
       entry.dataset.status = item.status;
       list.appendChild(entry);
     }
-    $("lesson-result").replaceChildren(
+    byId("lesson-result").replaceChildren(
       html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
         ? `Right: ${lesson.predict} sends ${drawing.marbles}.`
         : `Not quite: ${lesson.predict} sends ${drawing.marbles}; you predicted ${text || "nothing"}.`),
@@ -302,7 +301,7 @@ export class LearnView {
       list,
       ...(inner.words ? [inner.words] : []),
     );
-    $("lesson-after").hidden = false;
+    byId("lesson-after").hidden = false;
     this.record({ predicted: true, predictedRight: (right && subscriptions.right) || this.progress[this.key]?.predictedRight });
   }
 
@@ -315,7 +314,7 @@ export class LearnView {
     if (!lesson.subscriptions) return { right: true, verdict: [], rows: [] };
     const name = lesson.subscriptions.stream;
     const real = subscriptionsOf(answer, name);
-    const predicted = $("subscriptions-prediction").value.split("\n").map((line) => line.trim()).filter(Boolean);
+    const predicted = byId("subscriptions-prediction").value.split("\n").map((line) => line.trim()).filter(Boolean);
     const same = (first, second) => first.length === second.length && first.every((text, index) => {
       const [a, b] = [parseSubscription(text), parseSubscription(second[index])];
       return a.start === b.start && a.end === b.end;
@@ -334,10 +333,10 @@ export class LearnView {
   /** Runs the learner's program and the reference solution on the challenge's rows, and compares. */
   async checkChallenge() {
     const lesson = this.lesson;
-    const program = $("challenge-program").value;
-    const status = $("challenge-status");
+    const program = byId("challenge-program").value;
+    const status = byId("challenge-status");
     status.textContent = "Checking…";
-    $("challenge-result").replaceChildren(); // no drawing of an earlier check under this one's answer
+    byId("challenge-result").replaceChildren(); // no drawing of an earlier check under this one's answer
     let mine;
     let goal;
     try {
@@ -356,7 +355,7 @@ export class LearnView {
     status.replaceChildren(prose("span", problems.length ? `Not yet. ${problems.join(" ")}` : "Passed: your program does what the challenge asks, on rows of its own."));
     status.dataset.passed = problems.length ? "false" : "true";
     const rows = challengeComparison(lesson, streams, subscriptions, goal.frame);
-    $("challenge-result").replaceChildren(...(rows.length ? [laneGroup("Your program against the goal, on the challenge's rows", rows)] : []));
+    byId("challenge-result").replaceChildren(...(rows.length ? [laneGroup("Your program against the goal, on the challenge's rows", rows)] : []));
     this.record({ program, challenge: !problems.length || Boolean(this.progress[this.key]?.challenge) });
   }
 
@@ -372,6 +371,6 @@ export class LearnView {
       saveProgress(this.progress, this.course?.id);
     }
     this.display(this.lesson, this.key);
-    $("prediction").focus();
+    byId("prediction").focus();
   }
 }

@@ -4,12 +4,11 @@
 // the answers from a real run; previewed as a learner; kept by a link (a new version of the link it
 // was copied from); copied as JSON for Public/lessons/. The draft is kept in this browser.
 import { APIError, checkLesson, keepLink } from "../lib/api.js";
-import { html } from "../lib/dom.js";
+import { byId, html } from "../lib/dom.js";
 import { LINK_ID } from "./lesson-source.js";
 import { fieldsFromLesson, idFromTitle, lessonFromFields, writeNamed, writeValues } from "./lesson-form.js";
 import { rememberLink } from "../lib/links.js";
 
-const $ = (id) => document.getElementById(id);
 const DRAFT_KEY = "playground.lessonDraft";
 /** How long typing pauses before the lesson is checked. */
 const CHECK_DELAY_MS = 400;
@@ -18,7 +17,7 @@ export class LessonWriter {
   /** `source`: where lessons come from (`LessonSource`), to copy one. */
   constructor(source) {
     this.source = source;
-    this.controls = [...$("writer-form").querySelectorAll("[data-field]")];
+    this.controls = [...byId("writer-form").querySelectorAll("[data-field]")];
     this.base = {};
     this.from = null;
     this.drawn = null;
@@ -30,36 +29,36 @@ export class LessonWriter {
       control.setAttribute("aria-describedby", problem.id);
       control.after(problem);
     }
-    $("writer-form").addEventListener("submit", (event) => {
+    byId("writer-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.keep();
     });
-    $("writer-fill").addEventListener("click", () => this.fill());
-    $("writer-preview").addEventListener("click", () => {
+    byId("writer-fill").addEventListener("click", () => this.fill());
+    byId("writer-preview").addEventListener("click", () => {
       this.saveDraft();
       location.hash = "lessons/preview";
     });
-    $("writer-copy").addEventListener("click", () => this.copyJSON());
-    $("writer-clear").addEventListener("click", () => this.start({}, null));
+    byId("writer-copy").addEventListener("click", () => this.copyJSON());
+    byId("writer-clear").addEventListener("click", () => this.start({}, null));
   }
 
   /** Opens the writer on a copy of lesson `copy` (a built-in id or a link's), else on the draft. */
   async mount({ copy }) {
-    $("writer").hidden = false;
+    byId("writer").hidden = false;
     if (copy) {
       const lesson = await this.source.lesson(copy);
       if (!lesson) throw new APIError(404, "lesson_not_found", "There is no such lesson to copy.");
       this.start({ ...lesson, title: LINK_ID.test(copy) ? lesson.title : `${lesson.title} (my version)` }, LINK_ID.test(copy) ? copy : null);
-      if (!LINK_ID.test(copy)) $("writer-id").value = `${lesson.id}-mine`;
+      if (!LINK_ID.test(copy)) byId("writer-id").value = `${lesson.id}-mine`;
     } else {
       const draft = this.loadDraft();
       this.start(draft?.lesson ?? {}, draft?.from ?? null);
     }
-    $("writer-title").focus();
+    byId("writer-title").focus();
   }
 
   unmount() {
-    $("writer").hidden = true;
+    byId("writer").hidden = true;
   }
 
   /** The lesson the fields say now. */
@@ -79,19 +78,19 @@ export class LessonWriter {
     this.from = from;
     const fields = fieldsFromLesson(lesson);
     for (const control of this.controls) control.value = fields[control.dataset.field] ?? "";
-    $("writer-from").hidden = !from;
-    $("writer-from").textContent = from ? `A new version of the lesson kept at /s/${from}: keeping it makes a new link, from that one.` : "";
-    $("writer-keep").textContent = from ? "Keep as a new version" : "Keep as a link";
-    $("writer-json").hidden = true;
-    $("writer-status").textContent = "";
+    byId("writer-from").hidden = !from;
+    byId("writer-from").textContent = from ? `A new version of the lesson kept at /s/${from}: keeping it makes a new link, from that one.` : "";
+    byId("writer-keep").textContent = from ? "Keep as a new version" : "Keep as a link";
+    byId("writer-json").hidden = true;
+    byId("writer-status").textContent = "";
     this.saveDraft();
     this.check();
   }
 
   changed(control) {
     // The id follows the title until the author writes one.
-    if (control.id === "writer-lesson-title" && (!$("writer-id").value || $("writer-id").value === this.autoID)) {
-      $("writer-id").value = this.autoID = idFromTitle(control.value);
+    if (control.id === "writer-lesson-title" && (!byId("writer-id").value || byId("writer-id").value === this.autoID)) {
+      byId("writer-id").value = this.autoID = idFromTitle(control.value);
     }
     this.saveDraft();
     clearTimeout(this.timer);
@@ -103,12 +102,12 @@ export class LessonWriter {
     const visit = (this.visit = (this.visit ?? 0) + 1);
     const { lesson, problems } = lessonFromFields(this.fields(), this.base);
     if (problems.length) return this.show(problems);
-    $("writer-summary").textContent = "Checking…";
+    byId("writer-summary").textContent = "Checking…";
     let answer;
     try {
       answer = await checkLesson(lesson);
     } catch (error) {
-      if (visit === this.visit) $("writer-summary").textContent = `Not checked: ${error.message}`;
+      if (visit === this.visit) byId("writer-summary").textContent = `Not checked: ${error.message}`;
       return;
     }
     if (visit !== this.visit) return; // a later keystroke's check answers instead
@@ -128,14 +127,14 @@ export class LessonWriter {
       else general.push(`${problem.field ? `${problem.field}: ` : ""}${problem.message}`);
     }
     for (const [control, messages] of byControl) {
-      const line = $(`${control.id}-problem`);
+      const line = byId(`${control.id}-problem`);
       line.hidden = !messages.length;
       line.textContent = messages.join(" ");
       if (messages.length) control.setAttribute("aria-invalid", "true");
       else control.removeAttribute("aria-invalid");
     }
     this.problems = problems;
-    $("writer-summary").textContent = problems.length
+    byId("writer-summary").textContent = problems.length
       ? `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix${general.length ? `: ${general.join(" ")}` : ", each said under its field."}`
       : "Checked: the lesson keeps every rule. Preview it, then keep it.";
   }
@@ -143,26 +142,26 @@ export class LessonWriter {
   /** Writes what the program and the solution really draw as the answers, for the author to confirm. */
   fill() {
     if (!this.drawn) {
-      $("writer-status").textContent = "Nothing drawn yet: the program and the solution must run first.";
+      byId("writer-status").textContent = "Nothing drawn yet: the program and the solution must run first.";
       return;
     }
     const lesson = this.lesson();
     const pick = (drawn, names) => Object.fromEntries(names.filter((name) => name in drawn).map((name) => [name, drawn[name]]));
     const named = Object.keys(lesson.expected).length ? Object.keys(lesson.expected) : [lesson.predict];
     const goals = Object.keys(lesson.challenge.expected).length ? Object.keys(lesson.challenge.expected) : [lesson.predict];
-    $("writer-expected").value = writeNamed(pick(this.drawn.lesson.expected, named));
-    $("writer-challenge-expected").value = writeNamed(pick(this.drawn.challenge.expected, goals));
+    byId("writer-expected").value = writeNamed(pick(this.drawn.lesson.expected, named));
+    byId("writer-challenge-expected").value = writeNamed(pick(this.drawn.challenge.expected, goals));
     if (lesson.subscriptions && this.drawn.lesson.subscriptions[lesson.subscriptions.stream]) {
-      $("writer-subscriptions").value = `${lesson.subscriptions.stream}: ${this.drawn.lesson.subscriptions[lesson.subscriptions.stream].join(", ")}`;
+      byId("writer-subscriptions").value = `${lesson.subscriptions.stream}: ${this.drawn.lesson.subscriptions[lesson.subscriptions.stream].join(", ")}`;
     }
-    if (Object.keys(this.drawn.values).length) $("writer-values").value = writeValues({ ...(lesson.values ?? {}), ...this.drawn.values });
-    $("writer-status").textContent = "The answers are what the program draws now: read them before you keep the lesson.";
+    if (Object.keys(this.drawn.values).length) byId("writer-values").value = writeValues({ ...(lesson.values ?? {}), ...this.drawn.values });
+    byId("writer-status").textContent = "The answers are what the program draws now: read them before you keep the lesson.";
     this.saveDraft();
     this.check();
   }
 
   async keep() {
-    const status = $("writer-status");
+    const status = byId("writer-status");
     await this.check();
     if (this.problems?.length) {
       status.textContent = "Fix the problems first: a lesson is kept only when it keeps every rule.";
@@ -174,7 +173,7 @@ export class LessonWriter {
       const link = await keepLink({ kind: "lesson", title: lesson.title, content: JSON.stringify(lesson, null, 2), from: this.from });
       rememberLink(link);
       this.from = link.id;
-      $("writer-keep").textContent = "Keep as a new version";
+      byId("writer-keep").textContent = "Keep as a new version";
       const anchor = html("a", undefined, `${location.origin}/s/${link.id}`);
       anchor.href = `/s/${link.id}`;
       status.replaceChildren(link.from ? `Kept as a new version (from /s/${link.from}): ` : "Kept: ", anchor, ". It is in My links.");
@@ -188,15 +187,15 @@ export class LessonWriter {
   /** The lesson as JSON, for a file of Public/lessons/: shown, selected and put on the clipboard. */
   async copyJSON() {
     const text = `${JSON.stringify(this.lesson(), null, 2)}\n`;
-    const area = $("writer-json");
+    const area = byId("writer-json");
     area.value = text;
     area.hidden = false;
     area.select();
     try {
       await navigator.clipboard.writeText(text);
-      $("writer-status").textContent = `Copied. Save it as Public/lessons/NN-${this.lesson().id}.json (docs/LESSONS.md).`;
+      byId("writer-status").textContent = `Copied. Save it as Public/lessons/NN-${this.lesson().id}.json (docs/LESSONS.md).`;
     } catch {
-      $("writer-status").textContent = "The JSON is below, selected: copy it.";
+      byId("writer-status").textContent = "The JSON is below, selected: copy it.";
     }
   }
 

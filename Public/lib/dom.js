@@ -1,6 +1,9 @@
-// Building elements: HTML and SVG, text always as text, never as markup.
+// Finding and building elements: HTML and SVG, text always as text, never as markup.
 
 const SVG = "http://www.w3.org/2000/svg";
+
+/** The page's element with this id (null when there is none). */
+export const byId = (id) => document.getElementById(id);
 
 /** An HTML element with an optional class and text. */
 export function html(tag, className, text) {

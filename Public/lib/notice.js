@@ -1,9 +1,10 @@
 // The page's notice line: what went wrong, in words a learner can act on. Every view reports here.
 import { APIError } from "./api.js";
+import { byId } from "./dom.js";
 
 /** Shows `message` in the notice line, or hides the line (null). */
 export function notice(message) {
-  const line = document.getElementById("notice");
+  const line = byId("notice");
   line.textContent = message ?? "";
   line.hidden = !message;
 }

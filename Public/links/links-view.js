@@ -1,23 +1,21 @@
 // "My links" (`#links`): the links this browser kept or opened, newest first, each with its kind,
 // date and address, and a button that takes it off the list (the link itself stays).
-import { html } from "../lib/dom.js";
+import { byId, html } from "../lib/dom.js";
 import { forgetLink, myLinks } from "../lib/links.js";
-
-const $ = (id) => document.getElementById(id);
 
 export class LinksView {
   mount() {
-    $("my-links").hidden = false;
+    byId("my-links").hidden = false;
     this.render();
-    $("my-links-title").focus();
+    byId("my-links-title").focus();
   }
 
   unmount() {
-    $("my-links").hidden = true;
+    byId("my-links").hidden = true;
   }
 
   render(focusAfter) {
-    const list = $("my-links-list");
+    const list = byId("my-links-list");
     const links = myLinks();
     list.replaceChildren();
     links.forEach((link, index) => {
@@ -36,11 +34,11 @@ export class LinksView {
       item.append(anchor, html("span", "hint", ` — ${link.kind}${date ? `, ${date}` : ""}, /s/${link.id} `), remove);
       list.appendChild(item);
     });
-    $("my-links-empty").hidden = links.length > 0;
+    byId("my-links-empty").hidden = links.length > 0;
     // After a removal, the focus goes to the next item's button (or the heading when none is left).
     if (focusAfter !== undefined) {
       const buttons = list.querySelectorAll("button");
-      (buttons[Math.min(focusAfter, buttons.length - 1)] ?? $("my-links-title")).focus();
+      (buttons[Math.min(focusAfter, buttons.length - 1)] ?? byId("my-links-title")).focus();
     }
   }
 }

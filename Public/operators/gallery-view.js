@@ -3,11 +3,10 @@
 // with (`#gallery/throttle/compare=…`).
 // Its entries are loaded the first time it is shown.
 import { APIError } from "../lib/api.js";
+import { byId } from "../lib/dom.js";
 import { Finder } from "../find/find.js";
 import { decodeProgram } from "../editor/editor.js";
 import { Gallery } from "./gallery.js";
-
-const $ = (id) => document.getElementById(id);
 
 /**
  * `throttle` or `throttle/compare=…` (a shared comparison: the variants' expressions, as JSON
@@ -26,10 +25,10 @@ function entryAndVariants(id) {
 
 export class GalleryView {
   constructor() {
-    this.section = $("gallery");
+    this.section = byId("gallery");
     this.gallery = null;
-    $("gallery-entry-title").tabIndex = -1;
-    $("gallery-find-title").tabIndex = -1;
+    byId("gallery-entry-title").tabIndex = -1;
+    byId("gallery-find-title").tabIndex = -1;
   }
 
   /** Shows the list, or entry `id` when it names one. */
@@ -39,15 +38,15 @@ export class GalleryView {
       const response = await fetch("/gallery/entries.json");
       if (!response.ok) throw new APIError(response.status, "gallery_unavailable", "The gallery could not be loaded.");
       this.gallery = new Gallery(await response.json());
-      $("gallery-search").addEventListener("input", () => this.gallery.showList());
+      byId("gallery-search").addEventListener("input", () => this.gallery.showList());
       this.finder = new Finder(this.gallery.entries.map((entry) => entry.id));
     }
-    $("gallery-find").hidden = id !== "find";
+    byId("gallery-find").hidden = id !== "find";
     if (id === "find") {
-      $("gallery-index").hidden = true;
-      $("gallery-entry").hidden = true;
-      $("gallery-find-title").focus();
-    } else if (id && this.gallery.show(...entryAndVariants(id))) $("gallery-entry-title").focus();
+      byId("gallery-index").hidden = true;
+      byId("gallery-entry").hidden = true;
+      byId("gallery-find-title").focus();
+    } else if (id && this.gallery.show(...entryAndVariants(id))) byId("gallery-entry-title").focus();
     else this.gallery.showList();
   }
 

@@ -5,7 +5,7 @@ import { describeProblems, drawMarbles } from "../lib/api.js";
 import { copyAsTest } from "../lib/copy-test.js";
 import { docsLink, docsPage } from "../lib/docs-links.js";
 import { downloadPicture, rowsSVG } from "../diagram/diagram-export.js";
-import { html, prose, svg } from "../lib/dom.js";
+import { byId, html, prose, svg } from "../lib/dom.js";
 import { encodeProgram } from "../editor/editor.js";
 import { parseRow, renderRow } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, MarbleRowEditor, ROW_HEIGHT, drawSubscriptions, meaningfulDifferences, notationEditor, outputLane } from "../lib/marble-row.js";
@@ -29,8 +29,6 @@ function variantLabels(expressions) {
 /** How long the gallery waits after a change before it asks the server to draw again. */
 const DRAW_DELAY_MS = 120;
 
-const $ = (id) => document.getElementById(id);
-
 export class Gallery {
   constructor(entries) {
     this.groups = entries.groups;
@@ -43,25 +41,25 @@ export class Gallery {
       nextSymbol: (row) => this.nextSymbol(row),
       onChange: () => this.scheduleDraw(),
     });
-    $("gallery-compare").addEventListener("click", () => this.addVariant());
+    byId("gallery-compare").addEventListener("click", () => this.addVariant());
     // The embed page (Public/embed.html) shows the diagram alone: no "Copy as a test" there.
-    $("gallery-copy-test")?.addEventListener("click", () => copyAsTest(this.program(), {
+    byId("gallery-copy-test")?.addEventListener("click", () => copyAsTest(this.program(), {
       name: this.entry.id,
       title: `The gallery's ${this.entry.name}`,
       streams: [...Object.keys(this.entry.expected), ...this.variants.map((_, index) => variantName(index))],
-    }, { status: $("gallery-test-status"), output: $("gallery-test") }));
+    }, { status: byId("gallery-test-status"), output: byId("gallery-test") }));
     for (const format of ["svg", "png"]) {
-      $(`gallery-export-${format}`).addEventListener("click", () => this.export(format)
-        .catch(() => { $("gallery-status").textContent = "The PNG could not be made in this browser; the SVG can."; }));
+      byId(`gallery-export-${format}`).addEventListener("click", () => this.export(format)
+        .catch(() => { byId("gallery-status").textContent = "The PNG could not be made in this browser; the SVG can."; }));
     }
   }
 
   /** Downloads the entry's rows as drawn, with its program and values, as an SVG or a PNG. */
   export(format) {
-    const legend = [`${this.entry.name} — ${$("gallery-program").textContent.split("\n").filter(Boolean).join("; ")}`,
+    const legend = [`${this.entry.name} — ${byId("gallery-program").textContent.split("\n").filter(Boolean).join("; ")}`,
       ...[...document.querySelectorAll("#gallery-outputs .gallery-differs-legend, #gallery-outputs .gallery-legend")].map((node) => node.textContent).filter(Boolean),
       "^ a subscription began, ! it was disposed (RxJS subscription marbles)."];
-    const text = rowsSVG($("gallery-entry"), `${this.entry.name} (Reactive Playground operator gallery)`, legend);
+    const text = rowsSVG(byId("gallery-entry"), `${this.entry.name} (Reactive Playground operator gallery)`, legend);
     return downloadPicture(text, `gallery-${this.entry.id}`, format);
   }
 
@@ -69,10 +67,10 @@ export class Gallery {
 
   /** Shows the list, filtered by what the search box says (any of the entry's names). */
   showList() {
-    $("gallery-entry").hidden = true;
-    $("gallery-index").hidden = false;
-    const query = $("gallery-search").value.trim().toLowerCase();
-    const list = $("gallery-list");
+    byId("gallery-entry").hidden = true;
+    byId("gallery-index").hidden = false;
+    const query = byId("gallery-search").value.trim().toLowerCase();
+    const list = byId("gallery-list");
     list.replaceChildren();
     let shown = 0;
     for (const group of this.groups) {
@@ -94,7 +92,7 @@ export class Gallery {
       section.appendChild(items);
       list.appendChild(section);
     }
-    $("gallery-count").textContent = `${shown} operator${shown === 1 ? "" : "s"}${query ? ` match “${query}”` : ""}.`;
+    byId("gallery-count").textContent = `${shown} operator${shown === 1 ? "" : "s"}${query ? ` match “${query}”` : ""}.`;
   }
 
   // MARK: One entry
@@ -111,22 +109,22 @@ export class Gallery {
     this.rows = entry.inputs.map((row) => ({
       name: row.name, letters: { ...(row.values ?? {}) }, nested: { ...(row.nested ?? {}) }, ...parseRow(row.marbles),
     }));
-    $("gallery-index").hidden = true;
-    $("gallery-entry").hidden = false;
-    if ($("gallery-test")) { // a test written for the entry shown before
-      $("gallery-test").hidden = true;
-      $("gallery-test-status").textContent = "";
+    byId("gallery-index").hidden = true;
+    byId("gallery-entry").hidden = false;
+    if (byId("gallery-test")) { // a test written for the entry shown before
+      byId("gallery-test").hidden = true;
+      byId("gallery-test-status").textContent = "";
     }
-    $("gallery-entry-title").textContent = entry.name;
-    $("gallery-group").textContent = entry.group;
-    $("gallery-explanation").textContent = entry.explanation;
-    $("gallery-note").hidden = !entry.note;
-    $("gallery-note").textContent = entry.note ?? "";
-    $("gallery-entry-names").textContent =
+    byId("gallery-entry-title").textContent = entry.name;
+    byId("gallery-group").textContent = entry.group;
+    byId("gallery-explanation").textContent = entry.explanation;
+    byId("gallery-note").hidden = !entry.note;
+    byId("gallery-note").textContent = entry.note ?? "";
+    byId("gallery-entry-names").textContent =
       `RAC 2.x ${entry.rac} · ReactiveSwift ${entry.reactiveSwift} · RxSwift ${entry.rxSwift} · RxJS ${entry.rxjs} · Combine ${entry.combine}`;
     this.renderInputs();
     this.linkDocumentation(entry);
-    $("gallery-outputs").replaceChildren(); // the last entry's output goes at once, not when this one's comes
+    byId("gallery-outputs").replaceChildren(); // the last entry's output goes at once, not when this one's comes
     this.scheduleDraw(0);
     return true;
   }
@@ -156,7 +154,7 @@ export class Gallery {
   }
 
   renderInputs() {
-    const container = $("gallery-inputs");
+    const container = byId("gallery-inputs");
     container.replaceChildren();
     for (const row of this.rows) {
       const block = html("div", "gallery-row");
@@ -204,13 +202,13 @@ export class Gallery {
       container.appendChild(block);
       this.editor.attach(row, lane);
     }
-    $("gallery-program").textContent = this.entry.program.replaceAll("@", "");
+    byId("gallery-program").textContent = this.entry.program.replaceAll("@", "");
     this.renderVariants();
   }
 
   /** Links each operator the entry names (a comparison names several) to its documentation page. */
   async linkDocumentation(entry) {
-    const line = $("gallery-docs");
+    const line = byId("gallery-docs");
     if (!line) return;
     line.replaceChildren();
     line.hidden = true;
@@ -232,7 +230,7 @@ export class Gallery {
   /** Each variant's label and Remove button named after what it runs now. */
   relabelVariants() {
     const labels = variantLabels(this.variants);
-    $("gallery-variants").querySelectorAll(".gallery-variant").forEach((row, index) => {
+    byId("gallery-variants").querySelectorAll(".gallery-variant").forEach((row, index) => {
       row.querySelector("label").textContent = labels[index];
       row.querySelector("button").setAttribute("aria-label", `Remove the variant ${labels[index]}`);
     });
@@ -240,7 +238,7 @@ export class Gallery {
 
   /** A text field per variant, and the button that adds one (at most MAX_VARIANTS). */
   renderVariants() {
-    const container = $("gallery-variants");
+    const container = byId("gallery-variants");
     container.replaceChildren();
     this.variants.forEach((expression, index) => {
       const row = html("div", "gallery-row-controls gallery-variant");
@@ -262,20 +260,20 @@ export class Gallery {
         this.variants.splice(index, 1);
         this.renderVariants();
         this.variantsChanged();
-        $("gallery-compare").focus();
+        byId("gallery-compare").focus();
       });
       row.append(label, field, remove);
       container.appendChild(row);
     });
     this.relabelVariants();
-    $("gallery-compare").disabled = this.variants.length >= MAX_VARIANTS;
+    byId("gallery-compare").disabled = this.variants.length >= MAX_VARIANTS;
   }
 
   addVariant() {
     this.variants.push(this.firstExpression);
     this.renderVariants();
     this.variantsChanged();
-    $(`gallery-variant-${this.variants.length - 1}`).focus();
+    byId(`gallery-variant-${this.variants.length - 1}`).focus();
   }
 
   /** The address says the variants, so the comparison can be shared; the output is drawn again. */
@@ -303,8 +301,8 @@ export class Gallery {
   async draw() {
     const number = ++this.drawNumber;
     const program = this.program();
-    $("gallery-open").href = `#program=${encodeProgram(program)}`;
-    const status = $("gallery-status");
+    byId("gallery-open").href = `#program=${encodeProgram(program)}`;
+    const status = byId("gallery-status");
     try {
       const answer = await drawMarbles(program);
       if (number !== this.drawNumber) return;
@@ -316,12 +314,12 @@ export class Gallery {
       // drawn (nor ringed) belongs to another program.
       const problems = describeProblems(error);
       status.replaceChildren(prose("span", `Not drawn: ${problems ? `${problems}.` : error.message}`));
-      $("gallery-outputs").replaceChildren();
+      byId("gallery-outputs").replaceChildren();
     }
   }
 
   drawOutputs(answer) {
-    const container = $("gallery-outputs");
+    const container = byId("gallery-outputs");
     container.replaceChildren();
     const shown = [...Object.keys(this.entry.expected), ...this.variants.map((_, index) => variantName(index))];
     const labelOf = Object.fromEntries(variantLabels(this.variants).map((label, index) => [variantName(index), label]));

@@ -2,12 +2,11 @@
 // student), and the teacher's key pasted into a browser that does not hold it. The keys a browser
 // holds are kept in its local storage, never in an address.
 import { joinRoom, openRoom } from "../lib/api.js";
-import { html, prose } from "../lib/dom.js";
+import { byId, html, prose } from "../lib/dom.js";
 import { myLinks } from "../lib/links.js";
 import { explain, notice } from "../lib/notice.js";
 import { lastProgram } from "../editor/editor-view.js";
 
-const $ = (id) => document.getElementById(id);
 const STORE = "playground.rooms";
 
 /** The panel's heading, focusable so that a route can move the focus to it. */
@@ -59,7 +58,6 @@ export function button(text, className = "action", type = "button") {
   return node;
 }
 
-
 /** The form that opens a room: what the class works on, and a title. */
 export async function renderOpen(room) {
   const form = html("form", "room-form");
@@ -100,7 +98,7 @@ export async function renderOpen(room) {
     location.hash = `teach/${opened.room}`;
   });
   room.section.replaceChildren(heading("Teach a class"), form);
-  $("room-title").focus();
+  byId("room-title").focus();
 }
 
 /** The form that joins a room: its code, and the student's name. */

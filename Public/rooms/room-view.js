@@ -4,7 +4,7 @@
 // teacher's questions by drawing marbles. The room's event stream carries whole snapshots of what
 // each person sees, so a reconnect shows the current question and one's own answer again.
 import { answerRoom, askRoom, endRoom, lockRoom, moveRoom, removeStudent, revealRoom, roomAddress, roomStudents, takeRoomHome } from "../lib/api.js";
-import { html, prose } from "../lib/dom.js";
+import { byId, html, prose } from "../lib/dom.js";
 import { parseRow } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow } from "../lib/marble-row.js";
 import { explain, notice } from "../lib/notice.js";
@@ -12,12 +12,10 @@ import { RoomStream, goneWords } from "./room-stream.js";
 import { button, field, heading, onSubmit, renderJoin, renderKey, renderOpen } from "./room-forms.js";
 import { classPanel, legend, questionWords, revealPanel } from "./room-panels.js";
 
-const $ = (id) => document.getElementById(id);
-
 export class RoomView {
   /** `lessons()` lists the course's lessons, `scenarios` the built-in scenarios. */
   constructor({ lessons, scenarios }) {
-    this.section = $("room");
+    this.section = byId("room");
     this.lessons = lessons;
     this.scenarios = scenarios;
     this.source = null;
@@ -109,7 +107,7 @@ export class RoomView {
     this.view = view;
     if (this.params.role === "teacher") this.renderTeacher(view);
     else this.renderStudent(view);
-    if (first) $("room-title")?.focus();
+    if (first) byId("room-title")?.focus();
   }
 
   renderTeacher(view) {
@@ -201,7 +199,7 @@ export class RoomView {
   keepFocus(replace) {
     const focused = this.section.contains(document.activeElement) ? document.activeElement.id : null;
     replace();
-    if (focused) $(focused)?.focus();
+    if (focused) byId(focused)?.focus();
   }
 
   askForm(view) {

@@ -2,6 +2,7 @@
 // its marble diagram fed live by the session's SSE stream, the source beside it, the virtual
 // clock's controls and the event log. It owns all of this state; nothing outside reads it.
 import { keepRun, roomAddress, sessionInfo, sessionPath, sessionRecording } from "../lib/api.js";
+import { byId } from "../lib/dom.js";
 import { comparisonsIn } from "../editor/compare-lines.js";
 import { Diagram, WINDOW_RANGE } from "../diagram/diagram.js";
 import { downloadPNG, downloadSVG } from "../diagram/diagram-export.js";
@@ -18,7 +19,6 @@ import { renderSource } from "./source-panel.js";
 import { TimeScrubber } from "./time-scrubber.js";
 import { VirtualClock } from "./virtual-clock.js";
 
-const $ = (id) => document.getElementById(id);
 /** Events kept to redraw the diagram when a chain's stages are shown or hidden. */
 const MAX_KEPT_EVENTS = 5000;
 /** The errors with which the server stops a program at a limit (docs/PIPELINES.md, "Limits"). */
@@ -37,54 +37,54 @@ export function programScenario(summary, text) {
 
 export class SessionView {
   constructor() {
-    this.section = $("scenario");
+    this.section = byId("scenario");
     this.diagram = null;
     this.source = null; // the session's EventSource
     this.scenario = null;
     this.expanded = new Set(); // named streams of a program whose chain's stages are shown
     this.windowMs = null; // the learner's zoom, kept from session to session (null: the default)
     this.frame = null;
-    this.log = new EventLog($("log"), $("log-filter"));
+    this.log = new EventLog(byId("log"), byId("log-filter"));
     this.clock = new VirtualClock({
-      bar: $("clock"), reading: $("virtual-time"), play: $("play"), speed: $("speed"),
-      steps: [[$("advance-100"), 100], [$("advance-500"), 500]],
+      bar: byId("clock"), reading: byId("virtual-time"), play: byId("play"), speed: byId("speed"),
+      steps: [[byId("advance-100"), 100], [byId("advance-500"), 500]],
     });
     this.instant = null; // the scrubber's instant, {t, seq}; null: live
-    this.scrubber = new TimeScrubber($("diagram"), {
+    this.scrubber = new TimeScrubber(byId("diagram"), {
       events: () => this.events.filter((event) => this.streamNames.has(event.stream)),
       start: () => this.events[0]?.t ?? 0, // the page keeps the newest 5,000 events
       onInstant: (instant) => this.showInstant(instant),
     });
-    this.runRows = new RunRows($("pipeline-layout"));
+    this.runRows = new RunRows(byId("pipeline-layout"));
     this.wireViewControls();
-    $("scenario-title").tabIndex = -1;
+    byId("scenario-title").tabIndex = -1;
   }
 
   /** The time axis's controls and the source toggle act on whichever diagram is shown. */
   wireViewControls() {
-    $("follow").addEventListener("change", (event) => {
+    byId("follow").addEventListener("change", (event) => {
       if (event.target.checked) this.scrubber.backToLive();
       this.diagram?.setFollow(event.target.checked);
     });
-    $("show-threads").addEventListener("change", (event) => this.diagram?.setThreads(event.target.checked));
-    $("export-svg").addEventListener("click", () => this.diagram && downloadSVG(this.diagram, this.exportTitle, this.exportName));
-    $("export-png").addEventListener("click", () => this.diagram && downloadPNG(this.diagram, this.exportTitle, this.exportName)
+    byId("show-threads").addEventListener("change", (event) => this.diagram?.setThreads(event.target.checked));
+    byId("export-svg").addEventListener("click", () => this.diagram && downloadSVG(this.diagram, this.exportTitle, this.exportName));
+    byId("export-png").addEventListener("click", () => this.diagram && downloadPNG(this.diagram, this.exportTitle, this.exportName)
       .catch(() => notice("The PNG could not be made in this browser; the SVG can.")));
-    $("zoom-in").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs / 2));
-    $("zoom-out").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs * 2));
-    $("earlier").addEventListener("click", () => this.diagram?.pan(-0.5));
-    $("later").addEventListener("click", () => this.diagram?.pan(0.5));
-    $("toggle-source").addEventListener("click", (event) => {
+    byId("zoom-in").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs / 2));
+    byId("zoom-out").addEventListener("click", () => this.diagram?.setWindow(this.diagram.windowMs * 2));
+    byId("earlier").addEventListener("click", () => this.diagram?.pan(-0.5));
+    byId("later").addEventListener("click", () => this.diagram?.pan(0.5));
+    byId("toggle-source").addEventListener("click", (event) => {
       const shown = event.target.getAttribute("aria-expanded") !== "true";
       event.target.setAttribute("aria-expanded", String(shown));
       event.target.textContent = shown ? "Hide source" : "Show source";
-      $("source-panel").hidden = !shown;
-      $("pipeline-layout").classList.toggle("source-hidden", !shown);
+      byId("source-panel").hidden = !shown;
+      byId("pipeline-layout").classList.toggle("source-hidden", !shown);
       this.diagram?.relayout();
     });
     window.addEventListener("resize", () => this.diagram?.relayout());
     // A replay has its recording; a live session's is asked for as it is now.
-    $("run-rows-open").addEventListener("click", async () => {
+    byId("run-rows-open").addEventListener("click", async () => {
       try {
         const recording = this.replay ?? await sessionRecording(this.sessionID, this.room);
         if (recording.rows) this.runRows.open(this.scenario, recording);
@@ -93,14 +93,14 @@ export class SessionView {
         notice(explain(error));
       }
     });
-    $("keep-run").addEventListener("click", async () => {
+    byId("keep-run").addEventListener("click", async () => {
       try {
         const link = await keepRun(this.sessionID, this.room);
         rememberLink(link);
         const anchor = document.createElement("a");
         anchor.href = link.url;
         anchor.textContent = `${location.origin}${link.url}`;
-        $("kept-run").replaceChildren("Kept: ", anchor);
+        byId("kept-run").replaceChildren("Kept: ", anchor);
       } catch (error) {
         notice(explain(error));
       }
@@ -118,13 +118,13 @@ export class SessionView {
     this.replay = replay;
     this.room = replay ? null : room;
     this.renderHead(scenario, sessionID ?? replay?.id, clock);
-    $("kept-run").replaceChildren();
+    byId("kept-run").replaceChildren();
     this.runRows.close();
-    if (replay) $("scenario-title").textContent = replay.title;
+    if (replay) byId("scenario-title").textContent = replay.title;
     // A room's session is shared by the room's code, and driven by its teacher alone; a replay is
     // shared by its own link.
-    $("session-share").hidden = Boolean(room || replay);
-    if (room || replay) $("program-share").hidden = true;
+    byId("session-share").hidden = Boolean(room || replay);
+    if (room || replay) byId("program-share").hidden = true;
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
     this.seed = null; // the session's subscription counts when this page joined
     this.colours = new CauseColours();
@@ -137,14 +137,14 @@ export class SessionView {
     this.instant = null;
     this.scrubber.backToLive();
     notice(null);
-    this.boundFields = renderInputs($("inputs"), scenario, sessionID, replay ? { role: "student" } : room);
+    this.boundFields = renderInputs(byId("inputs"), scenario, sessionID, replay ? { role: "student" } : room);
     this.renderDiagram();
-    renderSource({ path: $("source-path"), code: $("source-code"), choice: $("source-choice") }, scenario);
+    renderSource({ path: byId("source-path"), code: byId("source-code"), choice: byId("source-choice") }, scenario);
     this.clock.start(sessionID, clock === "virtual" && !replay, room);
     if (replay) this.play(replay);
     else this.connect();
     if (this.frame === null) this.animate();
-    if (focus) $("scenario-title").focus();
+    if (focus) byId("scenario-title").focus();
   }
 
   /** Disconnects and hides the view. */
@@ -158,24 +158,24 @@ export class SessionView {
   }
 
   renderHead(scenario, sessionID, clock) {
-    $("scenario-title").textContent = scenario.title;
+    byId("scenario-title").textContent = scenario.title;
     // The first sentence, then the rest on request: the diagram stays in view.
     const [summary, ...rest] = scenario.description.split(/(?<=\.) /);
-    $("scenario-summary").textContent = summary;
-    $("scenario-description").textContent = rest.join(" ") || summary;
-    const link = $("session-link");
+    byId("scenario-summary").textContent = summary;
+    byId("scenario-description").textContent = rest.join(" ") || summary;
+    const link = byId("session-link");
     link.href = `#session=${sessionID}`;
     link.textContent = `${location.origin}/#session=${sessionID}`;
-    $("marbles-link").href = this.room ? roomAddress(this.room, "/session/marbles") : sessionPath(sessionID, null, "/marbles");
-    $("edit-offer").hidden = !scenario.pipeline;
-    $("step-offer").hidden = clock === "virtual" || Boolean(scenario.program); // a program picks its clock in the editor
-    $("step-link").href = `#step=${scenario.id}`;
-    $("edit-link").href = `#edit=${scenario.id}`;
-    $("program-share").hidden = !scenario.program;
+    byId("marbles-link").href = this.room ? roomAddress(this.room, "/session/marbles") : sessionPath(sessionID, null, "/marbles");
+    byId("edit-offer").hidden = !scenario.pipeline;
+    byId("step-offer").hidden = clock === "virtual" || Boolean(scenario.program); // a program picks its clock in the editor
+    byId("step-link").href = `#step=${scenario.id}`;
+    byId("edit-link").href = `#edit=${scenario.id}`;
+    byId("program-share").hidden = !scenario.program;
     if (scenario.program) {
       const share = `${location.origin}/#program=${encodeProgram(scenario.program)}`;
-      $("program-link").href = share;
-      $("program-link").textContent = share.length > 90 ? `${share.slice(0, 87)}…` : share;
+      byId("program-link").href = share;
+      byId("program-link").textContent = share.length > 90 ? `${share.slice(0, 87)}…` : share;
     }
   }
 
@@ -191,9 +191,9 @@ export class SessionView {
   renderDiagram() {
     const rows = diagramRows(this.scenario, this.expanded);
     const previous = this.diagram;
-    const diagram = new Diagram($("diagram"), rows, {
-      detail: $("marble-detail"), windowMs: this.windowMs, timeScale: this.scenario.timeScale, colours: this.colours, onViewChange: () => this.showView(),
-      onExpand: (name) => this.toggleStages(name), threads: $("show-threads").checked,
+    const diagram = new Diagram(byId("diagram"), rows, {
+      detail: byId("marble-detail"), windowMs: this.windowMs, timeScale: this.scenario.timeScale, colours: this.colours, onViewChange: () => this.showView(),
+      onExpand: (name) => this.toggleStages(name), threads: byId("show-threads").checked,
       compared: comparisonsIn(this.scenario.program),
     });
     if (previous) diagram.follow = previous.follow;
@@ -237,11 +237,11 @@ export class SessionView {
   showView() {
     const diagram = this.diagram;
     if (!diagram) return;
-    $("follow").checked = diagram.follow;
-    $("window-size").textContent = seconds(diagram.windowMs);
+    byId("follow").checked = diagram.follow;
+    byId("window-size").textContent = seconds(diagram.windowMs);
     if (diagram.zoomed) this.windowMs = diagram.windowMs;
-    $("zoom-in").disabled = diagram.windowMs <= WINDOW_RANGE[0];
-    $("zoom-out").disabled = diagram.windowMs >= WINDOW_RANGE[1];
+    byId("zoom-in").disabled = diagram.windowMs <= WINDOW_RANGE[0];
+    byId("zoom-out").disabled = diagram.windowMs >= WINDOW_RANGE[1];
   }
 
   /** Says a result stream's new value to screen readers, at most every half second per stream. */
@@ -250,7 +250,7 @@ export class SessionView {
     const now = performance.now();
     if (now - (this.announceAt.get(event.stream) ?? 0) < ANNOUNCE_EVERY_MS) return;
     this.announceAt.set(event.stream, now);
-    $("announcer").textContent = `${event.stream}: ${describe(event.value, 120)}`;
+    byId("announcer").textContent = `${event.stream}: ${describe(event.value, 120)}`;
   }
 
   receive(event) {
@@ -300,8 +300,8 @@ export class SessionView {
   }
 
   setConnection(text, state) {
-    $("connection").textContent = text;
-    $("connection").dataset.state = state;
+    byId("connection").textContent = text;
+    byId("connection").dataset.state = state;
   }
 
   /** Opens the session's event stream; every named stream's events go to `receive`. */

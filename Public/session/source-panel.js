@@ -1,6 +1,6 @@
 // The source panel: the scenario's Swift file (or the learner's program) beside its streams, the
 // lines that make a named stream marked, opened on the lines that build the pipeline.
-import { html } from "../lib/dom.js";
+import { byId, html } from "../lib/dom.js";
 
 /** The stream a line of a scenario's Swift names: `stream("name", …)` (a stage later stages read)
  * or `watch("name", …)` (one the session watches), or `"name",` alone on the line after
@@ -12,7 +12,7 @@ function streamNamedOn(line, previous = "") {
 
 /** The button that shows or hides the `count` folded lines above the pipeline (none: no button). */
 function renderUnfold(code, count, folded) {
-  document.getElementById("source-unfold")?.remove();
+  byId("source-unfold")?.remove();
   if (count === 0) return;
   const button = html("button", "secondary unfold");
   button.type = "button";
