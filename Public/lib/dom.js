@@ -27,3 +27,20 @@ export function prose(tag, text) {
   text.split(/(`[^`]+`)/).forEach((part) => node.append(part.startsWith("`") ? html("code", undefined, part.slice(1, -1)) : part));
   return node;
 }
+
+/**
+ * A view's fixed markup, written in its folder as template`<h2 …>…</h2>`: it takes no values
+ * (`${…}`), so no data is ever read as markup; what depends on data is built with html(), svg()
+ * and prose(), as text.
+ */
+export function template(strings, ...values) {
+  if (values.length) throw new TypeError("a template takes no values: build them with html(), as text");
+  return strings[0];
+}
+
+/** Puts `markup` (a template) into the element with this id, in place of what it held. */
+export function fill(id, markup) {
+  const holder = document.createElement("template");
+  holder.innerHTML = markup;
+  byId(id).replaceChildren(holder.content);
+}
