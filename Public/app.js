@@ -1,6 +1,7 @@
-// The playground page's wiring: loads the catalogue, makes one object per view, and routes the
-// address's hash to the views it shows. Each view owns its state and its part of the page; they
-// talk only through the routes below. Values are always rendered as text, never as HTML.
+// The playground page's wiring: fills each view's section with its folder's markup, loads the
+// catalogue, makes one object per view, and routes the address's hash to the views it shows.
+// Each view owns its state and its part of the page; they talk only through the routes below.
+// Values are always rendered as text, never as HTML.
 import { catalogue, createSession, examplePrograms, lessonList, readLink, roomState, sessionInfo } from "./lib/api.js";
 import { byId, fill } from "./lib/dom.js";
 import { decodeProgram } from "./editor/editor.js";

@@ -1,6 +1,6 @@
 // The course's markup (#learn): the lessons and Make a course, and one lesson (its rows, the
-// prediction, the run, the challenge). Fixed markup only: learn-view.js fills in what depends on
-// data, as text (Public/README.md).
+// prediction, the run, the challenge). Fixed markup only: learn-view.js and course-maker.js fill
+// in what depends on data, as text (Public/README.md).
 import { template } from "../lib/dom.js";
 
 export const learnMarkup = template`

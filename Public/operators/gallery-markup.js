@@ -1,6 +1,6 @@
 // The operator gallery's markup: the list and its search, and one entry (its rows, variants,
 // outputs and exports). The search by behaviour's article is filled from find/. Fixed markup only:
-// gallery-view.js fills in what depends on data, as text (Public/README.md).
+// gallery-view.js and gallery.js fill in what depends on data, as text (Public/README.md).
 import { template } from "../lib/dom.js";
 
 export const galleryMarkup = template`

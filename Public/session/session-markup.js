@@ -1,6 +1,6 @@
 // A session's markup: its header and links, the inputs, the diagram with its controls and clock,
-// the source and the event log. Fixed markup only: session-view.js fills in what depends on data,
-// as text (Public/README.md).
+// the source and the event log. Fixed markup only: session-view.js and its parts fill in what
+// depends on data, as text (Public/README.md).
 import { template } from "../lib/dom.js";
 
 export const sessionMarkup = template`
