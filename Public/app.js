@@ -1,32 +1,49 @@
-// The playground page's wiring: loads the catalogue, makes one object per view, and routes the
-// address's hash to the views it shows. Each view owns its state and its part of the page; they
-// talk only through the routes below. Values are always rendered as text, never as HTML.
-import { catalogue, createSession, examplePrograms, lessonList, readLink, roomState, sessionInfo } from "./api.js";
-import { decodeProgram } from "./editor.js";
-import { LessonSource } from "./lesson-source.js";
-import { LINK_PATH, rememberLink } from "./links.js";
-import { explain, explainSessionError, notice } from "./notice.js";
-import { isGone } from "./room-stream.js";
-import { Router } from "./router.js";
-import { EditorView, lastProgram } from "./views/editor-view.js";
-import { GalleryView } from "./views/gallery-view.js";
-import { LearnView } from "./views/learn-view.js";
-import { LessonWriter } from "./views/lesson-writer.js";
-import { LinksView } from "./views/links-view.js";
-import { roomKeys } from "./views/room-forms.js";
-import { RoomView } from "./views/room-view.js";
-import { ScenarioList } from "./views/scenario-list.js";
-import { SessionView, programScenario } from "./views/session-view.js";
+// The playground page's wiring: fills each view's section with its folder's markup, loads the
+// catalogue, makes one object per view, and routes the address's hash to the views it shows.
+// Each view owns its state and its part of the page; they talk only through the routes below.
+// Values are always rendered as text, never as HTML.
+import { catalogue, createSession, examplePrograms, lessonList, readLink, roomState, sessionInfo } from "./lib/api.js";
+import { byId, fill } from "./lib/dom.js";
+import { decodeProgram } from "./editor/editor.js";
+import { LessonSource } from "./learn/lesson-source.js";
+import { LINK_PATH, rememberLink } from "./lib/links.js";
+import { explain, explainSessionError, notice } from "./lib/notice.js";
+import { isGone } from "./rooms/room-stream.js";
+import { Router } from "./lib/router.js";
+import { editorMarkup } from "./editor/editor-markup.js";
+import { EditorView, lastProgram } from "./editor/editor-view.js";
+import { findMarkup } from "./find/find-markup.js";
+import { galleryMarkup } from "./operators/gallery-markup.js";
+import { GalleryView } from "./operators/gallery-view.js";
+import { learnMarkup } from "./learn/learn-markup.js";
+import { LearnView } from "./learn/learn-view.js";
+import { LessonWriter } from "./learn/lesson-writer.js";
+import { writerMarkup } from "./learn/writer-markup.js";
+import { linksMarkup } from "./links/links-markup.js";
+import { LinksView } from "./links/links-view.js";
+import { roomKeys } from "./rooms/room-forms.js";
+import { RoomView } from "./rooms/room-view.js";
+import { ScenarioList } from "./session/scenario-list.js";
+import { sessionMarkup } from "./session/session-markup.js";
+import { SessionView, programScenario } from "./session/session-view.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * Each view's fixed markup, from its folder, into its empty element of index.html (the gallery's
+ * before the search's, which sits in it). The room's view builds all of its own.
+ */
+const markup = {
+  "editor-panel": editorMarkup, scenario: sessionMarkup, gallery: galleryMarkup, "gallery-find": findMarkup,
+  learn: learnMarkup, writer: writerMarkup, "my-links": linksMarkup,
+};
 
 /** The panel shown before anything is chosen. */
 const intro = {
-  mount: () => { $("intro").hidden = false; },
-  unmount: () => { $("intro").hidden = true; },
+  mount: () => { byId("intro").hidden = false; },
+  unmount: () => { byId("intro").hidden = true; },
 };
 
 async function start() {
+  for (const [id, view] of Object.entries(markup)) fill(id, view);
   let scenarios;
   try {
     scenarios = await catalogue();
@@ -35,7 +52,7 @@ async function start() {
     return;
   }
   const examples = await examplePrograms().catch(() => []); // the menu still offers the scenarios' programs
-  const tabs = new ScenarioList($("scenario-list"), scenarios);
+  const tabs = new ScenarioList(byId("scenario-list"), scenarios);
   const session = new SessionView();
   const editor = new EditorView({ scenarios, examples, onSession: showProgramSession });
   const lessons = new LessonSource();

@@ -1,17 +1,15 @@
 // The embed page (`/embed/gallery/ID`, `/embed/gallery/ID?compare=…`, `/embed/program?p=…`): one
 // gallery entry or one program, drawn alone for an iframe on another site, with a link back to
 // the full playground. A gallery entry is the gallery's own view, so its rows stay draggable.
-import { drawMarbles } from "./api.js";
-import { html } from "./dom.js";
-import { decodeProgram } from "./editor.js";
-import { Gallery } from "./gallery.js";
-import { FRAME_WIDTH, outputLane } from "./marble-row.js";
-
-const $ = (id) => document.getElementById(id);
+import { drawMarbles } from "./lib/api.js";
+import { byId, html } from "./lib/dom.js";
+import { decodeProgram } from "./editor/editor.js";
+import { Gallery } from "./operators/gallery.js";
+import { FRAME_WIDTH, outputLane } from "./lib/marble-row.js";
 
 function problem(text) {
-  $("embed-problem").hidden = false;
-  $("embed-problem").textContent = text;
+  byId("embed-problem").hidden = false;
+  byId("embed-problem").textContent = text;
 }
 
 /** The variants of a comparison link (`compare=` base64url of a JSON array of expressions). */
@@ -32,19 +30,19 @@ async function showEntry(id, compare) {
   // Checked first: the gallery answers an unknown id with its list, which this page has not.
   if (!gallery.entries.some((entry) => entry.id === id)) return problem(`The gallery has no entry “${id}”.`);
   gallery.show(id, variantsOf(compare));
-  $("embed-back").href = `/#gallery/${encodeURIComponent(id)}${compare ? `/compare=${compare}` : ""}`;
+  byId("embed-back").href = `/#gallery/${encodeURIComponent(id)}${compare ? `/compare=${compare}` : ""}`;
 }
 
 async function showProgram(encoded) {
   const text = encoded ? decodeProgram(encoded) : null;
   if (text === null) return problem("This program link is damaged: its text could not be read.");
-  $("embed-program").hidden = false;
-  $("embed-program-text").textContent = text;
-  $("embed-back").href = `/#program=${encoded}`;
+  byId("embed-program").hidden = false;
+  byId("embed-program-text").textContent = text;
+  byId("embed-back").href = `/#program=${encoded}`;
   try {
     const answer = await drawMarbles(text);
     const frames = Math.max(16, ...Object.values(answer.streams).map((drawing) => drawing.marbles.length + 2));
-    const rows = $("embed-program-rows");
+    const rows = byId("embed-program-rows");
     for (const name of answer.order) {
       const drawing = answer.streams[name];
       const row = html("div", "gallery-row gallery-output");
@@ -56,9 +54,9 @@ async function showProgram(encoded) {
       row.append(label, scroll);
       rows.appendChild(row);
     }
-    $("embed-program-status").textContent = answer.truncated ? answer.truncation.message : "";
+    byId("embed-program-status").textContent = answer.truncated ? answer.truncation.message : "";
   } catch (error) {
-    $("embed-program-status").textContent = `Not drawn: ${error.message}`;
+    byId("embed-program-status").textContent = `Not drawn: ${error.message}`;
   }
 }
 

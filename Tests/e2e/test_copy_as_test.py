@@ -49,7 +49,7 @@ ROWS = {
 
 
 def entry_program(entry):
-    """The entry's program as the page builds it (Public/gallery.js `program()`): each input row a
+    """The entry's program as the page builds it (Public/operators/gallery.js `program()`): each input row a
     named stream `NAME = marbles(…)` with its values and nested diagrams, read where it says `@NAME`."""
     rows = []
     text = entry["program"]

@@ -78,7 +78,7 @@ def test_without_a_site_the_page_asks_for_no_documentation_index(browser, make_p
     browser.get(f"{playground.url}/#gallery/takeWhile")
     page = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "import('/docs-links.js').then((links) => links.docsPage('take(while:)')).then(done, (error) => done(String(error)));")
+        "import('/lib/docs-links.js').then((links) => links.docsPage('take(while:)')).then(done, (error) => done(String(error)));")
     assert page is None
     asked = browser.execute_script("return performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)")
     assert "/api/docs" in asked and "/docs/index/index.json" not in asked

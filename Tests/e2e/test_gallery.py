@@ -12,7 +12,7 @@ ENTRIES = [entry for group in GALLERY["groups"] for entry in group["entries"]]
 
 def program(entry):
     """The entry's program with each input row, `@NAME`, as a cold marbles(…) source with the
-    row's letter values and nested diagrams (as the page builds it: Public/gallery.js)."""
+    row's letter values and nested diagrams (as the page builds it: Public/operators/gallery.js)."""
     text = entry["program"]
     for row in entry["inputs"]:
         nested = "".join(f', {letter}: marbles("{inner}")' for letter, inner in row.get("nested", {}).items())

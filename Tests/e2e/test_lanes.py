@@ -253,7 +253,7 @@ def test_many_lanes_and_inner_lanes_stay_bounded_legible_and_accessible(browser,
 
 LAYOUT_RULES = """
 const done = arguments[arguments.length - 1];
-import('/diagram-lanes.js').then((lanes) => {
+import('/diagram/diagram-lanes.js').then((lanes) => {
   const ev = (seq, kind, t, sub, value) => ({ seq, kind, t, sub, value, stream: 's' });
   const place = (events) => lanes.placeGlyphs(events, 1, 28).map((g) => [g.mark ?? g.events.map((e) => e.kind).join('+'), Math.round(g.x)]);
   const subscriptions = (events) => lanes.subscriptionsOf(events);

@@ -104,7 +104,7 @@ def zoom_to_keystrokes(browser):
     """Zooms in, as a learner would with "+", to the window in which keystrokes typed at a normal
     pace stand apart at this width (the page's `defaultWindow`)."""
     wanted = browser.execute_async_script("""const done = arguments[0];
-        import('/diagram-window.js').then((m) => done(m.defaultWindow(document.querySelector('.lanes').clientWidth)));""")
+        import('/diagram/diagram-window.js').then((m) => done(m.defaultWindow(document.querySelector('.lanes').clientWidth)));""")
     shown = lambda: float(browser.find_element(By.ID, "window-size").text.removesuffix(" s")) * 1000
     while shown() > wanted:
         before = shown()

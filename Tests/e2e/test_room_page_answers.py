@@ -103,7 +103,7 @@ def test_a_refused_answer_is_said_and_the_teachers_counts_survive_a_reload(playg
 # group), no marbles at all, and a tally that is not lists: they draw the rest, and say which.
 PANELS = """
 const done = arguments[arguments.length - 1];
-import("/views/room-panels.js").then(({ classPanel, revealPanel }) => {
+import("/rooms/room-panels.js").then(({ classPanel, revealPanel }) => {
   const question = { id: 1, stream: "out", from: 100, frames: 8, frame: 100, letters: { a: "a", b: "b", c: "c" }, truth: "---b-c|", revealed: true };
   const view = { students: 5, question, class: { answered: 4, right: 1, heat: [0, 1, 0, 3, 0, 3, 3, 0],
     wrong: [{ marbles: "-*-|", count: 1 }, { marbles: "-a-(b", count: 1 }, { marbles: null, count: 1 }, { marbles: "-a-b-c|", count: 1 }] } };

@@ -1,0 +1,132 @@
+// What a lesson draws after a run, pure of the page's state: a labelled row, the check marks of a
+// comparison, subscriptions as lines, a flattening's inner signals from `^` to `!`, and a failed
+// challenge's run against the goal's. Each answers nodes; the lesson view places them.
+import { canonical, subscriptionsOf } from "./lesson-check.js";
+import { html, prose, svg } from "../lib/dom.js";
+import { letterValue, parseRow, parseSubscription } from "../lib/marble-notation.js";
+import { FRAME_WIDTH, ROW_HEIGHT, drawSubscriptions, outputLane } from "../lib/marble-row.js";
+
+/** The mark each outcome of a compared marble gets on the check row. */
+export const MARKS = { right: "✓", time: "⇄", value: "≠", extra: "✗", missing: "?" };
+
+/**
+ * Rows of one timeline in one sideways scroll (`lessonRow`s): they stay aligned, and a keyboard
+ * scrolls them from one stop. The rows' names stay in view.
+ */
+export function laneGroup(label, rows) {
+  const group = html("div", "lesson-lanes");
+  group.tabIndex = 0;
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", `${label} (scrolls sideways)`);
+  group.append(...rows);
+  return group;
+}
+
+/** A row: its name and notation above `lane`, which scrolls sideways on its own line (or with its `laneGroup`). */
+export function lessonRow(name, lane, notation) {
+  const block = html("div", "gallery-row gallery-output");
+  const label = html("p", "gallery-row-controls");
+  label.append(html("span", "gallery-row-name", name), html("code", "gallery-output-notation", notation));
+  const scroll = html("div", "gallery-scroll");
+  scroll.appendChild(lane);
+  block.append(label, scroll);
+  return block;
+}
+
+/** The marks of a comparison (`compareEvents`' items), each in the frame of the marble it judges. */
+export function checkLane(items, width) {
+  const lane = svg("svg", { class: "gallery-lane lesson-check", width, height: 36, role: "img",
+    "aria-label": `Check: ${items.filter((item) => item.status === "right").length} of ${items.length} right` });
+  const taken = new Map();
+  for (const item of items) {
+    const frame = (item.actual ?? item.predicted).frame;
+    const before = taken.get(frame) ?? 0;
+    taken.set(frame, before + 1);
+    const x = frame * FRAME_WIDTH + FRAME_WIDTH / 2 + before * 14;
+    lane.appendChild(svg("text", { x, y: 24, "text-anchor": "middle", class: `lesson-mark lesson-mark-${item.status}`, "data-status": item.status }, MARKS[item.status]));
+  }
+  return lane;
+}
+
+/** A row of subscriptions (`^--!`), one line each. */
+export function subscriptionRow(label, lines, width) {
+  const node = svg("svg", { class: "gallery-subscriptions" });
+  drawSubscriptions(node, label, lines, width);
+  return lessonRow(label, node, lines.join("  "));
+}
+
+/**
+ * For a lesson about flattening (`inner`: the stream's inner signals, as `out·marbles`): each
+ * inner signal on a lane of its own, named by the letter of the row's value that made it, drawn
+ * from its subscription (`^`) to its disposal (`!`) — what it would have sent after that greyed
+ * out, and said in words. Answers `{rows, words}`: the lanes, and what they show as text.
+ */
+export function innerSignals(lesson, answer, width) {
+  const row = lesson.inputs.find((input) => input.nested);
+  const letters = parseRow(row.marbles).values.map((value) => value.symbol);
+  const frame = answer.frame;
+  const rows = [];
+  const words = html("div", "lesson-inner");
+  words.appendChild(prose("p", `Inside \`${lesson.inner.split("·")[0]}\`, each inner signal is drawn from its subscription (\`^\`) to its disposal (\`!\`):`));
+  const list = html("ul", "lesson-inner-words");
+  subscriptionsOf(answer, lesson.inner).forEach((line, index) => {
+    const letter = letters[index];
+    const inner = parseRow(row.nested[letter] ?? "");
+    if (!letter || inner.error) return;
+    const { start, end } = parseSubscription(line);
+    const at = (event) => start + event.frame;
+    const sent = inner.values.filter((event) => end === null || at(event) < end);
+    const cut = inner.values.filter((event) => end !== null && at(event) >= end);
+    const events = sent.map((event) => ({ kind: "next", time: at(event) * frame, value: letterValue(event.symbol) }));
+    if (inner.end && (end === null || at(inner.end) <= end)) events.push({ kind: inner.end.kind === "|" ? "completed" : "error", time: at(inner.end) * frame });
+    const values = Object.fromEntries(inner.values.map((event) => [event.symbol, letterValue(event.symbol)]));
+    const lane = outputLane(`${letter}, inner`, { marbles: line, values, events }, frame, width);
+    for (const event of cut) {
+      const x = at(event) * FRAME_WIDTH + FRAME_WIDTH / 2;
+      lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: 12, class: "lesson-never" }),
+        svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "lesson-never-letter" }, event.symbol));
+    }
+    lane.setAttribute("aria-label", `${letter}, inner: ${line}${cut.length ? `; never sent: ${cut.map((event) => event.symbol).join(", ")}` : ""}`);
+    const marks = svg("svg", { class: "gallery-subscriptions" });
+    drawSubscriptions(marks, `${letter}'s subscription`, [line], width);
+    const lanes = html("div", "lesson-inner-lanes");
+    lanes.append(lane, marks);
+    const signal = lessonRow(`${letter} (inner)`, lanes, line);
+    signal.dataset.inner = letter;
+    rows.push(signal);
+    const disposed = end === null ? "still live" : `disposed of at ${end * frame} ms`;
+    const lost = cut.length ? `: its ${cut.map((event) => `${event.symbol} (due at ${at(event) * frame} ms)`).join(", ")} never ${cut.length === 1 ? "comes" : "come"}` : "";
+    list.appendChild(prose("li", `\`${letter}\`: subscribed at ${start * frame} ms, ${disposed}${lost}.`));
+  });
+  words.appendChild(list);
+  return { rows, words };
+}
+
+/**
+ * A failed challenge drawn (`challengeDifferences`' streams and subscriptions): for each stream
+ * that differs, yours above the goal's on the challenge's rows, the events that differ ringed and
+ * the check marks under them; for each subscription that differs, yours and the goal's lines.
+ */
+export function challengeComparison(lesson, streams, subscriptions, frame) {
+  const longest = Math.max(...lesson.challenge.inputs.map((input) => input.marbles.length),
+    ...streams.flatMap(({ mine, goal }) => [mine.marbles.length, goal.marbles.length]));
+  const width = Math.max(16, longest + 4) * FRAME_WIDTH;
+  // A drawing's events that an item that is not right pairs, found by frame, kind and value.
+  const ringed = (drawing, items, side) => {
+    const differing = items.filter((item) => item.status !== "right").map((item) => item[side]).filter(Boolean);
+    return new Set(drawing.events.flatMap((event, index) => (differing.some((other) => other.frame * frame === event.time
+      && other.kind === event.kind && (event.kind !== "next" || other.key === canonical(event.value))) ? [index] : [])));
+  };
+  const rows = [];
+  for (const { name, mine, goal, items } of streams) {
+    rows.push(
+      lessonRow(`${name} (yours)`, outputLane(`${name}, yours`, mine, frame, width, ringed(mine, items, "predicted"), { threads: lesson.threads }), mine.marbles),
+      lessonRow(`${name} (goal)`, outputLane(`${name}, the goal's`, goal, frame, width, ringed(goal, items, "actual"), { threads: lesson.threads }), goal.marbles),
+      lessonRow("check", checkLane(items, width), ""),
+    );
+  }
+  for (const { name, mine, goal } of subscriptions) {
+    rows.push(subscriptionRow(`${name}'s subscriptions (yours)`, mine, width), subscriptionRow(`${name}'s subscriptions (goal)`, goal, width));
+  }
+  return rows;
+}
