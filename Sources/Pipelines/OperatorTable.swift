@@ -17,7 +17,7 @@ struct OperatorCall {
 
 /// One operator of the language: the one place it is spelled. The vocabulary (and so the
 /// checker's suggestions) and the interpreter read ``all``; the tests hold docs/PIPELINES.md,
-/// docs/OPERATORS.md and the gallery to it (docs/ARCHITECTURE.md, "Adding an operator").
+/// docs/OPERATORS.md and the gallery to it (CONTRIBUTING.md, "Adding an operator").
 struct LanguageOperator: Sendable {
     /// Its name in a program.
     let name: String

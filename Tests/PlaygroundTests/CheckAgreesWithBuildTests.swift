@@ -55,7 +55,7 @@ struct CheckAgreesWithBuildTests {
         }
     }
 
-    /// The rows as the page's `lessonProgram` writes them (Public/lesson-check.js), then `program`.
+    /// The rows as the page's `lessonProgram` writes them (Public/learn/lesson-check.js), then `program`.
     static func lessonProgram(_ rows: Any?, _ program: String) throws -> String {
         let lines = try (rows as? [[String: Any]] ?? []).compactMap { row -> String? in
             guard let name = row["name"] as? String, let marbles = row["marbles"] as? String else { return nil }

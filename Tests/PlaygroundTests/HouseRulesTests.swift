@@ -64,7 +64,7 @@ struct HouseRulesTests {
     @Test func thePageReadsMarbleNotationInOneModuleAndBorrowsNoPrototype() throws {
         let modules = try Self.files(under: "Public", endingWith: [".js"])
         let readers = modules.filter { $0.text.contains("function parseRow") || $0.text.contains("function renderRow") }.map(\.path)
-        #expect(readers == ["Public/marble-notation.js"], "marble notation is read and written in \(readers)")
+        #expect(readers == ["Public/lib/marble-notation.js"], "marble notation is read and written in \(readers)")
         let borrowers = modules.filter { $0.text.contains(".prototype") }.map(\.path)
         #expect(borrowers.isEmpty, "\(borrowers) reach into a prototype")
     }

@@ -47,7 +47,7 @@ enum MarbleTestWriter {
         }
         let program = PipelineLanguage.parse(text).program
         let rows = Set(program.streams.filter { isMarbles($0.expression) }.map(\.name))
-        let usesServices = ["search(", "signIn(", "subscribe(", "request("].contains { text.contains($0) }
+        let usesServices = Self.callsAService(text)
         if let missing = wanted?.first(where: { name in !answer.streams.contains { $0.name == name } }) {
             return .failure(.unknownStream(missing))
         }
@@ -301,6 +301,16 @@ enum MarbleTestWriter {
         while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
         let body = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : indent + $0 }
         return hashes + "\"\"\"\n" + body.joined(separator: "\n") + "\n" + indent + "\"\"\"" + hashes
+    }
+
+    /// Whether `text` calls one of the scenarios' services (the source table's `Service.Name`s),
+    /// as a source — `subscribe(email)`, not the operator `.subscribe(on:)`.
+    static func callsAService(_ text: String) -> Bool {
+        Service.Name.allCases.contains { name in
+            text.ranges(of: "\(name.rawValue)(").contains { range in
+                range.lowerBound == text.startIndex || text[text.index(before: range.lowerBound)] != "."
+            }
+        }
     }
 }
 

@@ -222,7 +222,7 @@ struct LessonRuns {
     }
 
     /// `text` read by the one grammar of marble notation the page's reader (`parseRow`,
-    /// Public/marble-notation.js) also reads — ``Marbles/parse(_:values:)`` with ASCII letters and
+    /// Public/lib/marble-notation.js) also reads — ``Marbles/parse(_:values:)`` with ASCII letters and
     /// digits for values — so that nothing the server takes is a row the page cannot draw.
     private static func read(_ text: String, valueOf: (String) -> String?) -> [Read]? {
         guard let entries = try? Marbles.parse(text, values: Self.isValueSymbol) else { return nil }

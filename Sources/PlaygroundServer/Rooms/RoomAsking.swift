@@ -1,0 +1,69 @@
+import Foundation
+
+/// A room's questions: the teacher asks and reveals, students answer, on the room's state under
+/// its lock (``Room``). Apart from the room's people and streams because asking is its own job:
+/// what a question may be is ``RoomQuestion``'s, how answers add up is ``ClassTally``'s.
+extension Room {
+    /// Why an answer or a question was refused.
+    enum QuestionRefusal: Error {
+        case noQuestion
+        case revealed
+        case wrongQuestion
+        case rateExceeded
+        case ended
+        case invalid(RoomQuestion.AnswerError)
+    }
+
+    /// The next question's number.
+    func takeQuestionNumber() -> Int {
+        state.withLock { state in
+            defer { state.nextQuestion += 1 }
+            return state.nextQuestion
+        }
+    }
+
+    /// Asks `question` (replacing any other): every student sees it at once.
+    func ask(_ question: RoomQuestion) -> Bool {
+        state.withLock { state in
+            guard !state.isEnded else { return false }
+            state.question = question
+            state.tally = ClassTally(frames: question.frames)
+            state.lastActivity = .now
+            changed(&state, students: true)
+            return true
+        }
+    }
+
+    /// Reveals the question's answer: students see it over theirs, and answer no more.
+    func reveal() -> Result<RoomQuestion, QuestionRefusal> {
+        state.withLock { state in
+            guard !state.isEnded else { return .failure(.ended) }
+            guard state.question != nil else { return .failure(.noQuestion) }
+            state.question!.isRevealed = true
+            state.lastActivity = .now
+            changed(&state, students: true)
+            return .success(state.question!)
+        }
+    }
+
+    /// `student`'s answer to question `number`: whether it is right is known, but said only at the reveal.
+    func answer(_ marbles: String, to number: Int, from student: Int) -> Result<Void, QuestionRefusal> {
+        state.withLock { state in
+            guard !state.isEnded else { return .failure(.ended) }
+            guard let question = state.question else { return .failure(.noQuestion) }
+            guard question.id == number else { return .failure(.wrongQuestion) }
+            guard !question.isRevealed else { return .failure(.revealed) }
+            let events: [LessonRuns.Read]
+            switch question.read(marbles) {
+            case .failure(let error): return .failure(.invalid(error))
+            case .success(let read): events = read
+            }
+            let now = ContinuousClock.now
+            guard state.students[student]?.answers.take(at: now) == true else { return .failure(.rateExceeded) }
+            state.tally.set(student, marbles: marbles, events: events, truth: question.truthEvents)
+            state.lastActivity = now
+            changed(&state, students: false, only: student)
+            return .success(())
+        }
+    }
+}
