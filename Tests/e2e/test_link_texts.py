@@ -13,7 +13,8 @@ from test_links import JSON, STORES, database, keep, lesson_of_my_own  # noqa: F
 
 # Any scalar but a surrogate (JSON cannot carry one alone), with the awkward ones drawn often.
 AWKWARD = st.sampled_from(["\x00", "\u0301", "\U0001F600", "\u2028", "\ufeff", "\uffff", "\\", '"', "\t", "\n", "é"])
-TEXTS = st.text(st.one_of(st.characters(), AWKWARD), min_size=1, max_size=120)
+# (`st.characters()` alone draws surrogates too: a property run found one, answered 400.)
+TEXTS = st.text(st.one_of(st.characters(exclude_categories=["Cs"]), AWKWARD), min_size=1, max_size=120)
 LINE = TEXTS.map(lambda text: text.replace("\n", " ").replace("\r", " "))
 FAST_LINKS = ["--link-saves-per-second", "10000", "--link-save-burst", "100000", "--program-checks-per-second", "10000",
               "--recordings-per-second", "1000"]
@@ -83,6 +84,18 @@ def test_a_lesson_and_a_course_read_back_as_acknowledged(server):
         check(server, "course", title, json.dumps({"lessons": ["reading-marbles"]}))
 
     lesson_and_course()
+
+
+@pytest.mark.parametrize("database", STORES[:1], indirect=True)
+def test_a_lone_surrogate_is_no_text_and_is_refused_as_json(server):
+    """`"\\ud800"` is valid JSON syntax but names no Unicode scalar: no Swift string, no UTF-8 can
+    hold it, so an input and a link's title refuse it as 400 invalid_json rather
+    than keep something else than was sent."""
+    session = server.new_session("search")
+    status, answer = server.json("POST", f"/api/sessions/{session}/inputs/query", '"\\ud800"', JSON)
+    assert status == 400 and answer["error"]["code"] == "invalid_json", answer
+    status, answer = server.json("POST", "/api/links", '{"kind": "program", "title": "\\udfff", "content": "a = just(1)"}', JSON)
+    assert status == 400 and answer["error"]["code"] == "invalid_json", answer
 
 
 @pytest.mark.parametrize("database", STORES, indirect=True)
