@@ -102,101 +102,20 @@ struct API: Sendable {
         return response
     }
 
+    /// Every route: each feature adds its own (its route group, in its folder), then the page's
+    /// files and the documentation site answer what no route does.
     func router() -> Router {
         var router = Router()
-        router.add(.get, "/healthz") { _ in .text("ok") }
-        // Ready while new sessions are taken: a proxy or an orchestrator stops sending new users
-        // to an instance that drains (--drain-seconds).
-        router.add(.get, "/readyz") { [sessions] _ in
-            sessions.isDraining ? Self.draining : .text("ready")
-        }
-        router.add(.get, "/metrics") { [metrics, sessions] _ in
-            HTTPResponse(
-                status: 200,
-                headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                body: .bytes(
-                    metrics.render(sessions: sessions.count, programEventBytes: sessions.programEventBytes.total, rooms: rooms.counts)
-                )
-            )
-        }
-        router.add(.get, "/api/scenarios") { [catalogue] _ in
-            catalogue.all.response
-        }
-        router.add(.get, "/api/scenarios/{id}") { [catalogue] request in
-            catalogue.entries[request.parameters["id"] ?? ""]?.response ?? unknownScenario(request)
-        }
-        let scenario: Router.Finder<FoundScenario> = { requireScenario(&$0) }
-        router.add(.post, "/api/scenarios/{id}/sessions", lookup: scenario) { request, found in
-            createSession(request, found.type)
-        }
-        let scenarioMarbles: Router.Finder<FoundScenario> = { limitingScenarioMarbles(&$0) }
-        router.add(.post, "/api/scenarios/{id}/marbles", lookup: scenarioMarbles) { request, found in
-            onProgramThread(request) { drawScenarioMarbles(request, found.type) }
-        }
-        router.add(.get, "/api/scenarios/{id}/events", lookup: scenario) { request, found in
-            curlShortcut(request, found.type)
-        }
-        let session: Router.Finder<Session> = { requireSession(&$0) }
-        router.add(.get, "/api/sessions/{sid}", lookup: session) { request, session in
-            sessionInfo(request, session)
-        }
-        router.add(.delete, "/api/sessions/{sid}", lookup: session) { _, session in
-            sessions.delete(session.id)
-            return HTTPResponse(status: 204)
-        }
-        router.add(.get, "/api/sessions/{sid}/events", lookup: session) { request, session in
-            Self.sessionEvents(request) { watcher, since in session.watch(watcher, since: since) }
-        }
-        router.add(.get, "/api/sessions/{sid}/marbles", lookup: session) { request, session in sessionMarbles(request, session) }
-        router.add(.get, "/api/sessions/{sid}/recording", lookup: readingRecording(session)) { request, session in
-            sessionRecording(request, session)
-        }
-        router.add(.post, "/api/sessions/{sid}/recording", lookup: keepingRun(session)) { request, session in
-            keepRecording(request, session)
-        }
-        let input: Router.Finder<Session> = { checkInputHead(&$0) }
-        router.add(.post, "/api/sessions/{sid}/inputs/{name}", lookup: input) { request, session in
-            sendInput(request, session)
-        }
-        // Checking and building a program (up to 64 KiB of it) is done on a program thread, not on
-        // the polling thread every connection shares.
-        router.add(.post, "/api/pipelines", preflight: limitingPrograms(programRuns, "run")) { request in
-            onProgramThread(request) { runProgram(request) }
-        }
-        router.add(.get, "/api/pipelines/examples") { _ in
-            .json(ExampleList(examples: Example.all))
-        }
-        router.add(.get, "/api/lessons") { [lessons] _ in
-            .json(LessonList(lessons: lessons.lessons))
-        }
-        router.add(.post, "/api/pipelines/check", preflight: limitingPrograms(programChecks, "checked")) { request in
-            onProgramThread(request) { ProgramCheck.respond(to: request, hints: gallery.operatorHints) }
-        }
-        router.add(.post, "/api/marbles", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
-            onProgramThread(request) { drawMarbles(request) }
-        }
-        router.add(.post, "/api/marbles/test", preflight: limitingPrograms(marbleRuns, "drawn")) { request in
-            onProgramThread(request) { writeMarbleTest(request) }
-        }
-        let findPreflight: Router.Preflight = { limitingFinds(&$0) }
-        router.add(.post, "/api/marbles/find", preflight: findPreflight) { request in
-            onProgramThread(request) { findOperators(request) }
-        }
-        router.add(.post, "/api/lessons/check", preflight: limitingLessonChecks) { request in
-            onProgramThread(request) { checkLesson(request) }
-        }
-        router.add(.post, "/api/links", preflight: linkHead) { request in keepLink(request) }
-        router.add(.get, "/api/links/{id}") { request in readLink(request) }
-        router.add(.get, "/s/{id}") { request in linkPage(request) }
-        // Whether `/docs/` has a site, so that the page asks for its index only then (a fetch
-        // that answers 404 is an error in the browser's console).
-        router.add(.get, "/api/docs") { [documentation] _ in
-            .json(Documentation.Status(built: documentation != nil))
-        }
+        addHealthRoutes(to: &router)
+        addScenarioRoutes(to: &router)
+        addSessionRoutes(to: &router)
+        addProgramRoutes(to: &router)
+        addLessonRoutes(to: &router)
+        addDrawingRoutes(to: &router)
+        addFindRoutes(to: &router)
+        addLinkRoutes(to: &router)
         addRoomRoutes(to: &router)
-        router.add(.get, "/embed/gallery/{id}") { request in embedPage(request) }
-        router.add(.get, "/embed/program") { request in embedPage(request) }
-        router.add(.get, "/oembed") { request in oEmbed(request) }
+        addGalleryRoutes(to: &router)
         router.setFallback { [staticFiles, documentation] request in
             guard request.rawPath == "/docs" || request.rawPath.hasPrefix("/docs/") else { return staticFiles.respond(to: request) }
             return Documentation.respond(to: request, from: documentation)
