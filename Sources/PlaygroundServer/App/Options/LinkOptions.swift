@@ -29,6 +29,8 @@ public struct LinkOptions: ParsableArguments {
     /// The defaults, as `playground` with no flags runs.
     public init() {}
 
+    /// Checks every number of this group against its range, and what the group's flags say
+    /// together, before anything is built from them.
     public func validate() throws {
         try OptionChecks.require(linkSavesPerSecond, in: 1...10_000, "--link-saves-per-second")
         // More than the largest link (a run: 1 MiB of events and its head), so that one always fits.

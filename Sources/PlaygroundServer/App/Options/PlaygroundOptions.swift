@@ -18,6 +18,8 @@ public struct PlaygroundOptions: ParsableArguments {
     /// The defaults, as `playground` with no flags runs.
     public init() {}
 
+    /// Checks every number of this group against its range, and what the group's flags say
+    /// together, before anything is built from them.
     public func validate() throws {
         if programs.maxValueBytes * 2 + 1_024 > server.sseQueueBytes {
             // An event carries its value once in `value` (and its stream and numbers): it must fit a

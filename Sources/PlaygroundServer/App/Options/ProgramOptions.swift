@@ -35,6 +35,8 @@ public struct ProgramOptions: ParsableArguments {
     /// The defaults, as `playground` with no flags runs.
     public init() {}
 
+    /// Checks every number of this group against its range, and what the group's flags say
+    /// together, before anything is built from them.
     public func validate() throws {
         try OptionChecks.require(maxValueBytes, in: 1_024...(16 * 1024 * 1024), "--max-value-bytes")
         try OptionChecks.require(marblesAnswerBytes, in: (64 * 1024)...(1024 * 1024 * 1024), "--marbles-answer-bytes")

@@ -33,6 +33,8 @@ public struct RoomOptions: ParsableArguments {
     /// The defaults, as `playground` with no flags runs.
     public init() {}
 
+    /// Checks every number of this group against its range, and what the group's flags say
+    /// together, before anything is built from them.
     public func validate() throws {
         try OptionChecks.require(roomStudents, in: 1...100_000, "--room-students")
         try OptionChecks.require(roomsPerClient, in: 1...10_000, "--rooms-per-client")

@@ -75,6 +75,8 @@ public struct ServerOptions: ParsableArguments {
     /// The defaults, as `playground` with no flags runs.
     public init() {}
 
+    /// Checks every number of this group against its range, and what the group's flags say
+    /// together, before anything is built from them.
     public func validate() throws {
         try OptionChecks.require(maxBodyBytes, in: 1...(64 * 1024 * 1024), "--max-body-bytes")
         try OptionChecks.require(maxConnections, in: 1...1_000_000, "--max-connections")

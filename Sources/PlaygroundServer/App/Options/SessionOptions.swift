@@ -62,6 +62,8 @@ public struct SessionOptions: ParsableArguments {
     /// The defaults, as `playground` with no flags runs.
     public init() {}
 
+    /// Checks every number of this group against its range, and what the group's flags say
+    /// together, before anything is built from them.
     public func validate() throws {
         try OptionChecks.require(tickerIntervalMs, in: 10...3_600_000, "--ticker-interval-ms")
         try OptionChecks.require(throttleMs, in: 1...60_000, "--throttle-ms")
