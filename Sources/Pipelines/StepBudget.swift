@@ -191,7 +191,7 @@ public final class StepBudget: Sendable {
 
     /// One thread's last CPU-time reading.
     struct ThreadReading {
-        let thread: pthread_t
+        let thread: UInt
         var work: UInt
         var nanoseconds: UInt64
     }
@@ -202,10 +202,10 @@ public final class StepBudget: Sendable {
     /// Charges the CPU time since this thread's last reading, when both readings are in the same
     /// piece of work: between two pieces, other sessions may have run.
     private func chargeCPU(_ state: inout State, at now: ContinuousClock.Instant) {
-        let thread = pthread_self()
+        let thread = ThreadIdentity.current
         let work = ThreadWork.current
         let nanoseconds = ThreadWork.cpuNanoseconds()
-        guard let index = state.readings.firstIndex(where: { pthread_equal($0.thread, thread) != 0 }) else {
+        guard let index = state.readings.firstIndex(where: { $0.thread == thread }) else {
             if state.readings.count == Self.threadsRemembered { state.readings.removeFirst() }
             state.readings.append(ThreadReading(thread: thread, work: work, nanoseconds: nanoseconds))
             return

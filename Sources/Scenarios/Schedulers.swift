@@ -192,8 +192,8 @@ public final class Schedulers: Scenario {
 enum ThreadLabel {
     /// The thread a scenario was built on (the session's thread).
     struct Home: Sendable {
-        private let id = pthread_self()
-        var isCurrent: Bool { pthread_equal(id, pthread_self()) != 0 }
+        private let id = ThreadIdentity.current
+        var isCurrent: Bool { id == ThreadIdentity.current }
     }
 
     static func current(home: Home) -> String {
