@@ -72,16 +72,7 @@ extension API {
     func missingSession(_ request: HTTPRequest) -> HTTPResponse {
         let id = request.parameters["sid"] ?? ""
         guard let owner = SessionID.instance(of: id), owner != sessions.instanceID else { return unknownSession(request) }
-        return .json(
-            MisdirectedError(
-                error: .init(
-                    code: "misdirected",
-                    owner: owner,
-                    message: "This session belongs to the instance '\(owner)'; send its requests there (through the proxy)."
-                )
-            ),
-            status: 421
-        )
+        return Misdirected(owner: owner, what: "session").response
     }
 
     func unknownSession(_ request: HTTPRequest) -> HTTPResponse {
@@ -93,6 +84,19 @@ extension API {
         return PlaygroundError(.unknownInput, "The \(session.definition.description.id) scenario has no input '\(name)'; its inputs: \(names).")
             .response
     }
+}
+
+/// 421 `misdirected`: the session or the room belongs to another instance (its id starts
+/// `OWNER.`), and a proxy sent the request here; the body names the owner beside the usual error.
+struct Misdirected: HTTPError {
+    let owner: String
+    /// "session" or "room".
+    let what: String
+
+    var status: Int { ErrorCode.misdirected.status }
+    var code: String { ErrorCode.misdirected.rawValue }
+    var message: String { "This \(what) belongs to the instance '\(owner)'; send its requests there (through the proxy)." }
+    var response: HTTPResponse { .json(MisdirectedError(error: .init(code: code, owner: owner, message: message)), status: status) }
 }
 
 /// The body of a 421: the usual error, and the instance that owns the session or the room.

@@ -92,23 +92,23 @@ extension API {
             guard !errors.isEmpty else { return nil }
             let invalid = ProgramInvalid(
                 error: .init(
-                    code: "program_invalid",
+                    code: ErrorCode.programInvalid.rawValue,
                     message: "The program cannot run: \(errors.count) problem\(errors.count == 1 ? "" : "s") (see diagnostics).",
                     diagnostics: errors
                 )
             )
-            return LinkRefusal(response: .json(invalid, status: 422), reason: "program_invalid")
+            return LinkRefusal(response: .json(invalid, status: ErrorCode.programInvalid.status), reason: ErrorCode.programInvalid.rawValue)
         case .lesson:
             let problems = LessonCheck.check(Array(link.content.utf8), rules: rules).problems
             guard !problems.isEmpty else { return nil }
             let invalid = LessonInvalid(
                 error: .init(
-                    code: "lesson_invalid",
+                    code: ErrorCode.lessonInvalid.rawValue,
                     message: "The lesson breaks \(problems.count) rule\(problems.count == 1 ? "" : "s") of docs/LESSONS.md (see problems).",
                     problems: problems
                 )
             )
-            return LinkRefusal(response: .json(invalid, status: 422), reason: "lesson_invalid")
+            return LinkRefusal(response: .json(invalid, status: ErrorCode.lessonInvalid.status), reason: ErrorCode.lessonInvalid.rawValue)
         case .course, .run:
             return nil
         }

@@ -62,8 +62,8 @@ extension API {
         let errors = refusal.diagnostics.filter { $0.severity == .error }.count
         let message = "The program cannot run: \(errors) problem\(errors == 1 ? "" : "s") (see diagnostics)."
         return .json(
-            ProgramInvalid(error: .init(code: "pipeline_invalid", message: message, diagnostics: refusal.diagnostics)),
-            status: 400
+            ProgramInvalid(error: .init(code: ErrorCode.pipelineInvalid.rawValue, message: message, diagnostics: refusal.diagnostics)),
+            status: ErrorCode.pipelineInvalid.status
         )
     }
 }

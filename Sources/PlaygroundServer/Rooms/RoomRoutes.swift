@@ -41,10 +41,7 @@ extension API {
 
     /// 421 `misdirected` for a room of another instance, else 404 `unknown_room`.
     static func missingRoom(_ id: String, instance: String?) -> HTTPResponse {
-        if let owner = SessionID.instance(of: id), owner != instance {
-            let message = "This room belongs to the instance '\(owner)'; send its requests there (through the proxy)."
-            return .json(MisdirectedError(error: .init(code: "misdirected", owner: owner, message: message)), status: 421)
-        }
+        if let owner = SessionID.instance(of: id), owner != instance { return Misdirected(owner: owner, what: "room").response }
         return PlaygroundError(.unknownRoom, "There is no room with that id: it may have ended.").response
     }
 
