@@ -23,8 +23,8 @@ struct RoomCourse: Sendable {
 
     /// Whether reading `id` as a `kind` (`lesson`, `course`) needs the store: a course always, a
     /// lesson unless it is built in.
-    static func needsStore(kind: String, id: String, lessons: LessonIndex) -> Bool {
-        kind == "course" || (kind == "lesson" && lessons.byID[id] == nil && LinkID.isWellFormed(id))
+    static func needsStore(kind: LinkKind, id: String, lessons: LessonIndex) -> Bool {
+        kind == .course || (kind == .lesson && lessons.byID[id] == nil && LinkID.isWellFormed(id))
     }
 
     /// The built-in lesson `id`, as a course of one.
@@ -33,15 +33,15 @@ struct RoomCourse: Sendable {
     }
 
     /// The lesson link or the course link `id`, read from `store` with every lesson it lists.
-    static func read(kind: String, _ id: String, lessons: LessonIndex, store: any LinkStore) throws(StoreError) -> Result<RoomCourse, Refusal> {
+    static func read(kind: LinkKind, _ id: String, lessons: LessonIndex, store: any LinkStore) throws(StoreError) -> Result<RoomCourse, Refusal> {
         guard LinkID.isWellFormed(id), let link = try store.link(id) else {
-            return .failure(.notFound("There is no \(kind) '\(id.prefix(40))' here: a built-in lesson's id or a link's."))
+            return .failure(.notFound("There is no \(kind.rawValue) '\(id.prefix(40))' here: a built-in lesson's id or a link's."))
         }
         switch (kind, link.kind) {
-        case ("lesson", .lesson):
+        case (.lesson, .lesson):
             guard let lesson = decode(link.content) else { return .failure(.invalid("The lesson kept by that link cannot be read.")) }
             return .success(RoomCourse(title: nil, lessons: [Entry(id: id, lesson: lesson)]))
-        case ("course", .course):
+        case (.course, .course):
             guard let object = (try? JSONSerialization.jsonObject(with: Data(link.content.utf8))) as? [String: Any],
                 let list = object["lessons"] as? [String], (1...API.maxCourseLessons).contains(list.count)
             else { return .failure(.invalid("The course kept by that link cannot be read.")) }
@@ -57,7 +57,7 @@ struct RoomCourse: Sendable {
             }
             return .success(RoomCourse(title: link.title, lessons: entries))
         default:
-            return .failure(.notFound("The link '\(id)' keeps a \(link.kind.rawValue), not a \(kind)."))
+            return .failure(.notFound("The link '\(id)' keeps a \(link.kind.rawValue), not a \(kind.rawValue)."))
         }
     }
 

@@ -29,9 +29,12 @@ extension API {
             }
             given = clean
         }
-        let (kind, client, title) = (entry.key, request.clientAddress, given)
-        guard kind == "lesson" || kind == "course" else {
-            return onProgramThread(request) { makeRoom(RoomSource.read(kind: kind, text, rules: programRules), course: nil, title: title, client) }
+        let (client, title) = (request.clientAddress, given)
+        // A lesson or a course is a built-in lesson or a link kept here; a program or a scenario is given.
+        guard let kind = LinkKind(rawValue: entry.key), kind == .lesson || kind == .course else {
+            return onProgramThread(request) {
+                makeRoom(RoomSource.read(kind: entry.key, text, rules: programRules), course: nil, title: title, client)
+            }
         }
         guard RoomCourse.needsStore(kind: kind, id: text, lessons: lessons) else {
             guard let course = RoomCourse.builtIn(text, lessons: lessons) else {
