@@ -6,6 +6,7 @@ import { byId, html } from "./lib/dom.js";
 import { decodeProgram } from "./editor/editor.js";
 import { Gallery } from "./operators/gallery.js";
 import { FRAME_WIDTH, outputLane } from "./lib/marble-row.js";
+import { writtenAs } from "./lib/marble-notation.js";
 
 function problem(text) {
   byId("embed-problem").hidden = false;
@@ -41,13 +42,13 @@ async function showProgram(encoded) {
   byId("embed-back").href = `/#program=${encoded}`;
   try {
     const answer = await drawMarbles(text);
-    const frames = Math.max(16, ...Object.values(answer.streams).map((drawing) => drawing.marbles.length + 2));
+    const frames = Math.max(16, ...Object.values(answer.streams).flatMap((drawing) => drawing.events.map((event) => Math.ceil(event.time / answer.frame) + 2)));
     const rows = byId("embed-program-rows");
     for (const name of answer.order) {
       const drawing = answer.streams[name];
       const row = html("div", "gallery-row gallery-output");
       const label = html("p", "gallery-row-controls");
-      label.append(html("span", "gallery-row-name", name), html("code", "gallery-output-notation", drawing.marbles));
+      label.append(html("span", "gallery-row-name", name), html("code", "gallery-output-notation", writtenAs(drawing, answer.frame)));
       label.lastChild.dataset.stream = name;
       const scroll = html("div", "gallery-scroll");
       scroll.appendChild(outputLane(name, drawing, answer.frame, frames * FRAME_WIDTH));

@@ -8,7 +8,7 @@ import { describeProblems, drawMarbles, drawScenarioMarbles } from "../lib/api.j
 import { docsLink, docsPage, docsTypePage } from "../lib/docs-links.js";
 import { byId, html, prose } from "../lib/dom.js";
 import { versionOf } from "../lib/links.js";
-import { parseRow, parseSubscription } from "../lib/marble-notation.js";
+import { parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
 import { CourseMaker } from "./course-maker.js";
 import { MARKS, challengeComparison, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow } from "./lesson-drawings.js";
@@ -274,7 +274,7 @@ export class LearnView {
     }
     if (this.lesson !== lesson) return;
     const drawing = relabel(answer.streams[lesson.predict], values);
-    const items = compareEvents(predicted, labelled(lesson, drawnEvents(drawing, { byValue: true })));
+    const items = compareEvents(predicted, labelled(lesson, drawnEvents(drawing, answer.frame, { byValue: true })));
     const right = items.every((item) => item.status === "right");
     const width = this.width(lesson);
     const subscriptions = this.subscriptionsChecked(lesson, answer, width);
@@ -288,11 +288,11 @@ export class LearnView {
     }
     byId("lesson-result").replaceChildren(
       html("p", `lesson-verdict ${right ? "lesson-right" : "lesson-wrong"}`, right
-        ? `Right: ${lesson.predict} sends ${drawing.marbles}.`
-        : `Not quite: ${lesson.predict} sends ${drawing.marbles}; you predicted ${text || "nothing"}.`),
+        ? `Right: ${lesson.predict} sends ${writtenAs(drawing, answer.frame)}.`
+        : `Not quite: ${lesson.predict} sends ${writtenAs(drawing, answer.frame)}; you predicted ${text || "nothing"}.`),
       ...subscriptions.verdict,
       laneGroup(`What ${lesson.predict} sent against your prediction`, [
-        lessonRow(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width, new Set(), { threads: lesson.threads }), drawing.marbles),
+        lessonRow(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width, new Set(), { threads: lesson.threads }), writtenAs(drawing, answer.frame)),
         lessonRow("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
         lessonRow("check", checkLane(items, width), ""),
         ...subscriptions.rows,

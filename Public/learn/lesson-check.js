@@ -27,9 +27,38 @@ export function relabel(drawing, values) {
   if (!renamed.size) return drawing;
   return {
     ...drawing,
-    marbles: [...drawing.marbles].map((character) => renamed.get(character) ?? character).join(""),
+    marbles: drawing.marbles === null ? null : [...drawing.marbles].map((character) => renamed.get(character) ?? character).join(""),
     values: Object.fromEntries(Object.entries(drawing.values).map(([symbol, value]) => [renamed.get(symbol) ?? symbol, value])),
   };
+}
+
+/**
+ * Drawings shown in one panel (yours and the goal's, two runs compared) written with one letter
+ * per value across them all: a value keeps the letter it has in the first drawing that sends it,
+ * a value first sent later keeps its own letter when no earlier value took it, else the first
+ * free one. Each drawing's notation and `values` are rewritten alike, so every legend stays true.
+ */
+export function sameLetters(drawings) {
+  const letterOf = new Map();
+  const taken = new Set();
+  const free = () => [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"].find((letter) => !taken.has(letter)) ?? "?";
+  return drawings.map((drawing) => {
+    const renamed = new Map();
+    for (const [symbol, value] of Object.entries(drawing.values)) {
+      const key = canonical(value);
+      if (!letterOf.has(key)) {
+        const letter = taken.has(symbol) ? free() : symbol;
+        letterOf.set(key, letter);
+        taken.add(letter);
+      }
+      renamed.set(symbol, letterOf.get(key));
+    }
+    return {
+      ...drawing,
+      marbles: typeof drawing.marbles === "string" ? [...drawing.marbles].map((character) => renamed.get(character) ?? character).join("") : drawing.marbles,
+      values: Object.fromEntries(Object.entries(drawing.values).map(([symbol, value]) => [renamed.get(symbol), value])),
+    };
+  });
 }
 
 /**
@@ -57,21 +86,24 @@ export function lessonProgram(inputs, program) {
 }
 
 /**
- * A drawn stream (`POST /api/marbles`) as events: frame, kind, its letter (`symbol`), what a
- * sentence calls its value (`text`) and what compares (`key`: the letter, or with `byValue` the
- * value's JSON — two runs may letter a new value differently). Read from the drawing's notation,
- * as a prediction is: RxJS notation puts an event that follows a group closely after the group,
- * so both sides must go through it alike.
+ * A drawn stream (`POST /api/marbles`) as events in frames of `frame` ms (each in the frame its
+ * time falls in): frame, kind, its letter (`symbol`), what a sentence calls its value (`text`) and
+ * what compares (`key`: the letter, or with `byValue` the value's JSON — two runs may letter a new
+ * value differently). Read from the events themselves, at their times: the notation reads back to
+ * them, and a stream too dense for the lesson's frame is written at another.
  */
-export function drawnEvents(drawing, { byValue = false } = {}) {
-  const row = parseRow(drawing.marbles);
-  const events = row.values.map(({ frame: at, symbol }) => {
-    const value = drawing.values[symbol];
-    const text = typeof value === "string" ? value : JSON.stringify(value);
-    return { frame: at, kind: "next", symbol, text, key: byValue ? canonical(value) : symbol };
+export function drawnEvents(drawing, frame, { byValue = false } = {}) {
+  const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [canonical(value), letter]));
+  return drawing.events.map((event) => {
+    const at = Math.floor(event.time / frame + 1e-9);
+    if (event.kind !== "next") {
+      const symbol = event.kind === "completed" ? "|" : "#";
+      return { frame: at, kind: event.kind === "completed" ? "completed" : "error", symbol, key: symbol };
+    }
+    const symbol = letterOf.get(canonical(event.value)) ?? "?";
+    const text = typeof event.value === "string" ? event.value : JSON.stringify(event.value);
+    return { frame: at, kind: "next", symbol, text, key: byValue ? canonical(event.value) : symbol };
   });
-  if (row.end) events.push({ frame: row.end.frame, kind: row.end.kind === "|" ? "completed" : "error", symbol: row.end.kind, key: row.end.kind });
-  return events.sort((first, second) => first.frame - second.frame);
 }
 
 /**
@@ -163,13 +195,23 @@ function describeDifference(name, item, frame) {
   }
 }
 
-/** A list of subscriptions (`^--!`) as words: when each began and ended, in ms. */
-function subscriptionWords(lines, frame) {
-  if (!lines.length) return "never subscribed to";
+/** A list of subscriptions (`^--!`) at `frame` ms a character as spans in ms: `[{start, end}]`. */
+function subscriptionSpans(lines, frame) {
   return lines.map((text) => {
     const { start, end } = parseSubscription(text);
-    return `subscribed at ${start * frame} ms${end === null ? "" : ` and disposed of at ${end * frame} ms`}`;
-  }).join(", then ");
+    return { start: start * frame, end: end === null ? null : end * frame };
+  });
+}
+
+/** Spans (`subscriptionSpans`) as words: when each began and ended, in ms. */
+function subscriptionWords(spans) {
+  if (!spans.length) return "never subscribed to";
+  return spans.map(({ start, end }) => `subscribed at ${start} ms${end === null ? "" : ` and disposed of at ${end} ms`}`).join(", then ");
+}
+
+/** The frame the subscriptions of stream `name` (or `out·marbles`) are written at in `answer`. */
+function subscriptionFrame(answer, name) {
+  return answer.streams[name.split("·")[0]]?.frame ?? answer.frame;
 }
 
 /** The subscriptions of stream `name` in a `POST /api/marbles` answer; a source inside a stream is `out·marbles`. */
@@ -198,7 +240,8 @@ export function challengeDifferences(challenge, learner, reference) {
       problems.push(`Your program has no stream \`${name}\`.`);
       continue;
     }
-    const items = compareEvents(drawnEvents(mine, { byValue: true }), drawnEvents(goal, { byValue: true }));
+    const [ourRow, goalRow] = sameLetters([goal, mine]).reverse();
+    const items = compareEvents(drawnEvents(ourRow, learner.frame, { byValue: true }), drawnEvents(goalRow, frame, { byValue: true }));
     const differing = items.filter((item) => item.status !== "right");
     if (differing.length) {
       const count = (status) => items.filter((item) => item.status === status).length;
@@ -208,7 +251,7 @@ export function challengeDifferences(challenge, learner, reference) {
       if (count("time")) parts.push(`${count("time")} at another time`);
       if (count("value")) parts.push(`${count("value")} with another value`);
       problems.push(`On the challenge's own rows, ${describeDifference(name, differing[0], frame)} (in all: ${parts.join("; ")}).`);
-      streams.push({ name, mine, goal, items });
+      streams.push({ name, mine: ourRow, goal: goalRow, items });
       continue;
     }
     // The same events: were they delivered on the same threads (`deliverOn`, `subscribeOn`)?
@@ -217,13 +260,14 @@ export function challengeDifferences(challenge, learner, reference) {
     const moved = ours.flatMap((thread, index) => (thread === theirs[index] ? [] : [[thread, theirs[index]]]));
     if (ours.length === theirs.length && moved.length) {
       problems.push(`\`${name}\` sends the goal's events, but ${moved.length} of them on another thread (yours on \`${moved[0][0]}\`, the goal's on \`${moved[0][1]}\`).`);
-      streams.push({ name, mine, goal, items });
+      streams.push({ name, mine: ourRow, goal: goalRow, items });
     }
   }
   for (const name of challenge.subscriptions ?? []) {
     const [mine, goal] = [subscriptionsOf(learner, name), subscriptionsOf(reference, name)];
-    if (mine.join(" ") === goal.join(" ")) continue;
-    problems.push(`\`${name}\` is ${subscriptionWords(mine, frame)} in yours; in the goal's it is ${subscriptionWords(goal, frame)}.`);
+    const [mySpans, goalSpans] = [subscriptionSpans(mine, subscriptionFrame(learner, name)), subscriptionSpans(goal, subscriptionFrame(reference, name))];
+    if (JSON.stringify(mySpans) === JSON.stringify(goalSpans)) continue;
+    problems.push(`\`${name}\` is ${subscriptionWords(mySpans)} in yours; in the goal's it is ${subscriptionWords(goalSpans)}.`);
     subscriptions.push({ name, mine, goal });
   }
   return { problems, streams, subscriptions };

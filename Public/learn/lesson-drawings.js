@@ -3,7 +3,7 @@
 // challenge's run against the goal's. Each answers nodes; the lesson view places them.
 import { canonical, subscriptionsOf } from "./lesson-check.js";
 import { html, prose, svg } from "../lib/dom.js";
-import { letterValue, parseRow, parseSubscription } from "../lib/marble-notation.js";
+import { letterValue, parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, ROW_HEIGHT, drawSubscriptions, outputLane } from "../lib/marble-row.js";
 
 /** The mark each outcome of a compared marble gets on the check row. */
@@ -109,19 +109,19 @@ export function innerSignals(lesson, answer, width) {
  */
 export function challengeComparison(lesson, streams, subscriptions, frame) {
   const longest = Math.max(...lesson.challenge.inputs.map((input) => input.marbles.length),
-    ...streams.flatMap(({ mine, goal }) => [mine.marbles.length, goal.marbles.length]));
+    ...streams.flatMap(({ mine, goal }) => [...mine.events, ...goal.events].map((event) => Math.ceil(event.time / frame) + 1)));
   const width = Math.max(16, longest + 4) * FRAME_WIDTH;
   // A drawing's events that an item that is not right pairs, found by frame, kind and value.
   const ringed = (drawing, items, side) => {
     const differing = items.filter((item) => item.status !== "right").map((item) => item[side]).filter(Boolean);
-    return new Set(drawing.events.flatMap((event, index) => (differing.some((other) => other.frame * frame === event.time
+    return new Set(drawing.events.flatMap((event, index) => (differing.some((other) => other.frame === Math.floor(event.time / frame + 1e-9)
       && other.kind === event.kind && (event.kind !== "next" || other.key === canonical(event.value))) ? [index] : [])));
   };
   const rows = [];
   for (const { name, mine, goal, items } of streams) {
     rows.push(
-      lessonRow(`${name} (yours)`, outputLane(`${name}, yours`, mine, frame, width, ringed(mine, items, "predicted"), { threads: lesson.threads }), mine.marbles),
-      lessonRow(`${name} (goal)`, outputLane(`${name}, the goal's`, goal, frame, width, ringed(goal, items, "actual"), { threads: lesson.threads }), goal.marbles),
+      lessonRow(`${name} (yours)`, outputLane(`${name}, yours`, mine, frame, width, ringed(mine, items, "predicted"), { threads: lesson.threads }), writtenAs(mine, frame)),
+      lessonRow(`${name} (goal)`, outputLane(`${name}, the goal's`, goal, frame, width, ringed(goal, items, "actual"), { threads: lesson.threads }), writtenAs(goal, frame)),
       lessonRow("check", checkLane(items, width), ""),
     );
   }

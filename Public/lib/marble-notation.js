@@ -36,7 +36,12 @@ export function parseRow(text) {
   return { values, end };
 }
 
-/** A row back as notation (`parseRow`'s shape); values in one frame are grouped. */
+/**
+ * A row back as notation (`parseRow`'s shape) that `parseRow` reads back to exactly these frames;
+ * values in one frame are grouped. A group takes a frame per character, so a row with an event
+ * inside a group's span cannot be written at its frame: the answer is then `null`, never a row
+ * that puts the event elsewhere.
+ */
 export function renderRow({ values, end }) {
   const byFrame = new Map();
   for (const value of values) byFrame.set(value.frame, [...(byFrame.get(value.frame) ?? []), value.symbol]);
@@ -44,7 +49,7 @@ export function renderRow({ values, end }) {
   let text = "";
   let cursor = 0;
   for (const frame of [...byFrame.keys()].sort((a, b) => a - b)) {
-    if (frame < cursor) continue; // inside a group drawn before: RxJS cannot say it
+    if (frame < cursor) return null; // inside a group drawn before: the notation cannot say it
     text += "-".repeat(frame - cursor);
     const symbols = byFrame.get(frame);
     text += symbols.length > 1 ? `(${symbols.join("")})` : symbols[0];
@@ -62,4 +67,13 @@ export function parseSubscription(text) {
   if (text.includes("(^!)")) return { start, end: start };
   const bang = text.indexOf("!");
   return { start, end: bang < 0 ? null : bang };
+}
+
+/**
+ * A drawn stream's notation as a sentence may quote it: its marbles, with the frame they are
+ * written at when it is not `frame` (a stream too dense for it), or its note when it has none.
+ */
+export function writtenAs(drawing, frame) {
+  if (typeof drawing.marbles !== "string") return `(no diagram: ${drawing.note ?? "its events are too close to write"})`;
+  return drawing.frame && drawing.frame !== frame ? `${drawing.marbles} (one character per ${drawing.frame} ms)` : drawing.marbles;
 }

@@ -5,7 +5,7 @@
 // prediction and the find's rows are all this one component.
 import { svg, html } from "./dom.js";
 import { colour } from "./format.js";
-import { letterValue, parseRow, parseSubscription, renderRow } from "./marble-notation.js";
+import { letterValue, parseRow, parseSubscription, renderRow, writtenAs } from "./marble-notation.js";
 
 export const FRAME_WIDTH = 30;
 export const ROW_HEIGHT = 44;
@@ -80,7 +80,7 @@ export function outputLane(name, drawing, frame, width, differs = new Set(), { t
   const said = differs.size ? `; ${differs.size} event${differs.size === 1 ? "" : "s"} not in every row, ringed` : "";
   const where = threads ? `; on the threads ${drawing.events.map((event) => event.thread ?? "session").join(", ")}` : "";
   const lane = svg("svg", { class: "gallery-lane", width, height: ROW_HEIGHT + (threads ? THREAD_LINE : 0), role: "img",
-    "aria-label": `${name}: ${drawing.marbles}${said}${where}` });
+    "aria-label": `${name}: ${writtenAs(drawing, frame)}${said}${where}` });
   lane.appendChild(svg("line", { class: "gallery-axis", x1: 0, x2: width, y1: ROW_HEIGHT / 2, y2: ROW_HEIGHT / 2 }));
   const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [JSON.stringify(value), letter]));
   const atTime = new Map(); // events at one instant side by side, as the notation groups them
@@ -93,8 +93,13 @@ export function outputLane(name, drawing, frame, width, differs = new Set(), { t
     }
     if (event.kind === "next") {
       const letter = letterOf.get(JSON.stringify(event.value)) ?? "?";
-      lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
-        svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter" }, letter));
+      const label = drawnAs(event.value) ?? letter;
+      // A value of three or four characters is a pill as wide as its text, at the same size.
+      const half = label.length > 2 ? label.length * 4.5 + 4 : RADIUS;
+      lane.append(label.length > 2
+        ? svg("rect", { x: x - half, y: ROW_HEIGHT / 2 - RADIUS, width: 2 * half, height: 2 * RADIUS, rx: RADIUS, fill: colour(event.value), class: "gallery-circle" })
+        : svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: RADIUS, fill: colour(event.value), class: "gallery-circle" }),
+      svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "gallery-letter", "data-letter": letter }, label));
     } else if (event.kind === "completed") {
       lane.appendChild(svg("line", { x1: x, x2: x, y1: 8, y2: ROW_HEIGHT - 8, class: "gallery-complete" }));
     } else {
@@ -103,6 +108,18 @@ export function outputLane(name, drawing, frame, width, differs = new Set(), { t
     if (threads) lane.appendChild(svg("text", { x, y: ROW_HEIGHT + THREAD_LINE - 4, "text-anchor": "middle", class: "lesson-thread" }, event.thread ?? "session"));
   });
   return lane;
+}
+
+/**
+ * What a marble shows for `value` when it is short enough to be itself — a number, a boolean, a
+ * string of up to three characters (`6`, `10`, `true`, `sw`) — else `null`, and the marble shows
+ * its letter, which the row's legend names.
+ */
+export function drawnAs(value) {
+  if (typeof value === "boolean") return String(value);
+  if (typeof value === "number" && String(value).length <= 4) return String(value);
+  if (typeof value === "string" && value.length >= 1 && [...value].length <= 3 && !/\s/.test(value)) return value;
+  return null;
 }
 
 /**
@@ -179,7 +196,9 @@ export class MarbleRowEditor {
   /** The row's end as its end choice now says: completes, fails, or never ends. */
   endChosen(row, lane) {
     const last = Math.max(0, ...row.values.map((value) => value.frame));
-    row.end = row.endChoice.value ? { frame: row.end?.frame ?? last + 2, kind: row.endChoice.value } : null;
+    let frame = row.end?.frame ?? last + 2;
+    while (!row.end && this.occupied(row, frame)) frame += 1; // past a group's span
+    row.end = row.endChoice.value ? { frame, kind: row.endChoice.value } : null;
     this.changed(row, lane);
   }
 
@@ -188,8 +207,12 @@ export class MarbleRowEditor {
     return Math.max(0, Math.round((clientX - box.left - FRAME_WIDTH / 2) / FRAME_WIDTH));
   }
 
+  /** Whether `frame` cannot take a marble (`except`, moved there, or a new one): taken, or inside a group's span. */
   occupied(row, frame, except) {
-    return row.values.some((value) => value !== except && value.frame === frame) || (row.end && row.end !== except && row.end.frame === frame);
+    if (row.values.some((value) => value !== except && value.frame === frame) || (row.end && row.end !== except && row.end.frame === frame)) return true;
+    const values = row.values.map((value) => (value === except ? { ...value, frame } : value));
+    if (!except) values.push({ frame, symbol: "x" });
+    return renderRow({ values, end: row.end === except && row.end ? { ...row.end, frame } : row.end }) === null;
   }
 
   /** After an edit: the row redrawn (focus on `focus`, a marble or a frame), its notation updated, the output asked for. */

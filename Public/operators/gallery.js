@@ -7,7 +7,7 @@ import { docsLink, docsPage } from "../lib/docs-links.js";
 import { downloadPicture, rowsSVG } from "../diagram/diagram-export.js";
 import { byId, html, prose, svg } from "../lib/dom.js";
 import { encodeProgram } from "../editor/editor.js";
-import { parseRow, renderRow } from "../lib/marble-notation.js";
+import { parseRow, renderRow, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, MarbleRowEditor, ROW_HEIGHT, drawSubscriptions, meaningfulDifferences, notationEditor, outputLane } from "../lib/marble-row.js";
 
 /** The most variants an entry is compared with at once. */
@@ -344,7 +344,7 @@ export class Gallery {
       if (!drawing) continue;
       const block = html("div", "gallery-row gallery-output");
       const label = html("span", "gallery-row-name", labelOf[name] ?? name);
-      const text = html("code", "gallery-output-notation", drawing.marbles);
+      const text = html("code", "gallery-output-notation", writtenAs(drawing, answer.frame));
       text.dataset.stream = name;
       const width = this.frames * FRAME_WIDTH;
       const lane = outputLane(name, drawing, answer.frame, width, differs[name]);

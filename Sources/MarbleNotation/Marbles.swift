@@ -79,10 +79,14 @@ public enum Marbles {
         return entries
     }
 
-    /// Writes events (frame and symbol, in order of time) as a diagram; events of one frame are
-    /// grouped. A group takes as many frames as it has characters, so an event that falls inside
-    /// a preceding group's span is written right after it, up to that many frames late.
-    public static func render(_ entries: [Entry]) -> String {
+    /// Writes events (frame and symbol, in order of time) as a diagram that ``parse(_:values:)``
+    /// reads back to exactly these entries; events of one frame are grouped. A group takes as many
+    /// frames as it has characters, so an event that falls inside a preceding group's span cannot
+    /// be written at this frame: then, or when the entries are out of order, the answer is `nil`
+    /// and a finer frame is needed (``frame(fitting:preferring:placement:maximumFrames:)``). Nothing
+    /// follows `|` or `#` in a diagram, so entries after one have no diagram at any frame.
+    public static func render(_ entries: [Entry]) -> String? {
+        if let end = entries.firstIndex(where: { $0.symbol == "|" || $0.symbol == "#" }), end != entries.count - 1 { return nil }
         var diagram = ""
         var cursor = 0
         var index = 0
@@ -93,10 +97,9 @@ public enum Marbles {
                 symbols.append(entries[index].symbol)
                 index += 1
             }
-            if frame > cursor {
-                diagram += String(repeating: "-", count: frame - cursor)
-                cursor = frame
-            }
+            guard frame >= cursor else { return nil }
+            diagram += String(repeating: "-", count: frame - cursor)
+            cursor = frame
             if symbols.count == 1 {
                 diagram.append(symbols[0])
                 cursor += 1

@@ -16,7 +16,9 @@ extension Marbles {
     /// from its subscription), sending each letter or digit as a one-character string, `|` as
     /// completion and `#` as a ``MarbleFailure``. The virtual clock runs until no work is left or
     /// `until` (a thousand frames by default). The output's values are drawn as their one
-    /// character (`?` for a longer value), each event in the frame its time falls in.
+    /// character (`?` for a longer value), each event in the frame its time falls in. Events too
+    /// close for `frame` (one inside a group's span) are answered as a sentence saying so, which no
+    /// diagram equals: choose a finer frame.
     ///
     /// ```swift
     /// let drawn = Marbles.output(of: "-ab----cd-----|") { inputs, scheduler in
@@ -76,7 +78,10 @@ extension Marbles {
             completed: { recorded.withLock { $0.append(Entry(frame: frameNumber(), symbol: "|")) } }
         )
         scheduler.advance(to: until ?? frame * 1_000)
-        let drawn = render(recorded.withLock { $0 })
+        let entries = recorded.withLock { $0 }
+        // Never a diagram that reads back otherwise: events too close for this frame fail the
+        // comparison with one that says so.
+        let drawn = render(entries) ?? "cannot be written at this frame: \(entries.map { "\($0.symbol)@\($0.frame)" })"
         let diagrams = spans.withLock { spans in
             spans.map { input in input.map { renderSubscription(Subscription(subscribed: $0.0, disposed: $0.1)) } }
         }

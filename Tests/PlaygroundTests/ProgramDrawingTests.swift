@@ -61,12 +61,17 @@ struct ProgramDrawingTests {
         #expect(stream(answer, "c")["marbles"] as? String == "---y|")
     }
 
-    /// Events in one frame are grouped, at the smallest frame of the program's sources.
-    @Test func eventsInOneFrameAreGroupedAtTheSmallestFrame() {
-        // b at 40 ms and a at 50 ms both fall in frame 2 (of 20 ms); a completes at 250 ms, frame 12.
+    /// The answer's frame is the smallest of the program's sources; a stream whose times fall
+    /// between its frames is written at one they fall on, and says so: never a frame early.
+    @Test func aStreamBetweenTheAnswersFramesIsWrittenAtAFinerOne() {
+        // b at 40 ms and a at 50 ms: at 20 ms a frame, a falls between frames 2 and 3.
         let (_, answer) = post("a = marbles(\"-a---|\", frame: 50ms)\nb = marbles(\"--b|\", frame: 20ms)\nboth = merge(a, b)\n")
         #expect(answer["frame"] as? Double == 20)
-        #expect(stream(answer, "both")["marbles"] as? String == "--(ba)------|")
+        #expect(stream(answer, "both")["frame"] as? Double == 10)
+        #expect(stream(answer, "both")["marbles"] as? String == "----ba-------------------|")
+        #expect((stream(answer, "both")["note"] as? String)?.contains("10 ms a frame") == true)
+        #expect(stream(answer, "b")["frame"] as? Double == 20)
+        #expect(stream(answer, "b")["note"] == nil)
     }
 
     /// A stream that never ends stops at `until`, and says so.

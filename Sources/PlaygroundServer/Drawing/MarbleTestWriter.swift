@@ -64,9 +64,10 @@ enum MarbleTestWriter {
         }
         // The input rows' subscriptions: a cold input's own, a row the program still names, or a
         // `marbles(…)` written inside a stated stream (`out·marbles`).
-        var subscribed = answer.streams.filter { rows.contains($0.name) }.map { ($0.name, $0.subscriptions) }
+        // At the run's frame, which a stream too dense for it was not drawn at.
+        var subscribed = answer.streams.filter { rows.contains($0.name) }.map { ($0.name, $0.subscriptions(atFrame: frame).own) }
         for drawing in stated {
-            subscribed += drawing.sources.filter { $0.name.hasSuffix("·marbles") }.map { ($0.name, $0.subscriptions) }
+            subscribed += drawing.subscriptions(atFrame: frame).sources.filter { $0.name.hasSuffix("·marbles") }.map { ($0.name, $0.subscriptions) }
         }
         for (stream, subscriptions) in subscribed {
             let diagrams = subscriptions.map(swiftString).joined(separator: ", ")
@@ -207,18 +208,17 @@ enum MarbleTestWriter {
         "true", "try", "await", "async", "any", "some", "consume", "copy", "borrowing", "consuming", "discard", "each", "macro",
     ]
 
-    /// A stream's expected events: its diagram with the values of its letters, when the diagram
-    /// reads back to the same frames; else (RxJS notation draws an event that follows a group
-    /// closely a frame late) the events one by one.
+    /// A stream's expected events: its diagram with the values of its letters, when it is drawn
+    /// at the run's frame (its diagram reads back to the frames of its events); else (events too
+    /// close for that frame: a group takes a frame per character) the events one by one.
     static func expectation(of drawing: ProgramDrawing.Drawing, frame: Double) -> String {
         let failure = drawing.events.first { $0.kind == .error }.flatMap { $0.valueJSON.flatMap(failureLiteral) }
         let error = failure ?? "ProgramMarbles.noFailure"
         let frames = drawing.events.map { frameOf($0, frame) }
-        let readBack = (try? Marbles.parse(drawing.marbles))?.map(\.frame)
-        if readBack == frames, !drawing.marbles.contains("?") {
+        if drawing.frame == frame, let marbles = drawing.marbles, (try? Marbles.parse(marbles))?.map(\.frame) == frames, !marbles.contains("?") {
             let letters = drawing.values.map { "\(swiftString(String($0.letter))): \(literal($0.json))" }
             let table = (letters.isEmpty ? "[:]" : "[" + letters.joined(separator: ", ") + "]") + " as [Character: Value]"
-            return "(try Marbles.events(\(swiftString(drawing.marbles)), values: \(table), error: \(error)))"
+            return "(try Marbles.events(\(swiftString(marbles)), values: \(table), error: \(error)))"
         }
         let events = drawing.events.map { event -> String in
             let what: String

@@ -141,55 +141,102 @@ enum ProgramDrawing {
         }
     }
 
-    /// One stream: its diagram, what each letter is, its events at their exact times, its
-    /// subscriptions as RxJS's subscription marbles (`^--!`), one per subscription, and those of
-    /// each source inside it (`out·marbles`: the inner signals of its flattening), by name.
+    /// One stream: its diagram, the frame it is written at, what each letter is, its events at
+    /// their exact times, its subscriptions as RxJS's subscription marbles (`^--!`), one per
+    /// subscription, and those of each source inside it (`out·marbles`: the inner signals of its
+    /// flattening), by name. The diagram and the subscriptions read back, at `frame`, to exactly
+    /// the events and spans they were written from: a stream whose events are too close for the
+    /// answer's frame is written at a finer one, and `note` says so.
     struct Drawing {
         let name: String
-        let marbles: String
+        /// The diagram, or `nil` when no frame down to 1 ms can hold its events (`note` says why).
+        let marbles: String?
+        /// The milliseconds a character of `marbles` and `subscriptions` takes.
+        let frame: Double
+        /// Why `frame` is not the answer's, or why there is no diagram.
+        let note: String?
         let subscriptions: [String]
         let sources: [(name: String, subscriptions: [String])]
         /// Each letter's value, as JSON.
         let values: [(letter: Character, json: String)]
         let events: [RecordedEvent]
+        private let spans: [SubscriptionSpan]
+        private let sourceSpans: [(name: String, subscriptions: [SubscriptionSpan])]
+
+        /// The longest diagram written, in characters: a stream that needs more (events 1 ms
+        /// apart over a long run) has none.
+        static let maximumFrames = 20_000
 
         init(
             name: String,
             events recorded: [RecordedEvent],
             subscriptions spans: [SubscriptionSpan],
             sources: [(name: String, subscriptions: [SubscriptionSpan])] = [],
-            frame: Double,
+            frame preferred: Double,
             letters: inout Letters
         ) {
             self.name = name
-            let frameOf = { (time: Duration) in Int((Double(time / .microseconds(1)) / 1_000 / frame).rounded(.down)) }
-            let render = { (span: SubscriptionSpan) in
-                Marbles.renderSubscription(Marbles.Subscription(subscribed: frameOf(span.subscribed), disposed: span.disposed.map(frameOf)))
-            }
-            subscriptions = spans.map(render)
-            self.sources = sources.map { (name: $0.name, subscriptions: $0.subscriptions.map(render)) }
-            var entries: [Marbles.Entry] = []
+            var timed: [Marbles.Timed] = []
             var values: [(Character, String)] = []
             for event in recorded {
-                let at = Int((event.t / frame).rounded(.down))
                 switch (event.kind, event.valueJSON) {
                 case (.next, let json?):
                     let letter = letters.letter(for: json)
                     if !values.contains(where: { $0.0 == letter }) { values.append((letter, json)) }
-                    entries.append(Marbles.Entry(frame: at, symbol: letter))
+                    timed.append(Marbles.Timed(time: event.t, symbol: letter))
                 case (.error, _):
-                    entries.append(Marbles.Entry(frame: at, symbol: "#"))
+                    timed.append(Marbles.Timed(time: event.t, symbol: "#"))
                 default:
-                    entries.append(Marbles.Entry(frame: at, symbol: "|"))
+                    timed.append(Marbles.Timed(time: event.t, symbol: "|"))
                 }
             }
-            marbles = Marbles.render(entries)
+            let milliseconds = { (time: Duration) in Double(time / .microseconds(1)) / 1_000 }
+            let allSpans = spans + sources.flatMap(\.subscriptions)
+            let spanTimes = allSpans.flatMap { [milliseconds($0.subscribed)] + ($0.disposed.map { [milliseconds($0)] } ?? []) }
+            let fitting = Marbles.frame(fitting: [timed], alsoAt: spanTimes, preferring: preferred, maximumFrames: Self.maximumFrames)
+            let frame = fitting ?? preferred
+            self.frame = frame
+            marbles = fitting.flatMap { Marbles.render(timed, frame: $0) }
+            if let end = timed.firstIndex(where: { $0.symbol == "|" || $0.symbol == "#" }), end != timed.count - 1 {
+                note =
+                    "`\(name)` has no diagram: it was subscribed to more than once, and a diagram has nothing after its `|` or `#` (each subscription's lane shows its own)."
+            } else if fitting == nil {
+                note =
+                    "`\(name)` has no diagram: no frame down to 1 ms holds its events (a group takes a frame per character) within \(Self.maximumFrames) characters."
+            } else if frame != preferred {
+                let between = (timed.map(\.time) + spanTimes).contains { Marbles.frameIndex(of: $0, frame: preferred, placement: .exact) == nil }
+                let why = between ? "some of its times fall between frames" : "some of its events fall inside the frames a group before them takes"
+                note = "`\(name)` is written at \(number(frame)) ms a frame: at \(number(preferred)) ms, \(why)."
+            } else {
+                note = nil
+            }
+            self.spans = spans
+            sourceSpans = sources
             self.values = values
             events = recorded
+            (subscriptions, self.sources) = Self.diagrams(of: spans, sources, frame: frame)
         }
 
-        /// `{"events":[{"kind","time","value","thread"}…],"marbles","values":{letter: value},"subscriptions":[…],
-        /// "sources":{name: […]}}`.
+        /// The subscriptions' diagrams at `frame` (each `^` and `!` in the frame its time falls
+        /// in), its own and its sources': what a test run at another frame than the stream's records.
+        func subscriptions(atFrame frame: Double) -> (own: [String], sources: [(name: String, subscriptions: [String])]) {
+            Self.diagrams(of: spans, sourceSpans, frame: frame)
+        }
+
+        private static func diagrams(
+            of spans: [SubscriptionSpan],
+            _ sources: [(name: String, subscriptions: [SubscriptionSpan])],
+            frame: Double
+        ) -> (own: [String], sources: [(name: String, subscriptions: [String])]) {
+            let frameOf = { (time: Duration) in Int((Double(time / .microseconds(1)) / 1_000 / frame).rounded(.down)) }
+            let render = { (span: SubscriptionSpan) in
+                Marbles.renderSubscription(Marbles.Subscription(subscribed: frameOf(span.subscribed), disposed: span.disposed.map(frameOf)))
+            }
+            return (spans.map(render), sources.map { (name: $0.name, subscriptions: $0.subscriptions.map(render)) })
+        }
+
+        /// `{"events":[{"kind","time","value","thread"}…],"marbles","frame","note"?,"values":{letter: value},
+        /// "subscriptions":[…],"sources":{name: […]}}`.
         var json: String {
             let events = self.events.map { event in
                 let time = number(event.t)
@@ -197,18 +244,22 @@ enum ProgramDrawing {
                 return #"{"kind":"\#(event.kind.rawValue)","time":\#(time)\#(value),"thread":"# + quoted(event.thread) + "}"
             }
             let values = self.values.map { quoted(String($0.letter)) + ":" + $0.json }
-            return #"{"events":["# + events.joined(separator: ",") + #"],"marbles":"# + quoted(marbles) + #","values":{"#
+            let note = self.note.map { #","note":"# + quoted($0) } ?? ""
+            return #"{"events":["# + events.joined(separator: ",") + #"],"marbles":"# + (marbles.map(quoted) ?? "null")
+                + #","frame":\#(number(frame))\#(note),"values":{"#
                 + values.joined(separator: ",") + #"},"subscriptions":["# + subscriptions.map(quoted).joined(separator: ",") + #"],"sources":{"#
                 + sources.map { quoted($0.name) + ":[" + $0.subscriptions.map(quoted).joined(separator: ",") + "]" }.joined(separator: ",") + "}}"
         }
     }
 
-    /// Letters for values: a value a source's letter sends keeps that letter in every stream;
-    /// any other value takes the stream's next letter that no source uses (`?` once all are
-    /// taken), so a large program does not run out of letters across its streams.
+    /// Letters for values: a value a source's letter sends keeps that letter in every stream; a
+    /// value one character says as the notation reads it back — a whole number from 0 to 9 as its
+    /// digit, a one-letter string as its letter — is that character when no source gives the
+    /// character another value; any other value takes the next letter no source or value uses
+    /// (`?` once all are taken), so a large program does not run out of letters across its streams.
     struct Letters {
         private var byValue: [String: Character] = [:]
-        private var free: [Character]
+        private var used = Set<Character>()
 
         init(sources: [MarbleSource]) {
             self.init(letters: sources.flatMap { $0.letters.map { (letter: $0.0, json: $0.1.json) } })
@@ -216,21 +267,30 @@ enum ProgramDrawing {
 
         /// Letters for the values `letters` gives them (the first letter of a value wins).
         init(letters: [(letter: Character, json: JSONValue)]) {
-            var used = Set<Character>()
             for (letter, value) in letters {
                 used.insert(letter)
                 if byValue[EventJSON.json(value)] == nil { byValue[EventJSON.json(value)] = letter }
             }
-            free = Marbles.valueSymbols.filter { !used.contains($0) }
         }
 
         /// The letter of the value whose JSON is `json`.
         mutating func letter(for json: String) -> Character {
             if let known = byValue[json] { return known }
-            guard !free.isEmpty else { return "?" }
-            let letter = free.removeFirst()
+            let letter = Self.itself(json).flatMap { used.contains($0) ? nil : $0 } ?? Marbles.valueSymbols.first { !used.contains($0) && !$0.isNumber }
+            guard let letter else { return "?" }
+            used.insert(letter)
             byValue[json] = letter
             return letter
+        }
+
+        /// The one character that reads back as the value whose JSON is `json`: `6` for 6, `x`
+        /// for "x"; `nil` for any other value.
+        static func itself(_ json: String) -> Character? {
+            if json.utf8.count == 1, let digit = json.first, digit.isASCII, digit.isNumber { return digit }
+            if json.utf8.count == 3, json.hasPrefix("\""), json.hasSuffix("\""), let letter = json.dropFirst().first, letter.isASCII, letter.isLetter {
+                return letter
+            }
+            return nil
         }
     }
 }

@@ -4,8 +4,8 @@ import Pipelines
 import Scenarios
 
 /// The rules of a lesson that only running it can check (docs/LESSONS.md, "The check"): its
-/// programs check clean, its expected answers are what the server draws (by value and frame, read
-/// from the drawing's notation as the page reads it), the solution draws the challenge's expected
+/// programs check clean, its expected answers are what the server draws (by value and frame, each
+/// event in the frame its time falls in, and writable at the lesson's frame), the solution draws the challenge's expected
 /// streams, and the unchanged program and every known wrong answer fail the page's check.
 struct LessonRuns {
     typealias Problem = LessonCheck.Problem
@@ -178,7 +178,15 @@ struct LessonRuns {
                 problems.append(Problem(field: "\(field).\(name.prefix(40))", message: "`\(marbles.prefix(80))` is not marble notation."))
                 continue
             }
-            if Self.read(stream) != wanted {
+            if stream.frame != answer.frame {
+                let note = stream.note ?? "it is written at another frame"
+                problems.append(
+                    Problem(
+                        field: "\(field).\(name)",
+                        message: "`\(name)` cannot be written at the lesson's frame of \(number(answer.frame)) ms: \(note)"
+                    )
+                )
+            } else if Self.read(stream, frame: answer.frame) != wanted {
                 var known = letters
                 var unnamed: [String: JSONValue] = [:]
                 let sent = Self.written(stream, letters: &known, new: &unnamed)
@@ -199,7 +207,8 @@ struct LessonRuns {
     private func passes(_ candidate: ProgramDrawing.Answer, _ solved: ProgramDrawing.Answer, _ challenge: Lesson.Challenge) -> Bool {
         for name in (challenge.expected ?? [:]).keys {
             guard let mine = candidate.streams.first(where: { $0.name == name }), let goal = solved.streams.first(where: { $0.name == name }),
-                Self.read(mine) == Self.read(goal), mine.events.map(\.thread) == goal.events.map(\.thread)
+                Self.read(mine, frame: candidate.frame) == Self.read(goal, frame: solved.frame),
+                mine.events.map(\.thread) == goal.events.map(\.thread)
             else { return false }
         }
         return (challenge.subscriptions ?? []).allSatisfy { name in
@@ -209,10 +218,17 @@ struct LessonRuns {
 
     // MARK: Reading and writing rows
 
-    /// A drawn stream's events, read from its notation with its letters' values.
-    static func read(_ stream: ProgramDrawing.Drawing) -> [Read]? {
-        let values = Dictionary(stream.values.map { (String($0.letter), $0.json) }) { first, _ in first }
-        return read(stream.marbles) { letter in values[letter].map(canonical) }
+    /// A drawn stream's events in frames of `frame` (each in the frame its time falls in), with
+    /// their values: what a prediction written at that frame is compared with.
+    static func read(_ stream: ProgramDrawing.Drawing, frame: Double) -> [Read] {
+        stream.events.map { event in
+            let at = Marbles.frameIndex(of: event.t, frame: frame, placement: .flooring) ?? 0
+            switch event.kind {
+            case .next: return Read(frame: at, kind: "n", value: event.valueJSON.map(canonical))
+            case .error: return Read(frame: at, kind: "#", value: nil)
+            default: return Read(frame: at, kind: "|", value: nil)
+            }
+        }
     }
 
     /// A row as the page reads a prediction: a letter is its value in `letters`, else itself as
@@ -269,7 +285,7 @@ struct LessonRuns {
     static func written(_ stream: ProgramDrawing.Drawing, letters: inout [String: JSONValue], new: inout [String: JSONValue]) -> String {
         let values = Dictionary(stream.values.map { ($0.letter, $0.json) }) { first, _ in first }
         var text = ""
-        for character in stream.marbles {
+        for character in stream.marbles ?? "" {
             guard let json = values[character], case .success(let value) = JSONValue.read(Array(json.utf8)) else {
                 text.append(character)
                 continue

@@ -33,7 +33,7 @@ enum SessionMarbles {
         for stream in description.streams {
             var legend: [(Character, String)] = []
             var symbols: [String: Character] = [:]
-            var entries: [Marbles.Entry] = []
+            var timed: [Marbles.Timed] = []
             // Subscriptions are not values: RxJS writes them as subscription marbles, apart.
             for recorded in events where recorded.stream == stream.name && !recorded.kind.isSubscriptionMark {
                 let symbol: Character
@@ -54,11 +54,23 @@ enum SessionMarbles {
                 default:
                     symbol = "|"
                 }
-                entries.append(Marbles.Entry(frame: Int((recorded.t / frame).rounded(.down)), symbol: symbol))
+                timed.append(Marbles.Timed(time: recorded.t, symbol: symbol))
             }
-            text += "\(stream.name): \(Marbles.render(entries))\n"
+            // Events too close for the frame (a group takes a frame per character) are written at
+            // a finer one, said on the line: never shifted to fit.
+            let spanTimes = events.filter { $0.stream == stream.name && $0.subscription != nil }.map(\.t)
+            let fitting = Marbles.frame(fitting: [timed], alsoAt: spanTimes, preferring: frame, placement: .flooring, maximumFrames: maximumFrames)
+            let streamFrame = fitting ?? frame
+            if let fitting, let diagram = Marbles.render(timed, frame: fitting, placement: .flooring) {
+                if fitting != frame {
+                    text += "# \(stream.name): one character per \(format(fitting)) ms: at \(format(frame)) ms its events are too close\n"
+                }
+                text += "\(stream.name): \(diagram)\n"
+            } else {
+                text += "# \(stream.name): no frame down to 1 ms holds its events within \(maximumFrames) characters\n"
+            }
             for (symbol, json) in legend { text += "  \(symbol) = \(json)\n" }
-            let subscriptions = subscriptionDiagrams(of: stream.name, in: events, frame: frame)
+            let subscriptions = subscriptionDiagrams(of: stream.name, in: events, frame: streamFrame)
             if !subscriptions.isEmpty { text += "  subscriptions: \(subscriptions.joined(separator: " "))\n" }
         }
         return .success(text)
