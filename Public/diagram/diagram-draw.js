@@ -6,7 +6,11 @@ import { placeGlyphs } from "./diagram-lanes.js";
 import { differs, isMark, levelY, sameGlyph } from "./diagram-model.js";
 import { describeCluster } from "./diagram-text.js";
 import { html, svg } from "../lib/dom.js";
+import { failureReason } from "../lib/failure-reason.js";
 import { describe, seconds } from "../lib/format.js";
+
+/** The widest an error's reason is written beside its cross, in pixels. */
+const REASON_WIDTH = 360;
 
 export function rowLabel(diagram, row) {
   const item = html("li", `stream${row.input ? " input-row" : ""}${row.stage ? " stage-row" : ""}`);
@@ -151,6 +155,7 @@ export function drawCluster(diagram, row, lane, index) {
   } else if (first.kind === "error") {
     group.setAttribute("role", "img");
     group.append(...errorShapes(x, y, half));
+    if (lane.kind === "main") drawReason(diagram, group, lane, index, failureReason(first.value));
   } else if (row.step) {
     group.setAttribute("role", "img");
     const level = levelY(row, first.value, y);
@@ -198,6 +203,24 @@ export function drawLabel(group, lane, index, text) {
   const next = valueAt(index + 1, 1) ?? Infinity;
   const shown = fit(text, Math.min(180, Math.min(x - previous, next - x) - 8));
   if (shown) group.appendChild(svg("text", { class: "marble-label", x, y: lane.centre - LABEL_ABOVE, "text-anchor": "middle" }, shown));
+}
+
+/**
+ * An error's reason written beside its cross, on the lane, without its place ("line 2, column
+ * 17: "), cut to the room before the next value on the lane (a `retry`'s; nothing else of a lane
+ * follows an error) and to most of the lane's width. Whole, with its place, it is in the glyph's
+ * name and in the list under the diagram.
+ */
+function drawReason(diagram, group, lane, index, reason) {
+  const text = reason.replace(/^line \d+, column \d+: /, "").replaceAll("`", "");
+  const x = lane.clusters[index].x;
+  const after = lane.clusters.slice(index + 1);
+  // After the `!` that the error's end of subscription puts beside it.
+  let start = x + RADIUS + 4;
+  for (const cluster of after) if (cluster.mark && cluster.x < start + 8) start = cluster.x + 10;
+  const next = after.find((cluster) => !cluster.mark)?.x ?? Infinity;
+  const shown = fit(text, Math.min(REASON_WIDTH, next - start - RADIUS - 4, diagram.width - 3 * RADIUS - 24));
+  if (shown) group.appendChild(svg("text", { class: "error-reason", x: start, y: lane.centre + 5 }, shown));
 }
 
 /**

@@ -12,9 +12,8 @@
 import { refreshLane } from "./diagram-draw.js";
 import { rowLanes } from "./diagram-lanes.js";
 import { isMark, shapeOf } from "./diagram-model.js";
-import { showCount } from "./diagram-text.js";
+import { showCount, showLatest } from "./diagram-text.js";
 import { svg } from "../lib/dom.js";
-import { describe } from "../lib/format.js";
 
 /** Events of a row (and of its inner subscriptions) kept to be drawn at an instant. */
 export const HISTORY = 5000;
@@ -85,12 +84,6 @@ function countsAt(row, seq) {
   return { counts, latest };
 }
 
-function showLatest(row, event) {
-  row.latest.textContent = !event ? "—" : event.kind === "next" ? describe(event.value, 120) : event.kind;
-  if (event) row.latest.dataset.kind = event.kind;
-  else delete row.latest.dataset.kind;
-}
-
 /** The clip that cuts the lanes' lines at the instant, made once per diagram. */
 function clipURL(diagram) {
   if (!diagram.clip) {
@@ -131,10 +124,10 @@ export function showInstant(diagram) {
     if (instant) {
       const { counts, latest } = countsAt(row, instant.seq);
       showCount(counts);
-      showLatest(row, latest);
+      showLatest(diagram, row, latest);
     } else {
       showCount(row);
-      showLatest(row, row.events.findLast((event) => !isMark(event)));
+      showLatest(diagram, row, row.events.findLast((event) => !isMark(event)));
     }
   }
   if (moved) diagram.positionRows();

@@ -1,7 +1,9 @@
 // What the diagram says in words: each glyph's description (for screen readers and the detail
 // line), a lane's and a cause's names, and a row's counts and fold switch.
 import { eventText } from "./diagram-glyphs.js";
-import { describe } from "../lib/format.js";
+import { failureReason, reasonNote } from "../lib/failure-reason.js";
+import { html } from "../lib/dom.js";
+import { describe, seconds } from "../lib/format.js";
 
 /** What a glyph says to a screen reader and in the detail line: row, lane, values, times, causes. */
 export function describeCluster(diagram, row, lane, cluster) {
@@ -59,4 +61,26 @@ export function showFold(row, model) {
     toggle.textContent = "fold";
     toggle.setAttribute("aria-label", `Fold the lanes of ${row.title} that carry the same events into one`);
   }
+}
+
+/**
+ * A row's latest event (null: none) in its label; a row whose latest is an error is listed with
+ * its reason under the diagram (`diagram.failures`), in the rows' order, and drops out when a
+ * later event (a `retry`'s value) or the scrubber's instant says it has not failed yet.
+ */
+export function showLatest(diagram, row, event) {
+  row.latest.textContent = !event ? "—" : event.kind === "next" ? describe(event.value, 120) : event.kind;
+  if (event) row.latest.dataset.kind = event.kind;
+  else delete row.latest.dataset.kind;
+  const failure = event?.kind === "error" ? event : null;
+  if (failure === (row.failure ?? null)) return;
+  row.failure = failure;
+  const list = diagram.failures;
+  list.replaceChildren(...diagram.rows.filter((each) => each.failure).map((each) => {
+    const item = html("li");
+    item.dataset.stream = each.name;
+    item.appendChild(reasonNote(`\`${each.title}\``, seconds(each.failure.t), failureReason(each.failure.value)));
+    return item;
+  }));
+  list.hidden = !list.children.length;
 }

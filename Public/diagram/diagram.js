@@ -16,11 +16,11 @@ import { attachHandlers } from "./diagram-keys.js";
 import { MARK_TO_MARK, rowLanes } from "./diagram-lanes.js";
 import { laneModelAt, remember, showInstant } from "./diagram-instant.js";
 import { isMark, isStep, KEEP, KEEP_INNER, shapeOf, SubscriptionCounts, TRIM_AT, WINDOW_RANGE } from "./diagram-model.js";
-import { showCount, showFold } from "./diagram-text.js";
+import { showCount, showFold, showLatest } from "./diagram-text.js";
 import { fittedWindow } from "./diagram-window.js";
 import { trace } from "./diagram-trace.js";
 import { html, svg } from "../lib/dom.js";
-import { CauseColours, describe } from "../lib/format.js";
+import { CauseColours } from "../lib/format.js";
 
 export { WINDOW_RANGE } from "./diagram-model.js";
 
@@ -101,7 +101,11 @@ export class Diagram {
     this.grid = grid;
     this.labels = labels;
     this.lanes = lanes;
-    this.root.appendChild(grid);
+    // Why each stream that failed failed, in words under the diagram (diagram-text.js).
+    this.failures = html("ul", "diagram-failures");
+    this.failures.setAttribute("aria-label", "Streams that failed, and why");
+    this.failures.hidden = true;
+    this.root.append(grid, this.failures);
     attachHandlers(this);
     this.width = lanes.clientWidth || 300;
     this.positionRows();
@@ -251,8 +255,7 @@ export class Diagram {
       if (this.inputEvents.size > KEEP * 4) this.inputEvents.delete(this.inputEvents.keys().next().value);
       row.count += 1;
       showCount(row);
-      row.latest.textContent = event.kind === "next" ? describe(event.value, 120) : event.kind;
-      row.latest.dataset.kind = event.kind;
+      showLatest(this, row, event);
     }
     row.events.push(event);
     remember(row.history, event);
@@ -375,9 +378,12 @@ export class Diagram {
       row.history = [];
       row.innerHistory = [];
       row.step = false;
+      row.failure = null;
       moved = this.layoutRow(row) || moved;
     }
     if (moved) this.positionRows();
+    this.failures.replaceChildren();
+    this.failures.hidden = true;
     this.current = null;
   }
 }

@@ -11,7 +11,7 @@ import { versionOf } from "../lib/links.js";
 import { parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
 import { CourseMaker } from "./course-maker.js";
-import { MARKS, challengeComparison, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow } from "./lesson-drawings.js";
+import { MARKS, challengeComparison, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "./lesson-check.js";
 
 const PROGRESS_KEY = "playground.lessons";
@@ -292,7 +292,8 @@ export class LearnView {
         : `Not quite: ${lesson.predict} sends ${writtenAs(drawing, answer.frame)}; you predicted ${text || "nothing"}.`),
       ...subscriptions.verdict,
       laneGroup(`What ${lesson.predict} sent against your prediction`, [
-        lessonRow(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width, new Set(), { threads: lesson.threads }), writtenAs(drawing, answer.frame)),
+        withReason(lessonRow(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width, new Set(), { threads: lesson.threads }),
+          writtenAs(drawing, answer.frame)), drawing, `\`${lesson.predict}\``),
         lessonRow("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
         lessonRow("check", checkLane(items, width), ""),
         ...subscriptions.rows,

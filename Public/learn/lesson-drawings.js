@@ -3,6 +3,7 @@
 // challenge's run against the goal's. Each answers nodes; the lesson view places them.
 import { canonical, subscriptionsOf } from "./lesson-check.js";
 import { html, prose, svg } from "../lib/dom.js";
+import { failureReason, reasonNote } from "../lib/failure-reason.js";
 import { letterValue, parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, ROW_HEIGHT, drawSubscriptions, outputLane } from "../lib/marble-row.js";
 
@@ -31,6 +32,21 @@ export function lessonRow(name, lane, notation) {
   scroll.appendChild(lane);
   block.append(label, scroll);
   return block;
+}
+
+/**
+ * `row` (a `lessonRow` of `drawing`) with the reason of the error that ends its stream, if one
+ * does (`subject`: the stream, in prose), written under its lane and given to the lane as its
+ * description: the server's message (`{code, message}`), its place counted in the learner's
+ * lines (`linesBefore`: the rows' lines that came before them in the run's program).
+ */
+export function withReason(row, drawing, subject, linesBefore = 0) {
+  const error = drawing.events.find((event) => event.kind === "error" && event.value);
+  if (!error) return row;
+  const note = reasonNote(subject, `${error.time} ms`, failureReason(error.value, linesBefore), "failure-reason lesson-reason");
+  row.querySelector(".gallery-lane")?.setAttribute("aria-describedby", note.id);
+  row.appendChild(note);
+  return row;
 }
 
 /** The marks of a comparison (`compareEvents`' items), each in the frame of the marble it judges. */
@@ -119,9 +135,12 @@ export function challengeComparison(lesson, streams, subscriptions, frame) {
   };
   const rows = [];
   for (const { name, mine, goal, items } of streams) {
+    const lines = lesson.challenge.inputs.length; // the learner's program follows the rows' lines
     rows.push(
-      lessonRow(`${name} (yours)`, outputLane(`${name}, yours`, mine, frame, width, ringed(mine, items, "predicted"), { threads: lesson.threads }), writtenAs(mine, frame)),
-      lessonRow(`${name} (goal)`, outputLane(`${name}, the goal's`, goal, frame, width, ringed(goal, items, "actual"), { threads: lesson.threads }), writtenAs(goal, frame)),
+      withReason(lessonRow(`${name} (yours)`, outputLane(`${name}, yours`, mine, frame, width, ringed(mine, items, "predicted"), { threads: lesson.threads }),
+        writtenAs(mine, frame)), mine, `your \`${name}\``, lines),
+      withReason(lessonRow(`${name} (goal)`, outputLane(`${name}, the goal's`, goal, frame, width, ringed(goal, items, "actual"), { threads: lesson.threads }),
+        writtenAs(goal, frame)), goal, `the goal's \`${name}\``, lines),
       lessonRow("check", checkLane(items, width), ""),
     );
   }

@@ -61,7 +61,7 @@ export const sessionMarkup = template`
           <p class="hint">Rows: the inputs (what was done), then each stage in pipeline order, with the lines on
             the left from each row it reads (point at a row to light its lines). A marble is a value, in the colour of
             the input event that caused it (grey: no input did), a bar completion, <span aria-hidden="true">×</span>
-            an error; true/false streams are a step line (high is true); a number in a marble counts events too
+            an error, with why it failed beside it and under the lanes; true/false streams are a step line (high is true); a number in a marble counts events too
             close to tell apart — point at it to read them, click it to spread them. Each subscription to a stream
             is a lane of its row, from its start (<code>^</code>, subscribed) to its end
             (<code>!</code>, disposed); lanes with the same events are folded into one (×2: the

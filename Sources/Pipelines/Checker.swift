@@ -57,6 +57,7 @@ struct Checker {
             reportPublishWithoutAutoconnect()
             diagnostics += SharingCheck(program: program, uses: uses).warnings()
         }
+        diagnostics += PredicateCheck(program: program).warnings()
         for input in program.inputs where !usedAnywhere.contains(input.name) && defined[input.name] == input.range {
             diagnostics.append(
                 Diagnostic(

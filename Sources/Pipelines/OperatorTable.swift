@@ -28,6 +28,10 @@ struct LanguageOperator: Sendable {
     let shape: [String?]?
     /// How a call is written, for messages.
     let usage: String
+    /// The labels of its arguments that are tests, closures that must give a bool (`nil`: the
+    /// unlabelled one): `filter { … }`, `take(while: { … })`. The checker reads them
+    /// (``PredicateCheck``); the builder fails a run whose test gives anything else.
+    let predicates: Set<String?>
     /// Builds the operator's signals.
     let build: @Sendable (inout Builder, OperatorCall) throws(BuildError) -> SignalMaker
 
@@ -36,12 +40,14 @@ struct LanguageOperator: Sendable {
         rac: String,
         _ shape: [String?]?,
         _ usage: String,
+        predicates: Set<String?> = [],
         _ build: @escaping @Sendable (inout Builder, OperatorCall) throws(BuildError) -> SignalMaker
     ) {
         self.name = name
         self.rac = rac
         self.shape = shape
         self.usage = usage
+        self.predicates = predicates
         self.build = build
     }
 
@@ -51,9 +57,13 @@ struct LanguageOperator: Sendable {
         .init("map", rac: "map:", [nil], "map { $0 * 2 }") { b, c throws(BuildError) in try b.map(c) },
         .init("attemptMap", rac: "tryMap:", [nil], "attemptMap { $0 * 2 }") { b, c throws(BuildError) in try b.map(c) },
         .init("reduceEach", rac: "reduceEach:", [nil], "reduceEach { a, b in a + b }") { b, c throws(BuildError) in try b.map(c) },
-        .init("filter", rac: "filter:", [nil], "filter { $0 > 2 }") { b, c throws(BuildError) in try b.filter(c) },
-        .init("take", rac: "take:", nil, "take(3)") { b, c throws(BuildError) in try b.counted(c, window: .take) { $0.take($1) } },
-        .init("skip", rac: "skip:", nil, "skip(3)") { b, c throws(BuildError) in try b.counted(c, window: .skip) { $0.skip($1) } },
+        .init("filter", rac: "filter:", [nil], "filter { $0 > 2 }", predicates: [nil]) { b, c throws(BuildError) in try b.filter(c) },
+        .init("take", rac: "take:", nil, "take(3)", predicates: ["while", "until"]) { b, c throws(BuildError) in
+            try b.counted(c, window: .take) { $0.take($1) }
+        },
+        .init("skip", rac: "skip:", nil, "skip(3)", predicates: ["while", "until"]) { b, c throws(BuildError) in
+            try b.counted(c, window: .skip) { $0.skip($1) }
+        },
         .init("takeLast", rac: "takeLast:", [nil], "takeLast(3)") { b, c throws(BuildError) in try b.counted(c, window: nil) { $0.takeLast($1) } },
         .init("startWith", rac: "startWith:", [nil], "startWith(0)") { b, c throws(BuildError) in b.constant(c) { $0.startWith($1) } },
         .init("ignore", rac: "ignore:", [nil], "ignore(0)") { b, c throws(BuildError) in b.constant(c) { $0.ignore($1) } },
@@ -81,8 +91,8 @@ struct LanguageOperator: Sendable {
             c throws(BuildError) in
             try b.fold(c) { $0.scanning($1, $2).startWith($1).takeLast(1) }
         },
-        .init("any", rac: "any:", [nil], "any { $0 > 2 }") { b, c throws(BuildError) in try b.judging(c) { $0.any { $0 } } },
-        .init("all", rac: "all:", [nil], "all { $0 > 2 }") { b, c throws(BuildError) in try b.judging(c) { $0.all { $0 } } },
+        .init("any", rac: "any:", [nil], "any { $0 > 2 }", predicates: [nil]) { b, c throws(BuildError) in try b.judging(c) { $0.any { $0 } } },
+        .init("all", rac: "all:", [nil], "all { $0 > 2 }", predicates: [nil]) { b, c throws(BuildError) in try b.judging(c) { $0.all { $0 } } },
         .init("collect", rac: "collect", [], "collect()") { b, c throws(BuildError) in b.collect(c) },
         // Combining and flattening
         .init("merge", rac: "merge:", ["with"], "merge(with: other)") { b, c throws(BuildError) in try b.binary(c) { $0.merge(with: $1) } },
@@ -107,7 +117,7 @@ struct LanguageOperator: Sendable {
         .init("catchTo", rac: "catchTo:", [nil], "catchTo(just(0))") { b, c throws(BuildError) in try b.binary(c) { $0.catchTo($1) } },
         .init("retry", rac: "retry", nil, "retry(3)") { b, c throws(BuildError) in try b.retry(c) },
         .init("repeat", rac: "repeat", [], "repeat()") { b, c throws(BuildError) in b.plain(c) { $0.repeat() } },
-        .init("attempt", rac: "try:", [nil], "attempt { $0 > 0 }") { b, c throws(BuildError) in try b.attempt(c) },
+        .init("attempt", rac: "try:", [nil], "attempt { $0 > 0 }", predicates: [nil]) { b, c throws(BuildError) in try b.attempt(c) },
         .init("materialize", rac: "materialize", [], "materialize()") { b, c throws(BuildError) in b.materialize(c) },
         .init("dematerialize", rac: "dematerialize", [], "dematerialize()") { b, c throws(BuildError) in b.dematerialize(c) },
         // Time
