@@ -18,7 +18,7 @@ export const sessionMarkup = template`
         id="edit-offer"> · <a id="edit-link" href="#">Edit this pipeline</a></span></p>
       <div class="share run-actions" id="run-actions" role="group" aria-label="This run">
         <form id="keep-run-form" class="keep-run-form" novalidate>
-          <label for="keep-run-title">Title of the run</label>
+          <label for="keep-run-title">Run title</label>
           <input type="text" id="keep-run-title" autocomplete="off" spellcheck="false" aria-describedby="kept-run">
           <button type="submit" class="secondary" id="keep-run">Keep this run by a link</button>
         </form>
