@@ -105,8 +105,9 @@ export const keepLink = (link) => call("POST", "/api/links", link);
 export const checkLesson = (lesson) => call("POST", "/api/lessons/check", lesson);
 /** What reproduces a session: its events, its inputs as marble rows (GET …/recording; a room's through the room). */
 export const sessionRecording = (sessionID, room = null) => call("GET", sessionPath(sessionID, room, "/recording"), undefined, { key: room?.key });
-/** The session's recording kept as a link of kind `run` (POST …/recording; a room's through the room). */
-export const keepRun = (sessionID, room = null) => call("POST", sessionPath(sessionID, room, "/recording"), {}, { key: room?.key });
+/** The session's recording kept as a link of kind `run` under `title` (the server's default if none; POST …/recording; a room's through the room). */
+export const keepRun = (sessionID, room = null, title = undefined) =>
+  call("POST", sessionPath(sessionID, room, "/recording"), title === undefined ? {} : { title }, { key: room?.key });
 /** A kept link with its content (GET /api/links/{id}). */
 export const readLink = (id) => call("GET", `/api/links/${encodeURIComponent(id)}`);
 

@@ -9,6 +9,7 @@ import { describe } from "../lib/format.js";
 import { FRAME_WIDTH, ROW_HEIGHT, drawSubscriptions, editableRow, outputLane } from "../lib/marble-row.js";
 import { explain } from "../lib/notice.js";
 import { compareRuns, runOfDrawing, runOfRecording } from "./run-compare.js";
+import { RunView, firstEvent, idleLeadIn, tenths } from "./run-view.js";
 
 /** How long the panel waits after an edit before it runs the rows again. */
 const RUN_DELAY_MS = 150;
@@ -19,6 +20,8 @@ const say = (value) => describe(value, 40);
 /** The letters values take in a drawing when no row names them: a–z, then α–ω. */
 const LETTERS = [..."abcdefghijklmnopqrstuvwxyz", ..."αβγδεζηθικλμνξοπρστυφχψω"];
 const ms = (time) => `${Math.round(time)} ms`;
+/** A run's title as text in quotes (never markup). */
+const quoted = (text) => html("q", "run-title", text);
 
 /** A subscription (`{start, end}` in ms, `end` null while live) in subscription notation at `frame`. */
 function notation({ start, end, atEnd }, frame) {
@@ -56,6 +59,10 @@ export class RunRows {
     this.title.tabIndex = -1;
     this.hint = html("p", "hint");
     this.left = html("p", "hint");
+    this.which = html("p", "run-rows-which");
+    this.which.id = "run-rows-which";
+    this.from = html("p", "hint");
+    this.from.id = "run-rows-from";
     this.values = html("p", "run-rows-values");
     this.why = html("p", "run-rows-why");
     this.why.id = "run-rows-why";
@@ -71,6 +78,15 @@ export class RunRows {
     lanes.append(this.inputs, this.outputs);
     this.edit = html("a", undefined, "Open these rows as a program in the editor");
     this.edit.id = "run-rows-edit";
+    // Fit: the whole run in the panel's width, or back to full size (30 px a frame).
+    this.fit = html("button", "secondary", "Fit");
+    Object.assign(this.fit, { type: "button", id: "run-rows-fit", title: "Show the whole run in the panel's width" });
+    this.fit.setAttribute("aria-pressed", "false");
+    this.fit.addEventListener("click", () => {
+      const fit = this.fit.getAttribute("aria-pressed") !== "true";
+      this.fit.setAttribute("aria-pressed", String(fit));
+      this.view.set({ fit });
+    });
     const close = html("button", "secondary", "Close");
     close.type = "button";
     close.addEventListener("click", () => this.close());
@@ -89,15 +105,24 @@ export class RunRows {
     });
     const links = html("p");
     links.append(this.edit, " ", close);
-    this.section.append(this.title, this.hint, this.left, this.values, form, this.why, lanes, links);
+    const view = html("p", "run-rows-view");
+    view.append(this.fit, " ", this.from);
+    this.section.append(this.title, this.which, this.hint, this.left, this.values, form, this.why, view, lanes, links);
     after.after(this.section);
+    this.view = new RunView(lanes, this.inputs);
+    window.addEventListener("resize", () => this.view.fit && this.view.apply());
     this.timer = null;
     this.number = 0;
   }
 
-  /** Shows the rows of `recording` (with `rows`) of `scenario` (a built-in one, or a program). */
-  open(scenario, recording) {
+  /**
+   * Shows the rows of `recording` (with `rows`) of `scenario` (a built-in one, or a program): a
+   * kept run's, called `name`, or live session `session`'s.
+   */
+  open(scenario, recording, { name = null, session = null } = {}) {
     const rows = recording.rows;
+    Object.assign(this, { name, session });
+    this.sayWhich(null);
     this.scenario = scenario;
     this.rows = { frame: rows.frame, inputs: { ...rows.inputs }, values: rows.values, until: rows.until };
     this.program = rows.program ?? null;
@@ -114,9 +139,27 @@ export class RunRows {
       ? `Values: ${Object.entries(rows.values).map(([letter, value]) => `${letter} = ${say(value)}`).join(" · ")}` : "";
     this.inputs.replaceChildren();
     for (const name of Object.keys(rows.inputs)) this.inputs.appendChild(this.inputRow(name));
+    this.showFrom();
     this.section.hidden = false;
     this.title.focus();
     this.run();
+  }
+
+  /** Says which runs the panel shows: the recorded one above, and below it `other` (a run's name) or its rows run again. */
+  sayWhich(other) {
+    const recorded = this.name === null ? "this session" : quoted(this.name);
+    if (other === null) this.which.replaceChildren("Recorded: ", recorded, " (above); below it, its rows run again.");
+    else this.which.replaceChildren("Recorded: ", recorded, " (above); the other run: ", other, " (below).");
+  }
+
+  /** Whether the panel shows kept run `replay`, or (`replay` null) live session `session`. */
+  showing(replay, session) {
+    return !this.section.hidden && (replay ? this.recording === replay : this.session === session);
+  }
+
+  /** Focuses the field of the run to compare with. */
+  focusCompare() {
+    this.otherLink.focus();
   }
 
   close() {
@@ -139,11 +182,13 @@ export class RunRows {
       name, field, lane, letters: () => Object.keys(this.rows.values), minFrames: () => this.frames,
       onChange: () => {
         this.rows.inputs[name] = field.value;
+        this.view.apply();
         this.schedule();
       },
     });
     field.addEventListener("input", () => {
       this.rows.inputs[name] = field.value;
+      this.view.apply();
       this.schedule();
     });
     return row;
@@ -189,6 +234,7 @@ export class RunRows {
   /** Each stream of this run of the rows under the recorded run's. */
   show(answer) {
     const run = runOfDrawing(answer, this.rows);
+    this.sayWhich(null);
     const names = Object.keys(answer.streams).filter((stream) => !(stream in this.rows.inputs));
     this.draw(run, { label: "this run", kind: "rows", names, letters: (name) => answer.streams[name].values, tolerance: this.tolerance });
   }
@@ -198,13 +244,21 @@ export class RunRows {
    * with the recorded one, its inputs too; editing a row goes back to the rows' run.
    */
   async compareWith(address) {
-    const kept = /\/s\/([A-Za-z0-9_-]+)/.exec(address)?.[1];
+    const kept = /\/s\/([A-Za-z0-9_-]+)/.exec(address)?.[1] ?? /^[A-Za-z0-9]{16}$/.exec(address)?.[0];
     const session = /\b([0-9a-f]{32})\b/.exec(address)?.[1];
     let other;
+    let otherName;
     try {
-      if (kept) other = JSON.parse((await readLink(kept)).content);
-      else if (session) other = await sessionRecording(session);
-      else throw new Error("Paste a run's link (…/s/ID) or a session's (…#session=ID).");
+      if (kept) {
+        const link = await readLink(kept);
+        other = JSON.parse(link.content);
+        otherName = quoted(link.title);
+      } else if (session) {
+        other = await sessionRecording(session);
+        otherName = `session …${session.slice(-8)}`;
+      } else {
+        throw new Error("Paste a run's link (…/s/ID, or its ID) or a session's (…#session=ID).");
+      }
       if (!Array.isArray(other.events)) throw new Error("That link is not a run.");
     } catch (error) {
       this.why.textContent = explain(error);
@@ -220,6 +274,7 @@ export class RunRows {
     const names = [...new Set([...Object.keys(this.recorded.streams), ...Object.keys(run.streams)])].filter((name) => !name.includes("·"));
     const slack = [this.recording, other].some((recording) => recording.clock === "real") ? REAL_CLOCK_SLACK_MS : 0;
     this.frames = Math.ceil(Math.max(this.recorded.until, run.until) / this.rows.frame) + 2;
+    this.sayWhich(otherName);
     this.draw(run, { label: "the other run", kind: "other", names, letters: () => ({}), tolerance: slack });
   }
 
@@ -280,5 +335,19 @@ export class RunRows {
         html("span", "run-rows-label", label), is, lifelines(kind, run));
       this.outputs.appendChild(item);
     }
+    this.showFrom(run);
+  }
+
+  /**
+   * The lanes drawn from the first event of the recorded run, of `run` and of the rows as they
+   * are now (the idle lead-in before it left out, and said), fitted or not as the learner chose.
+   */
+  showFrom(run = null) {
+    const rows = runOfDrawing({ streams: {}, until: this.rows.until }, this.rows);
+    const fromMs = idleLeadIn(firstEvent(this.recorded, run, rows), this.rows.frame);
+    this.from.textContent = fromMs
+      ? `From ${tenths(fromMs)}: the ${tenths(fromMs)} before the first event were idle and are not drawn. Times, frames and rows are still the session's, from 0 ms.`
+      : "";
+    this.view.set({ fromMs, frame: this.rows.frame });
   }
 }

@@ -1,19 +1,19 @@
 // The session view: one running session of a scenario (or of the learner's program) — its inputs,
 // its marble diagram fed live by the session's SSE stream, the source beside it, the virtual
 // clock's controls and the event log. It owns all of this state; nothing outside reads it.
-import { keepRun, roomAddress, sessionInfo, sessionPath, sessionRecording } from "../lib/api.js";
+import { roomAddress, sessionInfo, sessionPath } from "../lib/api.js";
 import { byId } from "../lib/dom.js";
 import { comparisonsIn } from "../editor/compare-lines.js";
 import { Diagram, WINDOW_RANGE } from "../diagram/diagram.js";
 import { downloadPNG, downloadSVG } from "../diagram/diagram-export.js";
 import { encodeProgram } from "../editor/editor.js";
 import { CauseColours, describe, seconds } from "../lib/format.js";
-import { explain, explainSessionError, notice } from "../lib/notice.js";
-import { rememberLink } from "../lib/links.js";
+import { explainSessionError, notice } from "../lib/notice.js";
 import { RoomStream, goneWords } from "../rooms/room-stream.js";
 import { diagramRows, resultStreams } from "./diagram-rows.js";
 import { EventLog } from "./event-log.js";
 import { renderInputs } from "./session-inputs.js";
+import { RunActions } from "./run-actions.js";
 import { RunRows } from "./run-rows.js";
 import { renderSource } from "./source-panel.js";
 import { TimeScrubber } from "./time-scrubber.js";
@@ -56,6 +56,7 @@ export class SessionView {
       onInstant: (instant) => this.showInstant(instant),
     });
     this.runRows = new RunRows(byId("pipeline-layout"));
+    this.runActions = new RunActions(this.runRows);
     this.wireViewControls();
     byId("scenario-title").tabIndex = -1;
   }
@@ -83,28 +84,6 @@ export class SessionView {
       this.diagram?.relayout();
     });
     window.addEventListener("resize", () => this.diagram?.relayout());
-    // A replay has its recording; a live session's is asked for as it is now.
-    byId("run-rows-open").addEventListener("click", async () => {
-      try {
-        const recording = this.replay ?? await sessionRecording(this.sessionID, this.room);
-        if (recording.rows) this.runRows.open(this.scenario, recording);
-        else notice("This run was kept before runs had marble rows: keep a new run to turn it into marbles.");
-      } catch (error) {
-        notice(explain(error));
-      }
-    });
-    byId("keep-run").addEventListener("click", async () => {
-      try {
-        const link = await keepRun(this.sessionID, this.room);
-        rememberLink(link);
-        const anchor = document.createElement("a");
-        anchor.href = link.url;
-        anchor.textContent = `${location.origin}${link.url}`;
-        byId("kept-run").replaceChildren("Kept: ", anchor);
-      } catch (error) {
-        notice(explain(error));
-      }
-    });
   }
 
   /**
@@ -118,12 +97,12 @@ export class SessionView {
     this.replay = replay;
     this.room = replay ? null : room;
     this.renderHead(scenario, sessionID ?? replay?.id, clock);
-    byId("kept-run").replaceChildren();
     this.runRows.close();
     if (replay) byId("scenario-title").textContent = replay.title;
     // A room's session is shared by the room's code, and driven by its teacher alone; a replay is
-    // shared by its own link.
+    // shared by its own link, and is turned into marbles and compared as a live run is.
     byId("session-share").hidden = Boolean(room || replay);
+    this.runActions.show({ scenario, sessionID, room, replay });
     if (room || replay) byId("program-share").hidden = true;
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
     this.seed = null; // the session's subscription counts when this page joined

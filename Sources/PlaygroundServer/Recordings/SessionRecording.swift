@@ -85,22 +85,19 @@ extension API {
         }
     }
 
-    /// `POST /api/sessions/{sid}/recording` (`{"title": …}`, optional): the session's recording,
-    /// built on a program thread, kept as a link of kind `run` on the store's thread.
+    /// `POST /api/sessions/{sid}/recording` (`{"title": …}`, optional; ``runTitle(_:)`` says what
+    /// a title may be): the session's recording, built on a program thread, kept as a link of kind
+    /// `run` on the store's thread, its title exactly as given.
     func keepRecording(_ request: HTTPRequest, _ session: Session) -> HTTPResponse {
-        var title = "A run of \(session.definition.description.title)"
+        let fallback = Self.defaultRunTitle(of: session.definition.description.title)
+        var title = fallback
         if !request.body.isEmpty {
             switch Self.jsonObject(request.body) {
             case .failure(let error): return error.response
             case .success(let fields):
-                if let unknown = fields.keys.sorted().first(where: { $0 != "title" }) {
-                    return PlaygroundError(.invalidValue, "`\(unknown.prefix(40))` is not a field here; the one field is title.").response
-                }
-                if let given = fields["title"] {
-                    guard case .string(let text) = given, let clean = Self.displayText(text, maximum: Self.maxLinkTitle) else {
-                        return PlaygroundError(.invalidValue, Self.displayTextRule("title", maximum: Self.maxLinkTitle)).response
-                    }
-                    title = clean
+                switch Self.runTitle(in: fields, default: fallback) {
+                case .failure(let refusal): return refusal.response
+                case .success(let given): title = given
                 }
             }
         }
