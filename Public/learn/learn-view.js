@@ -180,9 +180,14 @@ export class LearnView {
     byId("lesson-edit").hidden = key === null;
     byId("lesson-edit").href = `#lessons/copy=${key}`;
     byId("lesson-title").textContent = index >= 0 ? `${index + 1}. ${lesson.title}` : lesson.title;
-    byId("lesson-rac").textContent = `RAC: ${lesson.rac}`;
+    byId("lesson-rac").textContent = `${lesson.teaches?.length ? `Teaches ${lesson.teaches.join(", ")} · ` : ""}RAC: ${lesson.rac}`;
     byId("lesson-from").replaceChildren(...versionOf(this.source.entry(key)?.link));
-    byId("lesson-explanation").replaceChildren(...lesson.explanation.map((text) => prose("p", text)));
+    // An operator used before the lesson that teaches it is said so (CourseOrder holds the course to it).
+    const ahead = Object.entries(lesson.ahead ?? {}).map(([name, id]) => {
+      const at = path.findIndex((item) => item.id === id);
+      return `\`${name}\` is shown ahead here: ${at >= 0 ? `lesson ${at + 1}, ${path[at].title},` : "a later lesson"} teaches it.`;
+    });
+    byId("lesson-explanation").replaceChildren(...[...lesson.explanation, ...ahead].map((text) => prose("p", text)));
     byId("lesson-program").textContent = lesson.scenario ? lesson.code : lessonProgram(lesson.inputs, lesson.program);
     byId("lesson-scenario").hidden = !lesson.scenario;
     byId("lesson-code-caption").hidden = !lesson.scenario;

@@ -396,8 +396,8 @@ def lesson_by_id(lesson_id):
 
 @pytest.mark.parametrize("width", [1280, 375])
 def test_feedback_is_drawn_and_checks_test_the_point(browser, server, width):
-    """A learner's mistakes answered with what they are about: lesson 3's challenge solved with a
-    delay fails on when `a` is subscribed; lesson 9's prediction without 3 is told 3 is missing,
+    """A learner's mistakes answered with what they are about: lesson 8's (cold signals) challenge solved with a
+    delay fails on when `a` is subscribed; lesson 7's prediction without 3 is told 3 is missing,
     with the inner signals drawn to `x`'s disposal; lesson 18 takes Swift's `deliver(on:)` and
     shows its values as labels with their threads; a failed challenge draws yours against the
     goal; the lanes of one comparison scroll together on a phone. Screenshots kept."""

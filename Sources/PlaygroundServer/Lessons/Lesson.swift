@@ -50,6 +50,12 @@ struct Lesson: Decodable, Sendable {
     let threads: Bool?
     let inner: String?
     let docs: [String]?
+    /// The operators the lesson teaches, as the language spells them (`flatMap(.latest)`): what
+    /// later lessons of the course may use (``CourseOrder``).
+    let teaches: [String]?
+    /// Operators the lesson uses before the lesson that teaches them, by that lesson's id: shown
+    /// ahead, and said so on the page ("taught in lesson 7").
+    let ahead: [String: String]?
     let predict: String?
     let expected: [String: String]?
     let subscriptions: Subscriptions?
@@ -59,7 +65,7 @@ struct Lesson: Decodable, Sendable {
     /// Every field a lesson may have (docs/LESSONS.md's table): any other is a typo to report.
     static let fields: Set<String> = [
         "id", "title", "rac", "explanation", "inputs", "program", "scenario", "code", "values", "labels", "threads", "inner", "docs",
-        "predict", "expected", "subscriptions", "result", "challenge",
+        "teaches", "ahead", "predict", "expected", "subscriptions", "result", "challenge",
     ]
     /// The fields of `challenge`.
     static let challengeFields: Set<String> = ["task", "inputs", "expected", "program", "solution", "subscriptions", "wrong"]

@@ -1,6 +1,7 @@
 import Foundation
 import MarbleNotation
 import MicroHTTP
+import Pipelines
 import Scenarios
 
 /// The lesson validator: every rule of docs/LESSONS.md, checked by running the lesson as the page
@@ -115,6 +116,7 @@ enum LessonCheck {
             problems.append(Problem(field: "explanation", message: "is 1 to \(maxParagraphs) paragraphs of text."))
         }
         checkRows(lesson.inputs, "inputs", problems: &problems)
+        checkTeaching(lesson, problems: &problems)
         switch (lesson.program, lesson.scenario) {
         case (nil, nil), (.some, .some):
             problems.append(Problem(field: "program", message: "A lesson has a program, or a scenario (with its code) — one of them."))
@@ -151,6 +153,19 @@ enum LessonCheck {
             } else if let row = rows[letter], EventJSON.json(row) != EventJSON.json(value) {
                 problems.append(Problem(field: "values", message: "The letter \(letter) says two things: a row sends \(EventJSON.json(row)) for it."))
             }
+        }
+    }
+
+    /// `teaches` names the language's operators and sources; `ahead` marks operators by the id
+    /// of the lesson that teaches them (the course's order is ``CourseOrder``'s).
+    private static func checkTeaching(_ lesson: Lesson, problems: inout [Problem]) {
+        for name in lesson.teaches ?? [] where !PipelineLanguage.isTeachable(name) {
+            problems.append(
+                Problem(field: "teaches", message: "`\(name.prefix(40))` is no operator or source of the language (`flatMap(.latest)`, `filter`).")
+            )
+        }
+        for (name, id) in lesson.ahead ?? [:] where !PipelineLanguage.isTeachable(name) || id.isEmpty {
+            problems.append(Problem(field: "ahead", message: "`\(name.prefix(40))` is no operator of the language, or names no lesson."))
         }
     }
 
