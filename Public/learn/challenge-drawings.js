@@ -2,7 +2,8 @@
 // input rows the two programs ran on; for each stream that differs, yours above the goal's, the
 // differing events ringed and the check marks under them; the signals each program subscribed to
 // inside its streams (a flattening's inner signals, `r·request`'s calls), yours and the goal's;
-// and the subscriptions the challenge holds, yours and the goal's.
+// and the subscriptions the challenge holds, yours and the goal's. A lesson's own run draws the
+// subscriptions its challenge holds too (`heldSubscriptions`), so the point is seen before it is tested.
 import { canonical, subscriptionsOf } from "./lesson-check.js";
 import { parseRow, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, outputLane, rowDrawing } from "../lib/marble-row.js";
@@ -22,6 +23,16 @@ export function inputRows(inputs, whose, frame, width) {
     row.dataset.input = input.name;
     return row;
   });
+}
+
+/**
+ * For a lesson whose challenge holds subscriptions (`challenge.subscriptions`, lesson 12's one
+ * shared subscription to `a`) and whose run does not already ask for them: those streams'
+ * subscriptions in the run (`answer`), a line each.
+ */
+export function heldSubscriptions(lesson, answer, width) {
+  return (lesson.challenge.subscriptions ?? []).filter((name) => name !== lesson.subscriptions?.stream)
+    .map((name) => subscriptionRow(`${name}'s subscriptions`, subscriptionsOf(answer, name), width));
 }
 
 /**

@@ -12,7 +12,7 @@ import { parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.j
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
 import { CourseMaker } from "./course-maker.js";
 import { MARKS, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
-import { challengeFailure } from "./challenge-drawings.js";
+import { challengeFailure, heldSubscriptions } from "./challenge-drawings.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "./lesson-check.js";
 
 const PROGRESS_KEY = "playground.lessons";
@@ -298,6 +298,7 @@ export class LearnView {
         lessonRow("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
         lessonRow("check", checkLane(items, width), ""),
         ...subscriptions.rows,
+        ...heldSubscriptions(lesson, answer, width),
         ...inner.rows,
       ]),
       list,
