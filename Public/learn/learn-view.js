@@ -11,7 +11,8 @@ import { versionOf } from "../lib/links.js";
 import { parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
 import { CourseMaker } from "./course-maker.js";
-import { MARKS, challengeComparison, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
+import { MARKS, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
+import { challengeFailure, heldSubscriptions } from "./challenge-drawings.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "./lesson-check.js";
 
 const PROGRESS_KEY = "playground.lessons";
@@ -283,7 +284,7 @@ export class LearnView {
     const right = items.every((item) => item.status === "right");
     const width = this.width(lesson);
     const subscriptions = this.subscriptionsChecked(lesson, answer, width);
-    const inner = lesson.inner ? innerSignals(lesson, answer, width) : { rows: [], words: null };
+    const inner = lesson.inner ? innerSignals(lesson.inputs, lesson.inner, answer, width) : { rows: [], words: null };
     const list = html("ul", "lesson-mismatches");
     list.setAttribute("aria-label", "Marble by marble");
     for (const item of items) {
@@ -302,6 +303,7 @@ export class LearnView {
         lessonRow("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
         lessonRow("check", checkLane(items, width), ""),
         ...subscriptions.rows,
+        ...heldSubscriptions(lesson, answer, width),
         ...inner.rows,
       ]),
       list,
@@ -357,11 +359,11 @@ export class LearnView {
       return;
     }
     if (this.lesson !== lesson) return;
-    const { problems, streams, subscriptions } = challengeDifferences(lesson.challenge, mine, goal);
+    const differences = challengeDifferences(lesson.challenge, mine, goal);
+    const { problems } = differences;
     status.replaceChildren(prose("span", problems.length ? `Not yet. ${problems.join(" ")}` : "Passed: your program does what the challenge asks, on rows of its own."));
     status.dataset.passed = problems.length ? "false" : "true";
-    const rows = challengeComparison(lesson, streams, subscriptions, goal.frame);
-    byId("challenge-result").replaceChildren(...(rows.length ? [laneGroup("Your program against the goal, on the challenge's rows", rows)] : []));
+    byId("challenge-result").replaceChildren(...challengeFailure(lesson, differences, { mine, goal, program }));
     this.record({ program, challenge: !problems.length || Boolean(this.progress[this.key]?.challenge) });
   }
 

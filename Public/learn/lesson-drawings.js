@@ -1,10 +1,11 @@
 // What a lesson draws after a run, pure of the page's state: a labelled row, the check marks of a
-// comparison, subscriptions as lines, a flattening's inner signals from `^` to `!`, and a failed
-// challenge's run against the goal's. Each answers nodes; the lesson view places them.
-import { canonical, subscriptionsOf } from "./lesson-check.js";
+// comparison, subscriptions as lines and a flattening's inner signals from `^` to `!` (a failed
+// challenge's drawing, `challenge-drawings.js`, is made of these). Each answers nodes; the lesson
+// view places them.
+import { subscriptionsOf } from "./lesson-check.js";
 import { html, prose, svg } from "../lib/dom.js";
 import { failureReason, reasonNote } from "../lib/failure-reason.js";
-import { letterValue, parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
+import { letterValue, parseRow, parseSubscription } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, ROW_HEIGHT, drawSubscriptions, outputLane } from "../lib/marble-row.js";
 
 /** The mark each outcome of a compared marble gets on the check row. */
@@ -72,20 +73,23 @@ export function subscriptionRow(label, lines, width) {
 }
 
 /**
- * For a lesson about flattening (`inner`: the stream's inner signals, as `out·marbles`): each
- * inner signal on a lane of its own, named by the letter of the row's value that made it, drawn
- * from its subscription (`^`) to its disposal (`!`) — what it would have sent after that greyed
- * out, and said in words. Answers `{rows, words}`: the lanes, and what they show as text.
+ * For a lesson about flattening (`name`: the stream's inner signals, as `out·marbles`, made from
+ * the nested row of `inputs`): each inner signal on a lane of its own, named by the letter of the
+ * row's value that made it, drawn from its subscription (`^`) to its disposal (`!`) — what it would
+ * have sent after that greyed out, and said in words. `whose` ("yours", "the goal's") names the
+ * program that ran, in a comparison. Answers `{rows, words}`: the lanes, and what they show as text.
  */
-export function innerSignals(lesson, answer, width) {
-  const row = lesson.inputs.find((input) => input.nested);
+export function innerSignals(inputs, name, answer, width, whose = "") {
+  const row = inputs.find((input) => input.nested);
   const letters = parseRow(row.marbles).values.map((value) => value.symbol);
   const frame = answer.frame;
+  const of = whose ? `, ${whose}` : "";
   const rows = [];
   const words = html("div", "lesson-inner");
-  words.appendChild(prose("p", `Inside \`${lesson.inner.split("·")[0]}\`, each inner signal is drawn from its subscription (\`^\`) to its disposal (\`!\`):`));
+  const owner = `\`${name.split("·")[0]}\``;
+  words.appendChild(prose("p", `Inside ${whose === "yours" ? `your ${owner}` : whose ? `${whose} ${owner}` : owner}, each inner signal is drawn from its subscription (\`^\`) to its disposal (\`!\`):`));
   const list = html("ul", "lesson-inner-words");
-  subscriptionsOf(answer, lesson.inner).forEach((line, index) => {
+  subscriptionsOf(answer, name).forEach((line, index) => {
     const letter = letters[index];
     const inner = parseRow(row.nested[letter] ?? "");
     if (!letter || inner.error) return;
@@ -96,19 +100,20 @@ export function innerSignals(lesson, answer, width) {
     const events = sent.map((event) => ({ kind: "next", time: at(event) * frame, value: letterValue(event.symbol) }));
     if (inner.end && (end === null || at(inner.end) <= end)) events.push({ kind: inner.end.kind === "|" ? "completed" : "error", time: at(inner.end) * frame });
     const values = Object.fromEntries(inner.values.map((event) => [event.symbol, letterValue(event.symbol)]));
-    const lane = outputLane(`${letter}, inner`, { marbles: line, values, events }, frame, width);
+    const lane = outputLane(`${letter}, inner${of}`, { marbles: line, values, events }, frame, width);
     for (const event of cut) {
       const x = at(event) * FRAME_WIDTH + FRAME_WIDTH / 2;
       lane.append(svg("circle", { cx: x, cy: ROW_HEIGHT / 2, r: 12, class: "lesson-never" }),
         svg("text", { x, y: ROW_HEIGHT / 2 + 5, "text-anchor": "middle", class: "lesson-never-letter" }, event.symbol));
     }
-    lane.setAttribute("aria-label", `${letter}, inner: ${line}${cut.length ? `; never sent: ${cut.map((event) => event.symbol).join(", ")}` : ""}`);
+    lane.setAttribute("aria-label", `${letter}, inner${of}: ${line}${cut.length ? `; never sent: ${cut.map((event) => event.symbol).join(", ")}` : ""}`);
     const marks = svg("svg", { class: "gallery-subscriptions" });
-    drawSubscriptions(marks, `${letter}'s subscription`, [line], width);
+    drawSubscriptions(marks, `${letter}'s subscription${of}`, [line], width);
     const lanes = html("div", "lesson-inner-lanes");
     lanes.append(lane, marks);
-    const signal = lessonRow(`${letter} (inner)`, lanes, line);
+    const signal = lessonRow(`${letter} (inner${of})`, lanes, line);
     signal.dataset.inner = letter;
+    if (whose) signal.dataset.whose = whose;
     rows.push(signal);
     const disposed = end === null ? "still live" : `disposed of at ${end * frame} ms`;
     const lost = cut.length ? `: its ${cut.map((event) => `${event.symbol} (due at ${at(event) * frame} ms)`).join(", ")} never ${cut.length === 1 ? "comes" : "come"}` : "";
@@ -118,34 +123,3 @@ export function innerSignals(lesson, answer, width) {
   return { rows, words };
 }
 
-/**
- * A failed challenge drawn (`challengeDifferences`' streams and subscriptions): for each stream
- * that differs, yours above the goal's on the challenge's rows, the events that differ ringed and
- * the check marks under them; for each subscription that differs, yours and the goal's lines.
- */
-export function challengeComparison(lesson, streams, subscriptions, frame) {
-  const longest = Math.max(...lesson.challenge.inputs.map((input) => input.marbles.length),
-    ...streams.flatMap(({ mine, goal }) => [...mine.events, ...goal.events].map((event) => Math.ceil(event.time / frame) + 1)));
-  const width = Math.max(16, longest + 4) * FRAME_WIDTH;
-  // A drawing's events that an item that is not right pairs, found by frame, kind and value.
-  const ringed = (drawing, items, side) => {
-    const differing = items.filter((item) => item.status !== "right").map((item) => item[side]).filter(Boolean);
-    return new Set(drawing.events.flatMap((event, index) => (differing.some((other) => other.frame === Math.floor(event.time / frame + 1e-9)
-      && other.kind === event.kind && (event.kind !== "next" || other.key === canonical(event.value))) ? [index] : [])));
-  };
-  const rows = [];
-  for (const { name, mine, goal, items } of streams) {
-    const lines = lesson.challenge.inputs.length; // the learner's program follows the rows' lines
-    rows.push(
-      withReason(lessonRow(`${name} (yours)`, outputLane(`${name}, yours`, mine, frame, width, ringed(mine, items, "predicted"), { threads: lesson.threads }),
-        writtenAs(mine, frame)), mine, `your \`${name}\``, lines),
-      withReason(lessonRow(`${name} (goal)`, outputLane(`${name}, the goal's`, goal, frame, width, ringed(goal, items, "actual"), { threads: lesson.threads }),
-        writtenAs(goal, frame)), goal, `the goal's \`${name}\``, lines),
-      lessonRow("check", checkLane(items, width), ""),
-    );
-  }
-  for (const { name, mine, goal } of subscriptions) {
-    rows.push(subscriptionRow(`${name}'s subscriptions (yours)`, mine, width), subscriptionRow(`${name}'s subscriptions (goal)`, goal, width));
-  }
-  return rows;
-}

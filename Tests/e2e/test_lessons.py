@@ -413,7 +413,7 @@ def test_feedback_is_drawn_and_checks_test_the_point(browser, server, width):
     status = check_challenge(browser, "late = a.delay(0.5s)")
     assert status.get_attribute("data-passed") == "false", status.text
     assert "a is subscribed at 0 ms" in status.text and "in the goal's it is subscribed at 500 ms" in status.text, status.text
-    assert row_names(result()) == ["a's subscriptions (yours)", "a's subscriptions (goal)"], row_names(result())
+    assert row_names(result()) == ["a (the challenge's row)", "a's subscriptions (yours)", "a's subscriptions (goal)"], row_names(result())
     starts = [line.get_attribute("data-start") for line in result().find_elements(By.CSS_SELECTOR, ".gallery-subscription")]
     assert starts == ["0", "5"], starts
     screenshot(browser, "challenge-task", f"lesson-3-delay-fails-{width}px.png")
@@ -432,7 +432,7 @@ def test_feedback_is_drawn_and_checks_test_the_point(browser, server, width):
         wait(browser, lambda: browser.find_element(By.ID, "prediction").get_attribute("value") == "-----c")
     status = check_challenge(browser, "out = a.take(3)")
     assert "out sends z at 500 ms; the goal does not" in status.text, status.text
-    assert row_names(result()) == ["out (yours)", "out (goal)", "check"], row_names(result())
+    assert row_names(result()) == ["a (the challenge's row)", "out (yours)", "out (goal)", "check"], row_names(result())
     assert result().find_elements(By.CSS_SELECTOR, ".gallery-differs"), "the differences are ringed"
     screenshot(browser, "challenge-task", f"lesson-failed-challenge-{width}px.png")
     # A program that cannot run says why, over no drawing of the check before.
