@@ -7,7 +7,7 @@ import { differs, isMark, levelY, sameGlyph } from "./diagram-model.js";
 import { describeCluster } from "./diagram-text.js";
 import { html, svg } from "../lib/dom.js";
 import { failureReason } from "../lib/failure-reason.js";
-import { describe, seconds } from "../lib/format.js";
+import { describe } from "../lib/format.js";
 
 /** The widest an error's reason is written beside its cross, in pixels. */
 const REASON_WIDTH = 360;
@@ -51,20 +51,56 @@ export function rowLabel(diagram, row) {
   return item;
 }
 
+/** Room kept between two tick labels, in pixels. */
+const TICK_GAP = 12;
+
+/** A tick's time, written with as many decimals as the step needs (10.25 s is not "10.3 s"). */
+function tickLabel(t, step) {
+  const digits = step % 1000 === 0 ? 0 : step % 100 === 0 ? 1 : step % 10 === 0 ? 2 : 3;
+  if (t < 120_000) return `${Number((t / 1000).toFixed(digits))} s`;
+  const minutes = Math.floor(t / 60_000);
+  return `${minutes} min ${Number(((t - minutes * 60_000) / 1000).toFixed(digits))} s`;
+}
+
+/** A label's width in pixels: measured the first time it is drawn, else 9 px a character (14 px digits). */
+function labelWidth(diagram, node, text) {
+  diagram.tickWidths ??= new Map();
+  let width = diagram.tickWidths.get(text);
+  if (width === undefined) {
+    width = node?.isConnected ? node.getComputedTextLength() : 0;
+    if (width > 0) diagram.tickWidths.set(text, width);
+    else width = 9 * text.length;
+  }
+  return width;
+}
+
+/**
+ * The time axis: a grid line at each step (the least of the steps whose labels stand apart) and
+ * its label; a label that would touch the one before it (near an edge, where a label is anchored
+ * inside the lane) is left out, its grid line kept, so that no two labels ever meet.
+ */
 export function drawAxis(diagram) {
   const [start, end] = diagram.view;
   const steps = [10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000];
-  const step = steps.find((candidate) => candidate * diagram.pxPerMs >= 64) ?? 600_000;
-  const key = `${start}|${end}|${step}|${diagram.height}`;
+  const widest = (step) => Math.max(...[0, 1].map((k) => labelWidth(diagram, null, tickLabel((Math.ceil(end / step) + k) * step, step)))) + TICK_GAP;
+  const step = steps.find((candidate) => candidate * diagram.pxPerMs >= Math.max(64, widest(candidate))) ?? 600_000;
+  const key = `${start}|${end}|${step}|${diagram.height}|${diagram.width}`;
   if (key === diagram.axisKey) return;
   diagram.axisKey = key;
   diagram.axis.replaceChildren();
+  let right = -Infinity; // where the last label drawn ends
   for (let t = Math.max(0, Math.ceil((start - PAD / diagram.pxPerMs) / step) * step); t <= end; t += step) {
     const x = PAD + (t - start) * diagram.pxPerMs;
     diagram.axis.appendChild(svg("line", { class: "grid-line", x1: x, x2: x, y1: AXIS - 5, y2: diagram.height }));
     // Near an edge a label is anchored inside the lane, so that none is cut off.
+    const text = tickLabel(t, step);
     const anchor = x < 24 ? "start" : x > diagram.width - 24 ? "end" : "middle";
-    diagram.axis.appendChild(svg("text", { class: "tick-label", x, y: 16, "text-anchor": anchor, "data-ms": t }, seconds(t)));
+    const label = svg("text", { class: "tick-label", x, y: 16, "text-anchor": anchor, "data-ms": t }, text);
+    diagram.axis.appendChild(label);
+    const width = labelWidth(diagram, label, text);
+    const left = anchor === "start" ? x : anchor === "end" ? x - width : x - width / 2;
+    if (left < right + TICK_GAP / 2) label.remove();
+    else right = left + width;
   }
 }
 

@@ -17,7 +17,7 @@ import { MARK_TO_MARK, rowLanes } from "./diagram-lanes.js";
 import { laneModelAt, remember, showInstant } from "./diagram-instant.js";
 import { isMark, isStep, KEEP, KEEP_INNER, shapeOf, SubscriptionCounts, TRIM_AT, WINDOW_RANGE } from "./diagram-model.js";
 import { showCount, showFold, showLatest } from "./diagram-text.js";
-import { fittedWindow } from "./diagram-window.js";
+import { endOfStory, fittedWindow, pannedStart } from "./diagram-window.js";
 import { trace } from "./diagram-trace.js";
 import { html, svg } from "../lib/dom.js";
 import { CauseColours } from "../lib/format.js";
@@ -66,7 +66,7 @@ export class Diagram {
     this.instantShown = null; // the instant's view as last drawn: drawn again when events came or the view moved
     this.traced = null;
     this.build();
-    this.windowMs = windowMs ?? fittedWindow(timeScale, this.width);
+    this.windowMs = windowMs ?? fittedWindow(timeScale);
   }
 
   // MARK: Structure
@@ -169,10 +169,10 @@ export class Diagram {
     if (!instant) showInstant(this);
   }
 
-  /** Moves the paused view by a share of its window (negative: earlier). */
+  /** Moves the paused view by a share of its window (negative: earlier), or to the nearest events that way. */
   pan(share) {
     this.setFollow(false);
-    this.viewStart = Math.max(0, this.viewStart + share * this.windowMs);
+    this.viewStart = pannedStart(this.rows, this.viewStart, this.windowMs, share);
     this.render(this.now);
   }
 
@@ -190,7 +190,7 @@ export class Diagram {
   /** Lays every row out again: after a zoom or a change of width. */
   relayout() {
     this.width = this.lanes.clientWidth || this.width;
-    if (!this.zoomed) this.windowMs = fittedWindow(this.timeScale, this.width);
+    if (!this.zoomed) this.windowMs = fittedWindow(this.timeScale);
     this.svg.setAttribute("width", this.width);
     let moved = false;
     for (const row of this.rows) moved = this.layoutRow(row) || moved;
@@ -199,14 +199,14 @@ export class Diagram {
     this.onViewChange?.();
   }
 
-  /** Scrolls to `now` (when following), redraws the axis, the "now" line and the live lanes' ends. */
+  /** Scrolls to `now` (when following; a finished run's last event), redraws the axis, the "now" line and the live lanes' ends. */
   render(now) {
     this.now = now;
     if (this.lanes.clientWidth && Math.abs(this.lanes.clientWidth - this.width) > 1) {
       this.relayout();
       return;
     }
-    if (this.follow) this.viewStart = Math.max(0, now - NOW_AT * this.windowMs);
+    if (this.follow) this.viewStart = Math.max(0, Math.min(now, endOfStory(this.rows) ?? now) - NOW_AT * this.windowMs);
     const scale = this.pxPerMs;
     this.content.setAttribute("transform", `translate(${PAD - this.viewStart * scale} 0)`);
     const shown = `${this.viewStart}|${this.windowMs}|${this.width}`;

@@ -159,7 +159,7 @@ export class EditorView {
     return line;
   }
 
-  /** Runs the editor's program as a new session, or shows why it cannot run. */
+  /** Runs the editor's program as a new session, or shows why it cannot run (then the diagram is scrolled into view). */
   async run() {
     const text = this.editor.value;
     const clock = byId("program-clock").value;
@@ -168,6 +168,7 @@ export class EditorView {
       const created = await runProgram(text, clock);
       this.editor.setDiagnostics(created.pipeline?.diagnostics ?? []);
       await this.onSession({ created, text, clock });
+      revealDiagram();
     } catch (error) {
       if (error instanceof APIError && error.code === "pipeline_invalid") {
         this.editor.setDiagnostics(error.details.diagnostics ?? []);
@@ -204,4 +205,25 @@ export class EditorView {
       menu.value = "";
     });
   }
+}
+
+/**
+ * The room kept under the diagram when it is scrolled into view, in pixels: a lane or two more as
+ * its subscriptions come in, and the detail line.
+ */
+const ROOM_TO_GROW = 160;
+
+/**
+ * After Run, the new session's diagram is in the first screen: the page scrolls the least that
+ * shows it with room to grow, at most to its panel's top (its controls), so that as much of the
+ * program as fits stays above it. Focus stays on the session's title while that is on screen, else
+ * moves to the diagram, which says what it is ("Marble diagram"): focus is never left out of sight.
+ */
+function revealDiagram() {
+  const diagram = byId("diagram");
+  const panel = diagram.closest(".diagram-panel") ?? diagram;
+  const below = diagram.getBoundingClientRect().bottom + ROOM_TO_GROW - innerHeight;
+  if (below > 0) scrollBy({ top: Math.min(below, panel.getBoundingClientRect().top), behavior: "instant" });
+  const title = byId("scenario-title").getBoundingClientRect();
+  if (document.activeElement?.id === "scenario-title" && title.top < 0) diagram.focus({ preventScroll: true });
 }
