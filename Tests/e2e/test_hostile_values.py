@@ -53,6 +53,20 @@ def endings(answer):
             for event in stream["events"] if event["kind"] == "error"]
 
 
+# Frames on a session's stream that are not a stream's events (docs/API.md, "Sessions"): their data
+# has no `kind`.
+RESERVED = ("session", "reset", "end")
+
+
+def stream_events(events):
+    return [e for e in events if e.get("event") not in RESERVED]
+
+
+def wire_bytes(event):
+    """The bytes of an event's frame, as the server sends and counts it (one line of data)."""
+    return len(f"id: {event['id']}\nevent: {event['event']}\ndata: {event['data']}\n\n".encode())
+
+
 @pytest.fixture
 def server(request):
     server = limited_server(request, "--marble-runs-per-second", "1000", "--program-runs-per-second", "1000")
@@ -92,7 +106,7 @@ def test_a_hostile_program_session_ends_its_stream_and_keeps_its_watcher(server,
     watcher = server.watch(body["events"], last_event_id=0)
     try:
         watcher.wait_for(lambda events: any(
-            e["json"]["kind"] == "error" and e["json"]["value"]["code"] in ENDINGS for e in events), timeout=5)
+            e["json"]["kind"] == "error" and e["json"]["value"]["code"] in ENDINGS for e in stream_events(events)), timeout=5)
         assert server.process.poll() is None, f"{name} killed the server"
         status, info = server.json("GET", f"/api/sessions/{body['session']}")
         assert status == 200 and info["watchers"] == 1, ("the watcher was cut", info)
@@ -104,27 +118,79 @@ def test_a_hostile_program_session_ends_its_stream_and_keeps_its_watcher(server,
     benign_answer_within(server, 2.5)
 
 
-def test_a_value_near_the_limit_reaches_its_watcher_who_stays(server):
+def test_a_value_near_the_limit_reaches_its_watcher_who_stays(request):
     """Values up to the limit are events like any other: no single one outgrows a watcher's queue,
-    and a watcher resuming with Last-Event-ID gets the rest of them (it used to hit the same
-    oversized event again, and be cut again, for good)."""
-    program = "x = interval(50ms).map { v in \"" + "z" * 60_000 + "\" + \"\\(v)\" }.take(5)\n"
-    status, body = server.json("POST", "/api/pipelines", program)
-    assert status == 201, body
-    def values(events):
-        return [e for e in events if e["json"]["kind"] == "next"]
-    watcher = server.watch(body["events"], last_event_id=0)
+    and a watcher resuming with Last-Event-ID is not cut (it used to hit the same oversized event
+    again, and be cut again, for good). A replay takes at most three quarters of the watcher's
+    queue (docs/API.md, "Connecting"): the events after N come whole when they fit, else after a
+    `reset` (a frame that is not a stream's event), the newest that fit. Each value is two events,
+    `x·map`'s and `x`'s, 60 kB each, so which of the two a resume gets depends on how far the
+    program is: it runs on a virtual clock, to its end, before anyone resumes."""
+    queue = 256 * 1024
+    budget = queue // 4 * 3
+    server = limited_server(request, "--sse-queue-bytes", str(queue))
     try:
-        events = values(watcher.wait_for(lambda events: len(values(events)) >= 5, timeout=5))
-        assert all(len(e["json"]["value"]) > 60_000 for e in events)
+        program = "x = interval(50ms).map { v in \"" + "z" * 60_000 + "\" + \"\\(v)\" }.take(5)\n"
+        status, body = server.json("POST", "/api/pipelines?clock=virtual", program)
+        assert status == 201, body
+
+        def nexts(events, stream=None):
+            return [e for e in stream_events(events)
+                    if e["json"]["kind"] == "next" and stream in (None, e["event"])]
+
+        def finished(events):
+            # Every subscription made has ended: the program has sent all it will.
+            made = {e["json"]["sub"] for e in stream_events(events) if e["json"]["kind"] == "subscribed"}
+            ended = {e["json"]["sub"] for e in stream_events(events) if e["json"]["kind"] == "disposed"}
+            return len(nexts(events, "x")) == 5 and made and made == ended
+
+        watcher = server.watch(body["events"], last_event_id=0)
+        try:
+            for tick in range(1, 6):  # one value a step: 120 kB queued, within the watcher's queue
+                server.send(body["session"], "advance", "50")
+                watcher.wait_for(lambda events: len(nexts(events, "x")) >= tick, timeout=10)
+            everything = watcher.wait_for(finished, timeout=5)
+        finally:
+            watcher.close()
+        assert everything == stream_events(everything), "nothing but events from the start"
+        assert [int(e["id"]) for e in everything] == list(range(1, len(everything) + 1))
+        values = [e["json"]["value"] for e in nexts(everything, "x")]
+        assert len(values) == 5 and all(len(v) > 60_000 for v in values)
+
+        def resume(after):
+            """The events after `after`, and what a watcher resuming after it gets up to the last of
+            them; it must still be watching then."""
+            later = [e for e in everything if int(e["id"]) > int(after)]
+            resumed = server.watch(body["events"], last_event_id=after)
+            try:
+                got = resumed.wait_for(lambda events: any(e.get("id") == everything[-1]["id"] for e in events), timeout=5)
+                with pytest.raises(AssertionError, match="timed out"):  # not cut: the stream stays open
+                    resumed.wait_for(lambda events: False, timeout=0.3)
+                return later, got
+            finally:
+                resumed.close()
+
+        # The newest three values' events fit: a plain replay, every event after N.
+        after = nexts(everything)[-4]["id"]
+        later, got = resume(after)
+        assert sum(map(wire_bytes, later)) <= budget
+        assert [e["id"] for e in got] == [e["id"] for e in later]
+
+        # After x's second value, six values' events are more: `reset`, then the newest that fit.
+        after = nexts(everything, "x")[1]["id"]
+        later, got = resume(after)
+        assert sum(map(wire_bytes, later)) > budget
+        assert got[0]["event"] == "reset" and "id" not in got[0], got[0]
+        assert "more than this stream may queue" in got[0]["json"]["reason"]
+        newest = []
+        for event in reversed(later):
+            if sum(map(wire_bytes, newest + [event])) > budget:
+                break
+            newest.insert(0, event)
+        assert [e["id"] for e in got[1:]] == [e["id"] for e in newest]
+        assert nexts(got, "x")[-1]["json"]["value"] == values[-1]
     finally:
-        watcher.close()
-    resumed = server.watch(body["events"], last_event_id=events[1]["id"])
-    try:
-        rest = values(resumed.wait_for(lambda events: len(values(events)) >= 3, timeout=5))
-        assert [e["id"] for e in rest] == [e["id"] for e in events[2:]]
-    finally:
-        resumed.close()
+        server.stop()
 
 
 @pytest.mark.parametrize("flags", [["--max-value-bytes", "200000"], ["--max-value-bytes", "100"],
