@@ -169,7 +169,8 @@ export function compareEvents(predicted, actual) {
   return items.reverse();
 }
 
-const WHAT = { next: (event) => event.text ?? event.symbol, completed: () => "the completion", error: () => "the error" };
+/** An event as a sentence names it: a value as its text (the empty text quoted, so it is seen), or what ends the stream. */
+const WHAT = { next: (event) => (event.text === "" ? "the empty text \"\"" : event.text ?? event.symbol), completed: () => "the completion", error: () => "the error" };
 
 /** One item of `compareEvents` (a prediction against what was sent) as a sentence. */
 export function describeItem(item, frame) {

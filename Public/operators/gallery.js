@@ -333,7 +333,7 @@ export class Gallery {
       const words = [
         count ? `Ringed: the ${count} events that are not in every output row (the same value at the same time).`
           : unringed.length ? "" : "Every output row has the same events.",
-        unringed.length ? `Not ringed: ${apart}, which ${unringed.length === 1 ? "shares" : "share"} no value with every other row — all ${unringed.length === 1 ? "its" : "their"} values differ.` : "",
+        unringed.length ? `Not ringed: ${apart}: not one of ${unringed.length === 1 ? "its" : "their"} values comes in every other row at the same time — ringing every one would say nothing.` : "",
       ].filter(Boolean).join(" ");
       const legend = prose("p", words);
       legend.className = "hint gallery-differs-legend";

@@ -109,9 +109,10 @@ def test_lesson_5_failure_draws_its_rows_and_both_programs_inner_signals(browser
     fail(browser, server, "compound-and-serial-disposables", width)
     assert_input_rows(browser, lesson_by_id("compound-and-serial-disposables"))
     # concat waits for x to end (at 600 ms) before it subscribes to y, and take(3) disposes of y at
-    # 700 ms; the goal's merge subscribes to y at once (400 ms) and takes both to 500 ms.
+    # 700 ms; the goal's flatMap(.latest) disposes of x when y comes (400 ms), its serial
+    # disposable swapping them, and take(3) disposes of y at 700 ms.
     assert inner_rows(browser, "yours") == {"x": ("1", "6"), "y": ("6", "7")}, inner_rows(browser, "yours")
-    assert inner_rows(browser, "the goal's") == {"x": ("1", "5"), "y": ("4", "5")}, inner_rows(browser, "the goal's")
+    assert inner_rows(browser, "the goal's") == {"x": ("1", "4"), "y": ("4", "7")}, inner_rows(browser, "the goal's")
     assert not [name for name in row_names(result(browser)) if "flatMap" in name], "a stage of the chain is no inner signal"
     words = [node.text for node in result(browser).find_elements(By.CSS_SELECTOR, ".lesson-inner")]
     assert len(words) == 2 and words[0].startswith("Inside your out") and words[1].startswith("Inside the goal's out"), words

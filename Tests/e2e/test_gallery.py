@@ -272,7 +272,7 @@ def test_compare_with_adds_a_variant_that_is_drawn_ringed_and_linkable(browser, 
     # throttle and rateLimit share no value at the same time: a ring on every value would say
     # nothing, so the legend says it instead.
     wait(browser, lambda: variant() == "-a-b---c-d----|" and legend().startswith("Not ringed"))
-    assert legend() == "Not ringed: out, rateLimit, which share no value with every other row — all their values differ.", legend()
+    assert legend() == "Not ringed: out, rateLimit: not one of their values comes in every other row at the same time — ringing every one would say nothing.", legend()
     assert not browser.find_elements(By.CSS_SELECTOR, ".gallery-differs")
     assert output() == "----b-----d---|"
     # Named after what it runs, in its control and on its output row.

@@ -53,15 +53,16 @@ final class DrawingRecording: Sendable {
         switch report {
         case .subscribed(let id): subscribed(stream, id: id, at: now)
         case .disposed(let id): disposed(stream, id: id, at: now)
-        case .event(let happened, _):
+        case .event(let happened, let subscription):
             guard withEvents else { return }
-            event(stream, kind: happened.eventKind, valueJSON: EventJSON.valueJSON(of: happened), at: now)
+            event(stream, kind: happened.eventKind, valueJSON: EventJSON.valueJSON(of: happened), at: now, subscription: subscription)
         }
     }
 
     /// An event of `stream`: its kind and its value's JSON (a `next`'s value, an `error`'s
-    /// `{code, message}`), with the name of the thread that delivers it (read here, on it).
-    func event(_ stream: String, kind: EventKind, valueJSON: String?, at now: Duration) {
+    /// `{code, message}`), with the name of the thread that delivers it (read here, on it) and
+    /// the subscription it was sent to, when known.
+    func event(_ stream: String, kind: EventKind, valueJSON: String?, at now: Duration, subscription: Int? = nil) {
         state.withLock { state in
             guard !state.isFull else { return }
             let bytes = (valueJSON?.utf8.count ?? 0) + 64
@@ -79,7 +80,7 @@ final class DrawingRecording: Sendable {
                     valueJSON: valueJSON,
                     t: Double(now / .microseconds(1)) / 1_000,
                     causes: [],
-                    subscription: nil,
+                    subscription: subscription,
                     thread: thread
                 )
             )
@@ -87,14 +88,15 @@ final class DrawingRecording: Sendable {
     }
 
     /// The streams named `names`, in that order, drawn at `frame` milliseconds a character with
-    /// `letters` (each stream lettering its other values on its own). Empties the recording.
+    /// `letters`, shared by them all: one value has one letter in every stream of the answer, as
+    /// its legend says. Empties the recording.
     func drawings(of names: [String], frame: Double, letters: ProgramDrawing.Letters) -> [ProgramDrawing.Drawing] {
         let (events, spans) = state.withLock { state in
             defer { (state.events, state.spans) = ([], [:]) }
             return (state.events, state.spans)
         }
+        var shared = letters
         return names.map { name in
-            var own = letters
             let subscriptions = (spans[name] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
             let prefix = name + "·"
             let sources = spans.filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }.map { source in
@@ -106,7 +108,7 @@ final class DrawingRecording: Sendable {
                 subscriptions: subscriptions,
                 sources: sources,
                 frame: frame,
-                letters: &own
+                letters: &shared
             )
         }
     }

@@ -190,19 +190,30 @@ enum ProgramDrawing {
                     timed.append(Marbles.Timed(time: event.t, symbol: "|"))
                 }
             }
+            // A row several streams read is subscribed once by each: when every subscription saw
+            // the same events, the diagram is one of them; else none holds them all.
+            let (written, copies) = Self.oneSubscription(recorded, timed)
+            timed = written
             let milliseconds = { (time: Duration) in Double(time / .microseconds(1)) / 1_000 }
             let allSpans = spans + sources.flatMap(\.subscriptions)
             let spanTimes = allSpans.flatMap { [milliseconds($0.subscribed)] + ($0.disposed.map { [milliseconds($0)] } ?? []) }
             let fitting = Marbles.frame(fitting: [timed], alsoAt: spanTimes, preferring: preferred, maximumFrames: Self.maximumFrames)
             let frame = fitting ?? preferred
             self.frame = frame
-            marbles = fitting.flatMap { Marbles.render(timed, frame: $0) }
-            if let end = timed.firstIndex(where: { $0.symbol == "|" || $0.symbol == "#" }), end != timed.count - 1 {
+            marbles = timed.contains { $0.symbol == "?" } ? nil : fitting.flatMap { Marbles.render(timed, frame: $0) }
+            if timed.contains(where: { $0.symbol == "?" }) {
+                note =
+                    "`\(name)` has no diagram: the answer's streams send more different values than there are letters (\(Marbles.valueSymbols.count)); its events say them all."
+            } else if let end = timed.firstIndex(where: { $0.symbol == "|" || $0.symbol == "#" }), end != timed.count - 1 {
                 note =
                     "`\(name)` has no diagram: it was subscribed to more than once, and a diagram has nothing after its `|` or `#` (each subscription's lane shows its own)."
             } else if fitting == nil {
                 note =
                     "`\(name)` has no diagram: no frame down to 1 ms holds its events (a group takes a frame per character) within \(Self.maximumFrames) characters."
+            } else if copies > 1, frame != preferred {
+                note = "`\(name)` was subscribed to \(copies) times, each seeing these events; written once, at \(number(frame)) ms a frame."
+            } else if copies > 1 {
+                note = "`\(name)` was subscribed to \(copies) times, each seeing these events: written once."
             } else if frame != preferred {
                 let between = (timed.map(\.time) + spanTimes).contains { Marbles.frameIndex(of: $0, frame: preferred, placement: .exact) == nil }
                 let why = between ? "some of its times fall between frames" : "some of its events fall inside the frames a group before them takes"
@@ -215,6 +226,20 @@ enum ProgramDrawing {
             self.values = values
             events = recorded
             (subscriptions, self.sources) = Self.diagrams(of: spans, sources, frame: frame)
+        }
+
+        /// `timed` (the events of `recorded`, in order) as one subscription's, and how many
+        /// subscriptions saw exactly those: all of them when every subscription's events are the
+        /// same, else `timed` itself, once.
+        private static func oneSubscription(_ recorded: [RecordedEvent], _ timed: [Marbles.Timed]) -> ([Marbles.Timed], Int) {
+            let ids = recorded.map(\.subscription)
+            let distinct = Set(ids.compactMap { $0 })
+            guard distinct.count > 1, !ids.contains(nil) else { return (timed, 1) }
+            var bySubscription: [Int: [Marbles.Timed]] = [:]
+            for (id, event) in zip(ids, timed) { bySubscription[id!, default: []].append(event) }
+            let first = bySubscription[ids[0]!] ?? []
+            guard bySubscription.values.allSatisfy({ $0 == first }) else { return (timed, 1) }
+            return (first, distinct.count)
         }
 
         /// The subscriptions' diagrams at `frame` (each `^` and `!` in the frame its time falls
@@ -256,7 +281,8 @@ enum ProgramDrawing {
     /// value one character says as the notation reads it back — a whole number from 0 to 9 as its
     /// digit, a one-letter string as its letter — is that character when no source gives the
     /// character another value; any other value takes the next letter no source or value uses
-    /// (`?` once all are taken), so a large program does not run out of letters across its streams.
+    /// (`?` once all are taken: that stream then has no diagram, only its events). One `Letters`
+    /// letters every stream of an answer, so a value has one letter across its rows.
     struct Letters {
         private var byValue: [String: Character] = [:]
         private var used = Set<Character>()
@@ -276,7 +302,8 @@ enum ProgramDrawing {
         /// The letter of the value whose JSON is `json`.
         mutating func letter(for json: String) -> Character {
             if let known = byValue[json] { return known }
-            let letter = Self.itself(json).flatMap { used.contains($0) ? nil : $0 } ?? Marbles.valueSymbols.first { !used.contains($0) && !$0.isNumber }
+            let letter =
+                Self.itself(json).flatMap { used.contains($0) ? nil : $0 } ?? Marbles.valueSymbols.first { !used.contains($0) && !$0.isNumber }
             guard let letter else { return "?" }
             used.insert(letter)
             byValue[json] = letter
@@ -287,7 +314,8 @@ enum ProgramDrawing {
         /// for "x"; `nil` for any other value.
         static func itself(_ json: String) -> Character? {
             if json.utf8.count == 1, let digit = json.first, digit.isASCII, digit.isNumber { return digit }
-            if json.utf8.count == 3, json.hasPrefix("\""), json.hasSuffix("\""), let letter = json.dropFirst().first, letter.isASCII, letter.isLetter {
+            if json.utf8.count == 3, json.hasPrefix("\""), json.hasSuffix("\""), let letter = json.dropFirst().first, letter.isASCII, letter.isLetter
+            {
                 return letter
             }
             return nil
