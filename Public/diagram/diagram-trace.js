@@ -76,6 +76,22 @@ export function showStackValues(diagram, row, lane, cluster) {
 }
 
 /**
+ * The detail line back to its hint (its first text, kept as `data-hint`) and its place under the
+ * diagram: a new diagram, or a view the learner left, says nothing of marbles no longer shown.
+ */
+export function resetDetail(detail) {
+  if (!detail) return;
+  detail.dataset.hint ??= detail.textContent;
+  detail.textContent = detail.dataset.hint;
+  detail.classList.remove("pointing");
+  detail.style.removeProperty("left");
+  detail.style.removeProperty("top");
+}
+
+// Leaving a view clears what its detail lines said, wherever they point.
+window.addEventListener("hashchange", () => document.querySelectorAll(".marble-detail").forEach(resetDetail));
+
+/**
  * The detail line (what the pointed marble is, and why it fired) set next to `glyph`, just under
  * it, inside the diagram's panel, so that it is read where the eye already is; with no glyph it
  * goes back to its place under the diagram (its slot keeps the room, so nothing below moves).

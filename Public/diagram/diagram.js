@@ -18,7 +18,7 @@ import { laneModelAt, remember, showInstant } from "./diagram-instant.js";
 import { isMark, isStep, KEEP, KEEP_INNER, shapeOf, SubscriptionCounts, TRIM_AT, WINDOW_RANGE } from "./diagram-model.js";
 import { showCount, showFold, showLatest } from "./diagram-text.js";
 import { endOfStory, fittedWindow, pannedStart } from "./diagram-window.js";
-import { trace } from "./diagram-trace.js";
+import { resetDetail, trace } from "./diagram-trace.js";
 import { html, svg } from "../lib/dom.js";
 import { CauseColours } from "../lib/format.js";
 
@@ -45,6 +45,7 @@ export class Diagram {
     this.threads = threads; // whether each glyph wears a badge naming its thread
     this.onExpand = onExpand;
     this.detail = detail;
+    resetDetail(detail);
     this.colours = colours;
     this.zoomed = windowMs !== null; // whether the learner chose the window (else it is the default)
     this.onViewChange = onViewChange;

@@ -7,7 +7,7 @@
 import { canonical, subscriptionsOf } from "./lesson-check.js";
 import { parseRow, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, outputLane, rowDrawing } from "../lib/marble-row.js";
-import { checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
+import { checkRow, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
 
 /** A row's notation with its nested diagrams, as the row's line shows it: `-x-y| (x: -1|, y: -2|)`. */
 function notationOf(input) {
@@ -90,7 +90,7 @@ export function challengeFailure(lesson, { problems, streams }, { mine, goal, pr
         writtenAs(ours, frame)), ours, `your \`${name}\``, before),
       withReason(lessonRow(`${name} (goal)`, outputLane(`${name}, the goal's`, theirs, frame, width, ringed(theirs, items, "actual"), { threads: lesson.threads }),
         writtenAs(theirs, frame)), theirs, `the goal's \`${name}\``, before),
-      lessonRow("check", checkLane(items, width), ""),
+      checkRow(items, width),
     );
   }
   const words = [];

@@ -11,7 +11,7 @@ import { versionOf } from "../lib/links.js";
 import { parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
 import { CourseMaker } from "./course-maker.js";
-import { MARKS, checkLane, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
+import { MARKS, checkRow, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
 import { challengeFailure, heldSubscriptions } from "./challenge-drawings.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "./lesson-check.js";
 
@@ -301,7 +301,7 @@ export class LearnView {
         withReason(lessonRow(`${lesson.predict} (sent)`, outputLane(lesson.predict, drawing, answer.frame, width, new Set(), { threads: lesson.threads }),
           writtenAs(drawing, answer.frame)), drawing, `\`${lesson.predict}\``),
         lessonRow("your prediction", outputLane("your prediction", rowDrawing(text, parseRow(text), values, FRAME), FRAME, width), text),
-        lessonRow("check", checkLane(items, width), ""),
+        checkRow(items, width),
         ...subscriptions.rows,
         ...heldSubscriptions(lesson, answer, width),
         ...inner.rows,

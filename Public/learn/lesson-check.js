@@ -96,13 +96,14 @@ export function drawnEvents(drawing, frame, { byValue = false } = {}) {
   const letterOf = new Map(Object.entries(drawing.values).map(([letter, value]) => [canonical(value), letter]));
   return drawing.events.map((event) => {
     const at = Math.floor(event.time / frame + 1e-9);
+    const thread = event.thread ?? "session";
     if (event.kind !== "next") {
       const symbol = event.kind === "completed" ? "|" : "#";
-      return { frame: at, kind: event.kind === "completed" ? "completed" : "error", symbol, key: symbol };
+      return { frame: at, kind: event.kind === "completed" ? "completed" : "error", symbol, key: symbol, thread };
     }
     const symbol = letterOf.get(canonical(event.value)) ?? "?";
     const text = typeof event.value === "string" ? event.value : JSON.stringify(event.value);
-    return { frame: at, kind: "next", symbol, text, key: byValue ? canonical(event.value) : symbol };
+    return { frame: at, kind: "next", symbol, text, key: byValue ? canonical(event.value) : symbol, thread };
   });
 }
 
@@ -261,7 +262,9 @@ export function challengeDifferences(challenge, learner, reference) {
     const moved = ours.flatMap((thread, index) => (thread === theirs[index] ? [] : [[thread, theirs[index]]]));
     if (ours.length === theirs.length && moved.length) {
       problems.push(`\`${name}\` sends the goal's events, but ${moved.length} of them on another thread (yours on \`${moved[0][0]}\`, the goal's on \`${moved[0][1]}\`).`);
-      streams.push({ name, mine: ourRow, goal: goalRow, items });
+      // The check row marks them: right by value and time, not by thread.
+      const marked = items.map((item) => (item.predicted && item.actual && item.predicted.thread !== item.actual.thread ? { ...item, status: "thread" } : item));
+      streams.push({ name, mine: ourRow, goal: goalRow, items: marked });
     }
   }
   for (const name of challenge.subscriptions ?? []) {

@@ -9,7 +9,14 @@ import { letterValue, parseRow, parseSubscription } from "../lib/marble-notation
 import { FRAME_WIDTH, ROW_HEIGHT, drawSubscriptions, outputLane } from "../lib/marble-row.js";
 
 /** The mark each outcome of a compared marble gets on the check row. */
-export const MARKS = { right: "✓", time: "⇄", value: "≠", extra: "✗", missing: "?" };
+export const MARKS = { right: "✓", time: "⇄", value: "≠", extra: "✗", missing: "?", thread: "◇" };
+/** What each mark says, for the check row's legend. */
+const MEANINGS = {
+  right: "right", time: "the right value at another time", value: "another value at that time",
+  extra: "sent in one, not the other", missing: "missing", thread: "the right event on another thread",
+};
+/** The height of one mark on the check row: marks of one frame stack, so none covers another. */
+const MARK_LINE = 20;
 
 /**
  * Rows of one timeline in one sideways scroll (`lessonRow`s): they stay aligned, and a keyboard
@@ -50,19 +57,38 @@ export function withReason(row, drawing, subject, linesBefore = 0) {
   return row;
 }
 
-/** The marks of a comparison (`compareEvents`' items), each in the frame of the marble it judges. */
+/**
+ * The marks of a comparison (`compareEvents`' items), each in the frame of the marble it judges;
+ * marks of one frame stacked, one line each.
+ */
 export function checkLane(items, width) {
-  const lane = svg("svg", { class: "gallery-lane lesson-check", width, height: 36, role: "img",
-    "aria-label": `Check: ${items.filter((item) => item.status === "right").length} of ${items.length} right` });
   const taken = new Map();
-  for (const item of items) {
+  const placed = items.map((item) => {
     const frame = (item.actual ?? item.predicted).frame;
     const before = taken.get(frame) ?? 0;
     taken.set(frame, before + 1);
-    const x = frame * FRAME_WIDTH + FRAME_WIDTH / 2 + before * 14;
-    lane.appendChild(svg("text", { x, y: 24, "text-anchor": "middle", class: `lesson-mark lesson-mark-${item.status}`, "data-status": item.status }, MARKS[item.status]));
+    return { item, frame, line: before };
+  });
+  const lines = Math.max(1, ...taken.values());
+  const right = items.filter((item) => item.status === "right").length;
+  const lane = svg("svg", { class: "gallery-lane lesson-check", width, height: lines * MARK_LINE + 16, role: "img",
+    "aria-label": `Check: ${right} of ${items.length} right${right < items.length ? `; ${legendWords(items)}` : ""}` });
+  for (const { item, frame, line } of placed) {
+    lane.appendChild(svg("text", { x: frame * FRAME_WIDTH + FRAME_WIDTH / 2, y: 24 + line * MARK_LINE, "text-anchor": "middle",
+      class: `lesson-mark lesson-mark-${item.status}`, "data-status": item.status }, MARKS[item.status]));
   }
   return lane;
+}
+
+/** The marks `items` use, each with what it says: `✓ right · ⇄ the right value at another time`. */
+function legendWords(items) {
+  const used = Object.keys(MARKS).filter((status) => items.some((item) => item.status === status));
+  return used.map((status) => `${MARKS[status]} ${MEANINGS[status]}`).join(" · ");
+}
+
+/** The check row of a comparison: its marks, and a legend of the marks it uses in place of a notation. */
+export function checkRow(items, width) {
+  return lessonRow("check", checkLane(items, width), legendWords(items));
 }
 
 /** A row of subscriptions (`^--!`), one line each. */

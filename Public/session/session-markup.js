@@ -16,16 +16,6 @@ export const sessionMarkup = template`
         <a id="session-link" href="#"></a> · <a id="marbles-link" href="#">marble diagrams as text</a> (RxJS
         notation)<span id="step-offer"> · <a id="step-link" href="#">step through it on a virtual clock</a></span><span
         id="edit-offer"> · <a id="edit-link" href="#">Edit this pipeline</a></span></p>
-      <div class="share run-actions" id="run-actions" role="group" aria-label="This run">
-        <form id="keep-run-form" class="keep-run-form" novalidate>
-          <label for="keep-run-title">Run title</label>
-          <input type="text" id="keep-run-title" autocomplete="off" spellcheck="false" aria-describedby="kept-run">
-          <button type="submit" class="secondary" id="keep-run">Keep this run by a link</button>
-        </form>
-        <button type="button" class="secondary" id="run-rows-open">Turn into marbles</button>
-        <button type="button" class="secondary" id="run-compare-open" aria-controls="run-rows">Compare with another run</button>
-        <span id="kept-run" role="status"></span>
-      </div>
       <p id="program-share" class="share" hidden>Program link (opens a new session that runs this program; the
         session link above joins this one): <a id="program-link" href="#">copy this link</a></p>
 
@@ -92,6 +82,16 @@ export const sessionMarkup = template`
           <div id="source-choice" class="source-choice" role="group" aria-label="Show the source as" hidden></div>
           <pre class="source" tabindex="0" aria-labelledby="source-title"><code id="source-code"></code></pre>
         </section>
+      </div>
+      <div class="share run-actions" id="run-actions" role="group" aria-label="This run">
+        <form id="keep-run-form" class="keep-run-form" novalidate>
+          <label for="keep-run-title">Run title</label>
+          <input type="text" id="keep-run-title" autocomplete="off" spellcheck="false" aria-describedby="kept-run">
+          <button type="submit" class="secondary" id="keep-run">Keep this run by a link</button>
+        </form>
+        <button type="button" class="secondary" id="run-rows-open">Turn into marbles</button>
+        <button type="button" class="secondary" id="run-compare-open" aria-controls="run-rows">Compare with another run</button>
+        <span id="kept-run" role="status"></span>
       </div>
 
       <section aria-labelledby="log-title" class="panel">

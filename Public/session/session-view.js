@@ -55,7 +55,7 @@ export class SessionView {
       start: () => this.events[0]?.t ?? 0, // the page keeps the newest 5,000 events
       onInstant: (instant) => this.showInstant(instant),
     });
-    this.runRows = new RunRows(byId("pipeline-layout"));
+    this.runRows = new RunRows(byId("run-actions")); // the panel its buttons open, right under them
     this.runActions = new RunActions(this.runRows);
     this.wireViewControls();
     byId("scenario-title").tabIndex = -1;

@@ -159,3 +159,23 @@ def test_lesson_12_draws_its_one_shared_subscription_and_the_failures_two(browse
     assert_input_rows(browser, lesson)
     assert len(subscription_lines(browser, "a's subscriptions (yours)")) == 2
     assert len(subscription_lines(browser, "a's subscriptions (goal)")) == 1
+
+
+def test_lesson_18s_events_on_another_thread_are_marked_on_the_check_row_with_a_legend(browser, server):
+    """The verdict says "on another thread": the check row says so too, with a legend of its marks
+    and no mark covering another."""
+    fail(browser, server, "schedulers", 1280)
+    rows = [row for row in result(browser).find_elements(By.CSS_SELECTOR, ".gallery-row")
+            if row.find_elements(By.CSS_SELECTOR, ".lesson-check")]
+    assert rows, "a check row"
+    marks = rows[0].find_elements(By.CSS_SELECTOR, ".lesson-mark")
+    statuses = [mark.get_attribute("data-status") for mark in marks]
+    # Both values came on another thread; the completion is no thread's.
+    assert statuses.count("thread") == 2 and statuses.count("right") == 1, statuses
+    legend = rows[0].find_element(By.CSS_SELECTOR, ".gallery-output-notation").text
+    assert "◇ the right event on another thread" in legend, legend
+    boxes = [mark.rect for mark in marks]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+            assert apart, (a, b)
