@@ -75,8 +75,11 @@ extension Marbles {
     ) -> Double? {
         guard preferred > 0, preferred.isFinite else { return nil }
         let candidates = [preferred] + finerFrames.filter { $0 < preferred }
+        let last = max(times.max() ?? 0, rows.lazy.compactMap { $0.last?.time }.max() ?? 0)
         return candidates.first { frame in
-            times.allSatisfy { time in frameIndex(of: time, frame: frame, placement: placement).map { $0 <= maximumFrames } ?? false }
+            // Checked before a line is written: a fine frame over a long run would be a huge one.
+            guard let lastFrame = frameIndex(of: last, frame: frame, placement: .flooring), lastFrame <= maximumFrames else { return false }
+            return times.allSatisfy { time in frameIndex(of: time, frame: frame, placement: placement).map { $0 <= maximumFrames } ?? false }
                 && rows.allSatisfy { row in render(row, frame: frame, placement: placement).map { $0.count <= maximumFrames } ?? false }
         }
     }

@@ -128,5 +128,8 @@ struct MarblesTests {
         #expect(Marbles.frame(fitting: [[.init(time: 150, symbol: "a")]], preferring: 100) == 50)
         #expect(Marbles.frame(fitting: [[.init(time: 0.5, symbol: "a")]], preferring: 100) == nil)
         #expect(Marbles.frame(fitting: [sparse], alsoAt: [250], preferring: 100) == 50)
+        // A line longer than the bound is refused before it is written.
+        #expect(Marbles.frame(fitting: [[.init(time: 60_000, symbol: "a")]], preferring: 1, maximumFrames: 10_000) == nil)
+        #expect(Marbles.frame(fitting: [[.init(time: 60_000, symbol: "a")]], preferring: 10, maximumFrames: 10_000) == 10)
     }
 }
