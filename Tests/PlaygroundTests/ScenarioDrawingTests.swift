@@ -58,7 +58,8 @@ struct ScenarioDrawingTests {
         let events = fieldA["events"] as? [[String: Any]] ?? []
         #expect(events.map { $0["time"] as? Double } == [0, 0, 500, 800, 1100])
         #expect(events.allSatisfy { $0["thread"] as? String == "session" })
-        #expect(stream(answer, "name")["marbles"] as? String == "c----a--b")
+        // One letter per value across the answer: `name`'s "Ada" is fieldA's d.
+        #expect(stream(answer, "name")["marbles"] as? String == "d----a--b")
         #expect(stream(answer, "fieldB")["subscriptions"] as? [String] == ["^----------!"])
     }
 
@@ -80,8 +81,9 @@ struct ScenarioDrawingTests {
             let subscribed = stream(answer, "subscribeOnQueue")["events"] as? [[String: Any]] ?? []
             #expect(subscribed.map { $0["thread"] as? String } == ["queue", "session"])
             let bare = stream(answer, "bareThread")
-            #expect(bare["marbles"] as? String == "--a---------(b|)")
-            #expect((bare["values"] as? [String: String])?["b"]?.hasPrefix("still not run after 1000 ms") == true)
+            // Letters are the answer's: a to d went to the streams before.
+            #expect(bare["marbles"] as? String == "--e---------(f|)")
+            #expect((bare["values"] as? [String: String])?["f"]?.hasPrefix("still not run after 1000 ms") == true)
             let kept = stream(answer, "keptAliveRunLoop")["events"] as? [[String: Any]] ?? []
             #expect(kept.map { $0["time"] as? Double } == [300, 300, 1000])
             #expect(kept.map { $0["thread"] as? String } == ["session", "run-loop", "session"])
