@@ -401,16 +401,13 @@ struct MarblesViewTests {
         ] {
             #expect(post(inputs + name, value) == 202)
         }
-        // Inputs are applied on the session's thread; wait for the last one's effect: the sign-in's
-        // answer, then `signingIn` back to false.
+        // Inputs are applied on the session's thread, in order: once it has done them all, the
+        // sign-in has answered and `signingIn` is back to false.
         func settled(_ events: [RecordedEvent]) -> Bool {
             guard let answer = events.first(where: { $0.stream == "signInResult" && $0.kind == .next }) else { return false }
             return events.contains { $0.stream == "signingIn" && $0.kind == .next && $0.valueJSON == "false" && $0.seq > answer.seq }
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !settled(session.recordedEvents()) && ContinuousClock.now < deadline {
-            await Task.yield()
-        }
+        await session.settled()
         let recorded = session.recordedEvents()
         #expect(settled(recorded))
 
