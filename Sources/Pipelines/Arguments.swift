@@ -73,8 +73,21 @@ struct Arguments {
         return name
     }
 
-    /// A closure's parameters and body.
+    /// A closure's parameters and its body, one expression.
     func closure(_ index: Int) throws(BuildError) -> (parameters: [String], body: Expression) {
+        let (parameters, body) = try block(index)
+        if case .block(_, let range) = body {
+            throw BuildError(
+                message: "`\(name)`'s closure is one expression, not several lines",
+                range: range,
+                hint: "only `createSignal { subscriber in … }` runs lines one after another"
+            )
+        }
+        return (parameters, body)
+    }
+
+    /// A closure's parameters and body, which may be several lines (``Expression/block(_:_:)``).
+    func block(_ index: Int) throws(BuildError) -> (parameters: [String], body: Expression) {
         guard case .closure(let parameters, let body, _) = self[index] else {
             throw BuildError(message: "`\(name)` needs a closure here", range: self[index].range, hint: "write `{ … }`")
         }

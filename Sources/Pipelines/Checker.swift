@@ -90,7 +90,9 @@ struct Checker {
             if closureParameters?.contains(where: { $0.contains(name) }) == true { return }
             if defined[name] != nil {
                 if !used.contains(name) { used.append(name) }
-            } else if !Vocabulary.sources.contains(name), !Vocabulary.schedulers.contains(name) {  // `deliver(on: background)`
+            } else if !Vocabulary.sources.contains(name), !Vocabulary.schedulers.contains(name),  // `deliver(on: background)`
+                !(inClosure && name == Vocabulary.afterBlock)  // a `createSignal` block's (the builder says where else it cannot be)
+            {
                 let known = Set(defined.keys).union(Vocabulary.sources).union((closureParameters ?? []).joined())
                 let hint = suggestion(for: name, among: known)
                 report("unknown name `\(Checker.shortened(name))`", at: range, hint: hint ?? "define it as an input or a stream")
@@ -130,6 +132,8 @@ struct Checker {
             }
         case .closure(let parameters, let body, _):
             visit(body, closureParameters: (closureParameters ?? []) + [parameters], isStreamLevel: false, used: &used)
+        case .block(let statements, _):
+            for statement in statements { visit(statement, closureParameters: closureParameters, isStreamLevel: false, used: &used) }
         }
     }
 

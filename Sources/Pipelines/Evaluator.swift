@@ -111,6 +111,8 @@ struct Evaluator {
             return try evaluate(flag ? whenTrue : whenFalse)
         case .closure(_, _, let range):
             throw .closure("a closure is not a value", at: range)
+        case .block(_, let range):
+            throw .closure("lines that run one after another are a `createSignal` block's", at: range)
         }
     }
 

@@ -230,7 +230,19 @@ extension Parser {
             guard tokens[lookahead].kind == .symbol(",") else { break }
             lookahead += 1
         }
-        let body = try parseExpression()
+        // Lines of a block: the newlines inside braces are joined away, so a statement ends where
+        // the next cannot continue it (or at `;`). One statement is the body itself.
+        var statements = [try parseExpression()]
+        while current.kind != .symbol("}") && current.kind != .end {
+            if accept(";") {
+                if current.kind == .symbol("}") { break }
+            } else if case .identifier = current.kind {
+            } else {
+                break
+            }
+            statements.append(try parseExpression())
+        }
+        let body = statements.count == 1 ? statements[0] : .block(statements, statements[0].range)
         try expect("}", "to close the closure", hint: "a closure is one expression: `{ $0 * 2 }` or `{ a, b in a + b }`")
         return .closure(parameters: parameters, body: body, start.through(tokens[position - 1].range))
     }

@@ -99,7 +99,7 @@ struct Lexer {
             emit(.symbol(String(scalar) + String(next)), from: start)
             return
         }
-        let singles: Set<Unicode.Scalar> = ["(", ")", "{", "}", "[", "]", ".", ",", ":", "=", "?", "!", "<", ">", "+", "-", "*", "/", "%"]
+        let singles: Set<Unicode.Scalar> = ["(", ")", "{", "}", "[", "]", ".", ",", ":", "=", "?", "!", "<", ">", "+", "-", "*", "/", "%", ";"]
         advance()
         guard singles.contains(scalar) else {
             report("unexpected character `\(scalar.escaped(asASCII: false))`", from: start)

@@ -36,6 +36,8 @@ extension PipelineLanguage {
                 visit(then)
                 visit(otherwise)
             case .closure(_, let body, _): visit(body)
+            case .block(let statements, _):
+                for statement in statements { visit(statement) }
             default: break
             }
         }

@@ -98,6 +98,7 @@ extension Expression {
         case .binary(_, let left, let right, _): [left, right]
         case .conditional(let condition, let whenTrue, let whenFalse, _): [condition, whenTrue, whenFalse]
         case .closure(_, let body, _): [body]
+        case .block(let statements, _): statements
         }
     }
 

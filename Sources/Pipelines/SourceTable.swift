@@ -30,6 +30,9 @@ struct LanguageSource: Sendable {
         case timer
         /// A marble row (`marbles("-a-b|")`): each subscription plays it again; it lasts its frames.
         case marbles
+        /// A block of its own (`createSignal { subscriber in … }`): each subscription runs it
+        /// again, as RAC runs `createSignal:`'s block per subscriber; it waits its `after`s.
+        case block
         /// One of the scenarios' services, whose work the server gives (`search(query)`): each
         /// subscription a request of its own, answered after the services' latency.
         case service(Service.Name, arity: Int)
@@ -73,7 +76,7 @@ struct LanguageSource: Sendable {
     /// that a stream calling it, subscribed several times without sharing, repeats the work.
     var subscriptionIsWork: Bool {
         switch kind {
-        case .timer, .marbles, .service: true
+        case .timer, .marbles, .block, .service: true
         case .values, .combining, .line: false
         }
     }
@@ -98,6 +101,8 @@ struct LanguageSource: Sendable {
         .init("marbles", .marbles, nil, "marbles(\"-a-b-|\", a: 1, b: 2, frame: 100ms)") { b, c throws(BuildError) in
             try b.marbles(c.arguments, usage: c.usage)
         },
+        // A block run per subscription (RAC's `+createSignal:`)
+        .init("createSignal", .block, nil, Builder.createSignalUsage) { b, c throws(BuildError) in try b.createSignal(c) },
         // Combining
         .init("combineLatest", .combining, nil, "combineLatest(a, b)") { b, c throws(BuildError) in
             try b.combining(c) { Signal.combineLatest($0).map(Value.array) }

@@ -173,6 +173,8 @@ extension Expression {
             for part in [condition, whenTrue, whenFalse] { part.collectNames(into: &names, known: known) }
         case .closure(_, let body, _):
             body.collectNames(into: &names, known: known)
+        case .block(let statements, _):
+            for statement in statements { statement.collectNames(into: &names, known: known) }
         case .number, .duration, .string, .bool, .null, .parameter:
             break
         }

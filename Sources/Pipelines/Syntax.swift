@@ -62,6 +62,9 @@ public indirect enum Expression: Sendable, Equatable {
     case conditional(Expression, Expression, Expression, SourceRange)
     /// `{ a, b in body }` or `{ body }` (then `$0`… name the parameters).
     case closure(parameters: [String], body: Expression, SourceRange)
+    /// Several lines (or `;`-separated statements) of a closure's body, in order: only
+    /// `createSignal`'s block and the `after` blocks inside it run lines (docs/PIPELINES.md).
+    case block([Expression], SourceRange)
 
     /// Where the expression is (its first line, when it spans several).
     public var range: SourceRange {
@@ -70,7 +73,7 @@ public indirect enum Expression: Sendable, Equatable {
             .bool(_, let range), .null(let range), .array(_, let range), .dictionary(_, let range),
             .name(_, let range), .parameter(_, let range), .member(_, _, let range), .call(_, _, let range),
             .subscripted(_, _, let range), .unary(_, _, let range), .binary(_, _, _, let range),
-            .conditional(_, _, _, let range), .closure(_, _, let range):
+            .conditional(_, _, _, let range), .closure(_, _, let range), .block(_, let range):
             range
         }
     }

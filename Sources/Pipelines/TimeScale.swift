@@ -46,6 +46,10 @@ public enum TimeScale {
                     return longest + latency
                 case .name(let name, _) where rows.contains(name):
                     return row(arguments) ?? longest
+                case .name(Vocabulary.afterBlock, _):
+                    // `after(0.2s) { … }` in a `createSignal` block: its lines wait after it.
+                    let delay = arguments.first.map { wait($0.value, visiting) } ?? 0
+                    return delay + (arguments.dropFirst().map { wait($0.value, visiting) }.max() ?? 0)
                 case .member(let base?, _, _):
                     // An operator's own waits (`throttle(0.5s)`) and its closures' (a flattening's
                     // inner signal) follow its input; the streams it reads besides run alongside.
@@ -63,6 +67,8 @@ public enum TimeScale {
                 }
             case .closure(_, let body, _):
                 return wait(body, visiting)
+            case .block(let lines, _):
+                return lines.map { wait($0, visiting) }.max() ?? 0
             case .array(let items, _):
                 return items.map { wait($0, visiting) }.max() ?? 0
             case .subscripted(let base, let index, _):

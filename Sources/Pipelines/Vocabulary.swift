@@ -20,6 +20,15 @@ enum Vocabulary {
     /// shares (so no program can make threads).
     static let schedulers: Set<String> = ["session", "background"]
 
+    /// `after(0.2s) { … }`: lines of a `createSignal` block run later on the session's scheduler
+    /// (RAC's `[scheduler afterDelay:schedule:]`); a word of blocks, not a source, and not
+    /// reserved: a stream may still be named `after` (links kept before blocks existed do), and
+    /// inside a block, where a stream cannot be called, the call is the block word's.
+    static let afterBlock = "after"
+
+    /// What a `createSignal` block may do with its subscriber (RAC's `id<RACSubscriber>`).
+    static let subscriberActions: Set<String> = ["sendNext", "sendError", "sendCompleted"]
+
     /// Members of values inside closures besides object fields (`.count`, `.lowercased()`…).
     static let valueMembers: Set<String> = [
         "count", "isEmpty", "lowercased", "uppercased", "contains", "hasPrefix", "hasSuffix", "first", "last",

@@ -104,7 +104,7 @@ struct SourceTableTests {
     }
 
     /// The time scale waits the services' latency for a service, a row's frames for `marbles`,
-    /// a timer's duration for a timer, and nothing for the others.
+    /// a timer's duration for a timer, a block's `after`s for `createSignal`, and nothing for the others.
     @Test(arguments: streamSources.map(\.name))
     func theTimeScaleWaitsAsTheKindSays(_ name: String) throws {
         let entry = try #require(LanguageSource.byName[name])
@@ -113,7 +113,7 @@ struct SourceTableTests {
         switch entry.kind {
         case .service: #expect(scale == 7_000)
         case .marbles: #expect(scale == 600, "\"-a-b-|\" at 100 ms a frame")
-        case .timer: #expect(scale.map { [1_000, 2_000].contains($0) } == true, "\(String(describing: scale))")
+        case .timer, .block: #expect(scale.map { [1_000, 2_000].contains($0) } == true, "\(String(describing: scale))")
         case .values, .combining, .line: #expect(scale == nil)
         }
     }
