@@ -29,8 +29,10 @@ struct Builder {
     private var shared: [String: Signal<Value, PipelineFailure>] = [:]
     /// The other signals of each command definition, by its name.
     var commands: [String: CommandSignals] = [:]
-    /// What the interpreter keeps alive while it runs (the commands).
+    /// What the interpreter keeps alive while it runs (the commands, the subjects).
     var retained: [any AnyObject & Sendable] = []
+    /// Each subject line's input, by the subject's name, for the lines that feed it.
+    var subjectInputs: [String: Subscriber<Value, PipelineFailure>] = [:]
     private(set) var errors: [BuildError] = []
     /// Every `marbles(…)` source built, for drawing the program's streams.
     var marbleSources: [MarbleSource] = []
@@ -76,8 +78,18 @@ struct Builder {
                 if !errors.contains(where: { $0.message == error.message && $0.range == error.range }) { errors.append(error) }
             }
         }
+        var feeds: [(line: Int, signal: Signal<Value, PipelineFailure>, into: Subscriber<Value, PipelineFailure>)] = []
+        for feed in program.feeds {
+            do throws(BuildError) {
+                if let (signal, input) = try self.feed(feed) { feeds.append((feed.range.line, signal, input)) }
+            } catch {
+                errors.append(error)
+            }
+        }
         guard subscribes, errors.isEmpty else { return }
-        // The session subscribes to what the learner watches: the streams no other stream reads.
+        // The session subscribes to what the learner watches — the streams no other stream or
+        // feeding line reads — and each feeding line, in the order of their lines, as the
+        // statements of RAC code run.
         let known = Set(program.inputs.map(\.name)).union(program.streams.map(\.name))
         var read: Set<String> = []
         for stream in program.streams {
@@ -85,10 +97,20 @@ struct Builder {
             stream.expression.collectNames(into: &names, known: known)
             read.formUnion(names.filter { $0 != stream.name })
         }
-        for stream in program.streams where !read.contains(stream.name) && !stream.isCommand {
-            guard !budget.isExhausted, let signal = shared[stream.name] else { continue }
-            subscriptions.add(signal.subscribe(Subscriber { _ in }))
+        for feed in program.feeds {
+            var names: [String] = []
+            feed.source.collectNames(into: &names, known: known)
+            read.formUnion(names)
         }
+        var starts: [(line: Int, start: () -> Void)] = []
+        for stream in program.streams where !read.contains(stream.name) && !stream.isCommand {
+            guard let signal = shared[stream.name] else { continue }
+            starts.append((stream.range.line, { [subscriptions] in subscriptions.add(signal.subscribe(Subscriber { _ in })) }))
+        }
+        for feed in feeds {
+            starts.append((feed.line, { [subscriptions] in subscriptions.add(feed.signal.subscribe(feed.into)) }))
+        }
+        for (_, start) in starts.sorted(by: { $0.line < $1.line }) where !budget.isExhausted { start() }
     }
 
     /// The signal of the input or stream `name`, building the stream on first use: an input's
@@ -101,6 +123,10 @@ struct Builder {
         let outerOwner = sourceOwner
         sourceOwner = name
         defer { sourceOwner = outerOwner }
+        if let subject = try subjectSignal(definition) {
+            shared[name] = subject
+            return subject
+        }
         guard definition.isCommand else {
             let signal = probe.reporting(try compileChain(definition), as: name)
             shared[name] = signal

@@ -50,6 +50,7 @@ struct Checker {
             if defined[stream.name] == stream.range { uses[stream.name] = used }
             usedAnywhere.formUnion(used)
         }
+        checkFeeds()
         let cycles = diagnostics.count
         reportCycles()
         if diagnostics.count == cycles {
@@ -67,6 +68,35 @@ struct Checker {
                     hint: "use it in a stream, or remove the line"
                 )
             )
+        }
+    }
+
+    /// Each `SOURCE.subscribe(SUBJECT)` line: its source's names, as a stream's, and a subject to
+    /// feed. What it reads counts as read by the subject, so that a subject fed from itself
+    /// (`t = s.map { … }` then `t.subscribe(s)`) is a cycle like any other.
+    private mutating func checkFeeds() {
+        for feed in program.feeds {
+            var used: [String] = []
+            visit(feed.source, closureParameters: nil, isStreamLevel: true, used: &used)
+            usedAnywhere.formUnion(used)
+            guard let range = defined[feed.subject] else {
+                let hint = suggestion(for: feed.subject, among: Set(defined.keys))
+                report(
+                    "unknown subject `\(Checker.shortened(feed.subject))`",
+                    at: feed.subjectRange,
+                    hint: hint ?? "define it as `\(Checker.shortened(feed.subject)) = subject()`"
+                )
+                continue
+            }
+            guard let line = program.streams.first(where: { $0.range == range }), Builder.subjectKind(of: line) != nil else {
+                report(
+                    "`\(Checker.shortened(feed.subject))` is not a subject: `subscribe(…)` feeds one",
+                    at: feed.subjectRange,
+                    hint: "define it as `\(Checker.shortened(feed.subject)) = subject()` or `replaySubject(capacity: 1)`"
+                )
+                continue
+            }
+            for name in used where !(uses[feed.subject]?.contains(name) ?? false) { uses[feed.subject, default: []].append(name) }
         }
     }
 

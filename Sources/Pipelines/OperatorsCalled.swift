@@ -42,6 +42,7 @@ extension PipelineLanguage {
             }
         }
         for stream in program.streams { visit(stream.expression) }
+        for feed in program.feeds { visit(feed.source) }
         return called
     }
 

@@ -121,9 +121,30 @@ struct Parser {
             }
             return
         }
+        // `a.subscribe(s)`, `marbles("-a|").subscribe(s)`: a line that starts as an expression.
+        if case .identifier = current.kind, peek().kind == .symbol(".") || peek().kind == .symbol("(") {
+            try parseFeed(into: &program)
+            return
+        }
         let (name, range) = try expectIdentifier("a stream name or `input`")
         try expect("=", "after the stream's name", hint: "define a stream as `NAME = EXPRESSION`")
         program.streams.append(StreamDefinition(name: name, expression: try parseExpression(), range: range))
+    }
+
+    /// `SOURCE.subscribe(SUBJECT)`, the one line that is not a definition.
+    private mutating func parseFeed(into program: inout Program) throws {
+        let start = current.range
+        let line = try parseExpression()
+        guard case .call(.member(let source?, "subscribe", _), let arguments, _) = line, arguments.count == 1,
+            arguments[0].label == nil, case .name(let subject, let subjectRange) = arguments[0].value
+        else {
+            throw fail(
+                "a line defines a stream (`NAME = …`), declares an input, or feeds a subject (`a.subscribe(s)`)",
+                at: start,
+                hint: "define a stream as `NAME = EXPRESSION`"
+            )
+        }
+        program.feeds.append(Feed(source: source, subject: subject, subjectRange: subjectRange, range: start))
     }
 
     private mutating func parseInputKind() throws -> InputKind {

@@ -30,6 +30,9 @@ struct LanguageSource: Sendable {
         case timer
         /// A marble row (`marbles("-a-b|")`): each subscription plays it again; it lasts its frames.
         case marbles
+        /// A subject (`subject()`, `replaySubject(capacity: 1)`): one object on a line of its own,
+        /// hot, whose readers are its subscribers; it sends what the lines feeding it send.
+        case subject
         /// A block of its own (`createSignal { subscriber in … }`): each subscription runs it
         /// again, as RAC runs `createSignal:`'s block per subscriber; it waits its `after`s.
         case block
@@ -77,7 +80,7 @@ struct LanguageSource: Sendable {
     var subscriptionIsWork: Bool {
         switch kind {
         case .timer, .marbles, .block, .service: true
-        case .values, .combining, .line: false
+        case .values, .combining, .subject, .line: false
         }
     }
 
@@ -103,6 +106,9 @@ struct LanguageSource: Sendable {
         },
         // A block run per subscription (RAC's `+createSignal:`)
         .init("createSignal", .block, nil, Builder.createSignalUsage) { b, c throws(BuildError) in try b.createSignal(c) },
+        // Subjects, each on a line of its own (RAC's `RACSubject`, `RACReplaySubject`)
+        .init("subject", .subject, nil, "subject()") { _, c throws(BuildError) in throw Builder.subjectOutsideItsLine(c) },
+        .init("replaySubject", .subject, nil, "replaySubject(capacity: 1)") { _, c throws(BuildError) in throw Builder.subjectOutsideItsLine(c) },
         // Combining
         .init("combineLatest", .combining, nil, "combineLatest(a, b)") { b, c throws(BuildError) in
             try b.combining(c) { Signal.combineLatest($0).map(Value.array) }

@@ -4,6 +4,22 @@ public struct Program: Sendable, Equatable {
     public var inputs: [InputDefinition] = []
     /// `NAME = EXPRESSION` lines (a chain continued on later lines is one definition).
     public var streams: [StreamDefinition] = []
+    /// `SOURCE.subscribe(SUBJECT)` lines, in order.
+    public var feeds: [Feed] = []
+}
+
+/// `SOURCE.subscribe(SUBJECT)`: a line that feeds a subject from a stream, RAC's
+/// `[signal subscribe:subject]`. The session subscribes it when the program starts, in line order
+/// with the streams it watches.
+public struct Feed: Sendable, Equatable {
+    /// The signal subscribed: any stream expression.
+    public var source: Expression
+    /// The subject it sends into: a stream defined as `subject()` or `replaySubject(…)`.
+    public var subject: String
+    /// Where the subject's name is.
+    public var subjectRange: SourceRange
+    /// Where the line is (its first token).
+    public var range: SourceRange
 }
 
 /// The kinds of input a program may declare: the scenarios' kinds.

@@ -114,7 +114,7 @@ struct SourceTableTests {
         case .service: #expect(scale == 7_000)
         case .marbles: #expect(scale == 600, "\"-a-b-|\" at 100 ms a frame")
         case .timer, .block: #expect(scale.map { [1_000, 2_000].contains($0) } == true, "\(String(describing: scale))")
-        case .values, .combining, .line: #expect(scale == nil)
+        case .values, .combining, .subject, .line: #expect(scale == nil)
         }
     }
 
