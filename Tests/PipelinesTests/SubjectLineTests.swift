@@ -64,6 +64,8 @@ struct SubjectLineTests {
     @Test func mistakesAreNamed() {
         let cycle = PipelineLanguage.check("s = subject()\nt = s.map { $0 }\nt.subscribe(s)")
         #expect(cycle.map(\.message) == ["`s` is defined through itself: `s` → `t` → `s`"], "a subject fed from itself")
+        let itself = PipelineLanguage.check("s = subject()\ns.subscribe(s)")
+        #expect(itself.map(\.message) == ["`s` is defined through itself: `s` → `s`"], "a subject fed with itself, which would recurse for ever")
         #expect(
             PipelineLanguage.check("q = just(1)\nq.subscribe(q)").map(\.message) == ["`q` is not a subject: `subscribe(…)` feeds one"]
         )
