@@ -407,7 +407,7 @@ struct MarblesViewTests {
             guard let answer = events.first(where: { $0.stream == "signInResult" && $0.kind == .next }) else { return false }
             return events.contains { $0.stream == "signingIn" && $0.kind == .next && $0.valueJSON == "false" && $0.seq > answer.seq }
         }
-        await session.settled()
+        session.settle()
         let recorded = session.recordedEvents()
         #expect(settled(recorded))
 

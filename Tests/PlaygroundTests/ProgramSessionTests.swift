@@ -55,7 +55,7 @@ struct ProgramSessionTests {
         for (name, value) in [("query", "sw"), ("query", "swe"), ("advance", "100"), ("query", "swed"), ("advance", "600")] {
             #expect(post("/api/sessions/\(id)/inputs/\(name)", value).status == 202)
         }
-        await session.settled()
+        session.settle()
         // The session subscribed `throttled`, which subscribed `valid`, before any input.
         let subscriptions = session.recordedEvents().filter { $0.kind == .subscribed }.map(\.stream)
         #expect(subscriptions == ["throttled", "valid"])

@@ -66,7 +66,7 @@ struct VirtualClockLimitTests {
         }
         #expect(info()["virtualTime"] as? Double == 0)
         #expect(call(.post, "/api/sessions/\(id)/inputs/advance", body: "2500").status == 202)
-        await session.settled()
+        session.settle()
         #expect(info()["virtualTime"] as? Double == 2_500)
         let real = call(.post, "/api/scenarios/ticker/sessions")
         guard case .bytes(let bytes) = real.body,
@@ -80,7 +80,7 @@ struct VirtualClockLimitTests {
     @Test func theMarblesViewBoundsItsLines() async throws {
         let (id, session) = try virtualSession("ticker")
         for _ in 0..<10 { #expect(call(.post, "/api/sessions/\(id)/inputs/advance", body: "60000").status == 202) }
-        await session.settled()
+        session.settle()
         #expect((session.recordedEvents().last?.t ?? 0) >= 600_000)
         let fine = call(.get, "/api/sessions/\(id)/marbles", query: ["frame": "1"])
         #expect(fine.status == 400 && errorCode(fine) == "invalid_value", "600,000 characters a line is refused")

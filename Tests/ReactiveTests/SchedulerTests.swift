@@ -59,15 +59,20 @@ struct SchedulerTests {
         let done = DispatchSemaphore(value: 0)
         let ticks = Lock(0)
         let repeating = SerialDisposable()
-        repeating.inner = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(2)) {
-            let tick = ticks.withLock {
-                $0 += 1
-                return $0
-            }
-            log.record(.next("tick \(tick)"))
-            if tick == 3 {
-                repeating.dispose()
-                scheduler.schedule(after: .milliseconds(10)) { done.signal() }
+        // Set up on the queue itself: the ticks run on the same serial queue, so none can run
+        // before `repeating` holds their disposable. Set up from the test's thread, a preemption
+        // of 7 ms between `schedule` returning and the assignment let a fourth tick run.
+        scheduler.schedule {
+            repeating.inner = scheduler.schedule(after: .milliseconds(1), repeatingEvery: .milliseconds(2)) {
+                let tick = ticks.withLock {
+                    $0 += 1
+                    return $0
+                }
+                log.record(.next("tick \(tick)"))
+                if tick == 3 {
+                    repeating.dispose()
+                    scheduler.schedule(after: .milliseconds(10)) { done.signal() }
+                }
             }
         }
         scheduler.schedule(after: .milliseconds(500)) { log.record(.next("cancelled work ran")) }.dispose()
