@@ -151,6 +151,7 @@ let package = Package(
                 "ReactiveTesting",
                 "Scenarios",
                 "Store",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

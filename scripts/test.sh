@@ -47,8 +47,10 @@ swift test --skip-build
 
 step "swift test --sanitize=thread"
 # ThreadSanitizer prints its reports without always failing the run: any report fails it here.
+# The parsers' fuzz suite is skipped here: it runs on one thread, so ThreadSanitizer can find
+# nothing in it, and under it its thousands of parses took 18 of the run's 24 minutes.
 tsan_log=$(mktemp)
-swift test --sanitize=thread --scratch-path .build-tsan 2>&1 | tee "$tsan_log"
+swift test --sanitize=thread --scratch-path .build-tsan --skip OutsideNumbersTests 2>&1 | tee "$tsan_log"
 if grep -q "WARNING: ThreadSanitizer" "$tsan_log"; then
   echo "error: ThreadSanitizer reported a data race (see above)" >&2
   exit 1
