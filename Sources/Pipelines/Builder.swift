@@ -31,8 +31,11 @@ struct Builder {
     var commands: [String: CommandSignals] = [:]
     /// What the interpreter keeps alive while it runs (the commands, the subjects).
     var retained: [any AnyObject & Sendable] = []
-    /// Each subject line's input, by the subject's name, for the lines that feed it.
-    var subjectInputs: [String: Subscriber<Value, PipelineFailure>] = [:]
+    /// Each subject line's subject, by its name, for the lines that feed it and the connections
+    /// that multicast through it.
+    var subjects: [String: PipelineSubject] = [:]
+    /// Each connection line's connection (`conn = a.multicast(subject())`), by its name.
+    var connections: [String: MulticastConnection<Value, PipelineFailure>] = [:]
     private(set) var errors: [BuildError] = []
     /// Every `marbles(…)` source built, for drawing the program's streams.
     var marbleSources: [MarbleSource] = []
@@ -86,10 +89,18 @@ struct Builder {
                 errors.append(error)
             }
         }
+        var connects: [(line: Int, connection: MulticastConnection<Value, PipelineFailure>, after: Double)] = []
+        for line in program.connects {
+            do throws(BuildError) {
+                if let connection = try connection(of: line) { connects.append((line.range.line, connection, line.delayMilliseconds)) }
+            } catch {
+                errors.append(error)
+            }
+        }
         guard subscribes, errors.isEmpty else { return }
         // The session subscribes to what the learner watches — the streams no other stream or
-        // feeding line reads — and each feeding line, in the order of their lines, as the
-        // statements of RAC code run.
+        // feeding line reads — and runs each feeding and connecting line, in the order of their
+        // lines, as the statements of RAC code run.
         let known = Set(program.inputs.map(\.name)).union(program.streams.map(\.name))
         var read: Set<String> = []
         for stream in program.streams {
@@ -110,6 +121,9 @@ struct Builder {
         for feed in feeds {
             starts.append((feed.line, { [subscriptions] in subscriptions.add(feed.signal.subscribe(feed.into)) }))
         }
+        for line in connects {
+            starts.append((line.line, { [self] in connect(line.connection, after: line.after) }))
+        }
         for (_, start) in starts.sorted(by: { $0.line < $1.line }) where !budget.isExhausted { start() }
     }
 
@@ -123,9 +137,13 @@ struct Builder {
         let outerOwner = sourceOwner
         sourceOwner = name
         defer { sourceOwner = outerOwner }
-        if let subject = try subjectSignal(definition) {
-            shared[name] = subject
-            return subject
+        if let object = try subjectSignal(definition) {
+            shared[name] = object
+            return object
+        }
+        if let object = try connectionSignal(definition) {
+            shared[name] = object
+            return object
         }
         guard definition.isCommand else {
             let signal = probe.reporting(try compileChain(definition), as: name)
@@ -182,6 +200,7 @@ struct Builder {
             if parameters.contains(where: { $0.contains(name) }) {
                 throw BuildError(message: "`\(name)` is a value; a signal is needed here", range: range, hint: "write `just(\(name))`")
             }
+            if isConnection(name) { throw Self.connectionReadAsASignal(name, at: range) }
             if let signal = try streamSignal(name) {
                 let budget = self.budget
                 return { _ in signal.spendingOnSubscription(budget) }
@@ -192,6 +211,11 @@ struct Builder {
                 throw BuildError(message: "`\(name)` is a stream; it cannot be called", range: range)
             }
             return spending(try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters), by: name, at: range)
+        case .call(.member(let base?, let name, _), _, let range) where Self.connectionWords.contains(name),
+            .member(let base?, let name, let range) where Self.connectionWords.contains(name):
+            let maker = try connectionWord(name, of: base, at: range)
+            let budget = self.budget
+            return { scopes in maker(scopes).spendingOnSubscription(budget) }
         case .call(.member(let base?, let name, _), let arguments, let range):
             let upstream = try compile(base, parameters: parameters)
             return spending(

@@ -51,6 +51,7 @@ struct Checker {
             usedAnywhere.formUnion(used)
         }
         checkFeeds()
+        checkConnects()
         let cycles = diagnostics.count
         reportCycles()
         if diagnostics.count == cycles {
@@ -97,6 +98,33 @@ struct Checker {
                 continue
             }
             for name in used where !(uses[feed.subject]?.contains(name) ?? false) { uses[feed.subject, default: []].append(name) }
+        }
+    }
+
+    /// Each connect line names a connection; each connection line is connected by one, or its
+    /// subscribers wait for ever — RAC's connection sends nothing before `connect`.
+    private mutating func checkConnects() {
+        for line in program.connects {
+            usedAnywhere.insert(line.connection)
+            if defined[line.connection] == nil {
+                let hint = suggestion(for: line.connection, among: Set(defined.keys))
+                report(
+                    "unknown connection `\(Checker.shortened(line.connection))`",
+                    at: line.connectionRange,
+                    hint: hint ?? "define it as `\(Checker.shortened(line.connection)) = a.multicast(subject())`"
+                )
+            }
+        }
+        let connected = Set(program.connects.map(\.connection))
+        for stream in program.streams where Builder.connectionKind(of: stream) != nil && !connected.contains(stream.name) {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "`\(Checker.shortened(stream.name))` is never connected: its subscribers get nothing until `\(Checker.shortened(stream.name)).connect()`",
+                    at: stream.range,
+                    hint: "add a line `\(Checker.shortened(stream.name)).connect()`, or `after(0.5s) { \(Checker.shortened(stream.name)).connect() }`"
+                )
+            )
         }
     }
 

@@ -15,6 +15,10 @@ extension Builder {
             if let unavailable = Self.outsideTheLanguage[name] {
                 throw BuildError(message: unavailable.reason, range: arguments.range, hint: unavailable.hint)
             }
+            if Self.connectionWords.contains(name) {
+                // In a chain (`a.multicast(s).map { … }`), not on a line of its own.
+                return try connectionWord(name, of: .null(arguments.range), at: arguments.range)
+            }
             if name == "execute" || Self.commandMembers.contains(name) {
                 throw BuildError(
                     message: "`\(name)` belongs to a command",
@@ -26,6 +30,14 @@ extension Builder {
                 message: "`\(name)` cannot be used on a stream",
                 range: arguments.range,
                 hint: "docs/PIPELINES.md lists the operators"
+            )
+        }
+        if entry.name.hasPrefix("replay"), arguments.list.contains(where: { $0.label == "capacity" }) {
+            // Rx's `replay(bufferSize)`; RAC gives a capacity to the subject, not to the operator.
+            throw BuildError(
+                message: "`\(name)` takes no capacity: RAC's replay subject has one",
+                range: arguments.range,
+                hint: "write `conn = a.multicast(replaySubject(capacity: 1))`, then `conn.connect()` and read `conn.signal`"
             )
         }
         if let shape = spelling?.shape ?? entry.shape { try arguments.expect(shape, usage: entry.usage) }

@@ -43,6 +43,7 @@ extension PipelineLanguage {
         }
         for stream in program.streams { visit(stream.expression) }
         for feed in program.feeds { visit(feed.source) }
+        if !program.connects.isEmpty, !called.contains("connect") { called.append("connect") }
         return called
     }
 

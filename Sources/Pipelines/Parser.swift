@@ -121,9 +121,9 @@ struct Parser {
             }
             return
         }
-        // `a.subscribe(s)`, `marbles("-a|").subscribe(s)`: a line that starts as an expression.
+        // `a.subscribe(s)`, `marbles("-a|").subscribe(s)`, `conn.connect()`: a line that starts as an expression.
         if case .identifier = current.kind, peek().kind == .symbol(".") || peek().kind == .symbol("(") {
-            try parseFeed(into: &program)
+            try parseStatement(into: &program)
             return
         }
         let (name, range) = try expectIdentifier("a stream name or `input`")
@@ -131,21 +131,46 @@ struct Parser {
         program.streams.append(StreamDefinition(name: name, expression: try parseExpression(), range: range))
     }
 
-    /// `SOURCE.subscribe(SUBJECT)`, the one line that is not a definition.
-    private mutating func parseFeed(into program: inout Program) throws {
+    /// The lines that are statements, not definitions: `SOURCE.subscribe(SUBJECT)`,
+    /// `CONNECTION.connect()` and `after(0.5s) { CONNECTION.connect() }`.
+    private mutating func parseStatement(into program: inout Program) throws {
         let start = current.range
         let line = try parseExpression()
-        guard case .call(.member(let source?, "subscribe", _), let arguments, _) = line, arguments.count == 1,
-            arguments[0].label == nil, case .name(let subject, let subjectRange) = arguments[0].value
-        else {
-            throw fail(
-                "a line defines a stream (`NAME = …`), declares an input, or feeds a subject (`a.subscribe(s)`)",
-                at: start,
-                hint: "define a stream as `NAME = EXPRESSION`"
+        switch line {
+        case .call(.member(let source?, "subscribe", _), let arguments, _) where arguments.count == 1 && arguments[0].label == nil:
+            guard case .name(let subject, let subjectRange) = arguments[0].value else { break }
+            program.feeds.append(Feed(source: source, subject: subject, subjectRange: subjectRange, range: start))
+            return
+        case .call(.member(.name(let connection, let connectionRange)?, "connect", _), let arguments, _) where arguments.isEmpty:
+            program.connects.append(Connect(connection: connection, connectionRange: connectionRange, delayMilliseconds: 0, range: start))
+            return
+        case .call(.name(Vocabulary.afterBlock, _), let arguments, let range):
+            guard arguments.count == 2, arguments.allSatisfy({ $0.label == nil }),
+                case .duration(let milliseconds, _) = arguments[0].value, milliseconds <= Self.longestConnectDelay,
+                case .closure([], .call(.member(.name(let connection, let connectionRange)?, "connect", _), [], _), _) = arguments[1].value
+            else {
+                throw fail(
+                    "a line's `after` connects a connection later, up to an hour after the start: `after(0.5s) { conn.connect() }`",
+                    at: range,
+                    hint: "inside `createSignal`'s block, `after` schedules the subscriber's lines"
+                )
+            }
+            program.connects.append(
+                Connect(connection: connection, connectionRange: connectionRange, delayMilliseconds: milliseconds, range: start)
             )
+            return
+        default:
+            break
         }
-        program.feeds.append(Feed(source: source, subject: subject, subjectRange: subjectRange, range: start))
+        throw fail(
+            "a line defines a stream (`NAME = …`), declares an input, feeds a subject (`a.subscribe(s)`) or connects a connection (`conn.connect()`)",
+            at: start,
+            hint: "define a stream as `NAME = EXPRESSION`"
+        )
     }
+
+    /// The latest a line's `after` may connect: an hour, a virtual session's whole clock.
+    static let longestConnectDelay: Double = 3_600_000
 
     private mutating func parseInputKind() throws -> InputKind {
         let (kind, range) = try expectIdentifier("an input kind")

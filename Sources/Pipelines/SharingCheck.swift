@@ -7,7 +7,7 @@ struct SharingCheck {
     /// source table says (``LanguageSource/subscriptionIsWork``).
     static let sourcesWithWork: Set<String> = Set(LanguageSource.all.filter(\.subscriptionIsWork).map(\.name))
     /// Operators after which a stream is shared: subscribed once upstream however often it is read.
-    static let sharing: Set<String> = ["replay", "replayLast", "replayLazily", "autoconnect"]
+    static let sharing: Set<String> = ["replay", "replayLast", "replayLazily", "autoconnect", "multicast"]
     /// More subscriptions than anyone counts; keeps the products below from growing without end.
     private static let many = 1_000_000.0
 

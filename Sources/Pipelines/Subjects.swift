@@ -6,6 +6,9 @@ import Reactive
 // list, drawn as a lane of its own. A `SOURCE.subscribe(s)` line feeds it, as
 // `[signal subscribe:subject]` does; an `input` line is a subject the page sends into.
 
+/// A subject of the language's values: a program's `subject()` or `replaySubject(…)`.
+typealias PipelineSubject = any SubjectProtocol<Value, PipelineFailure>
+
 extension Builder {
     /// What `replaySubject()` keeps without a capacity: as many values as `replay()` keeps.
     static let unboundedReplayCapacity = replayCapacity
@@ -18,17 +21,23 @@ extension Builder {
         return (name, arguments, range)
     }
 
-    /// The subject of a subject line, made once; its input is kept for the lines that feed it.
+    /// The subject of a subject line, made once; it is kept for the lines that feed it and the
+    /// connections that multicast through it.
     mutating func subjectSignal(_ definition: StreamDefinition) throws(BuildError) -> Signal<Value, PipelineFailure>? {
         guard let (name, list, range) = Self.subjectKind(of: definition) else { return nil }
+        let subject = try makeSubject(name, list, range: range)
+        subjects[definition.name] = subject
+        let budget = self.budget
+        return probe.reporting(subject.signal, as: definition.name).spendingOnSubscription(budget)
+    }
+
+    /// A new `subject()` or `replaySubject(capacity: N)`, kept alive while the program runs.
+    mutating func makeSubject(_ name: String, _ list: [Argument], range: SourceRange) throws(BuildError) -> PipelineSubject {
         let arguments = Arguments(name: name, list: list, range: range)
-        let signal: Signal<Value, PipelineFailure>
+        let subject: PipelineSubject
         if name == "subject" {
             try arguments.expect([], usage: "subject()")
-            let subject = Subject<Value, PipelineFailure>()
-            retained.append(subject)
-            subjectInputs[definition.name] = subject.input
-            signal = subject.signal
+            subject = Subject<Value, PipelineFailure>()
         } else {
             let capacity: Int
             if list.isEmpty {
@@ -45,19 +54,16 @@ extension Builder {
                 }
                 capacity = Int(value)
             }
-            let subject = ReplaySubject<Value, PipelineFailure>(capacity: capacity)
-            retained.append(subject)
-            subjectInputs[definition.name] = subject.input
-            signal = subject.signal
+            subject = ReplaySubject<Value, PipelineFailure>(capacity: capacity)
         }
-        let budget = self.budget
-        return probe.reporting(signal, as: definition.name).spendingOnSubscription(budget)
+        retained.append(subject)
+        return subject
     }
 
     /// A `SOURCE.subscribe(SUBJECT)` line's signal and the subject's input it is subscribed to;
     /// `nil` when the subject's own line failed (its problem is reported there).
     mutating func feed(_ feed: Feed) throws(BuildError) -> (Signal<Value, PipelineFailure>, Subscriber<Value, PipelineFailure>)? {
-        guard let input = subjectInputs[feed.subject] else {
+        guard let input = subjects[feed.subject]?.input else {
             if let line = program.streams.first(where: { $0.name == feed.subject }), Self.subjectKind(of: line) != nil { return nil }
             throw BuildError(
                 message: "`\(Checker.shortened(feed.subject))` is not a subject: `subscribe(…)` feeds one",

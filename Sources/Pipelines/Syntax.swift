@@ -6,6 +6,23 @@ public struct Program: Sendable, Equatable {
     public var streams: [StreamDefinition] = []
     /// `SOURCE.subscribe(SUBJECT)` lines, in order.
     public var feeds: [Feed] = []
+    /// `CONNECTION.connect()` and `after(…) { CONNECTION.connect() }` lines, in order.
+    public var connects: [Connect] = []
+}
+
+/// `CONNECTION.connect()`, RAC's `[connection connect]`: subscribes a multicast connection's
+/// subject to its source, once; or `after(0.5s) { CONNECTION.connect() }`, the same later on the
+/// session's scheduler (`[scheduler afterDelay:schedule:]`). The session runs it when the
+/// program starts, in line order with the streams it watches and the feeding lines.
+public struct Connect: Sendable, Equatable {
+    /// The connection: a stream defined as `SOURCE.multicast(SUBJECT)`.
+    public var connection: String
+    /// Where the connection's name is.
+    public var connectionRange: SourceRange
+    /// How long after the start it connects, in milliseconds (0: at once).
+    public var delayMilliseconds: Double
+    /// Where the line is (its first token).
+    public var range: SourceRange
 }
 
 /// `SOURCE.subscribe(SUBJECT)`: a line that feeds a subject from a stream, RAC's

@@ -94,8 +94,11 @@ public enum TimeScale {
             return Double(text.count) * frame
         }
 
-        // A line feeding a subject waits as its source does (`marbles("-a-b|").subscribe(s)`).
-        let longest = (program.streams.map { stream($0.name, []) } + program.feeds.map { wait($0.source, []) }).max() ?? 0
+        // A line feeding a subject waits as its source does (`marbles("-a-b|").subscribe(s)`); a
+        // connection connected later, as its source does from then (`after(0.5s) { conn.connect() }`).
+        let fed = program.feeds.map { wait($0.source, []) }
+        let connected = program.connects.map { $0.delayMilliseconds + stream($0.connection, []) }
+        let longest = (program.streams.map { stream($0.name, []) } + fed + connected).max() ?? 0
         // Bounded: a literal may be up to an hour (docs/PIPELINES.md), and a chain of them longer.
         guard longest > 0, !longest.isNaN else { return nil }
         return Int(min(longest, 86_400_000))

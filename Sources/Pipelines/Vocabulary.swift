@@ -13,6 +13,7 @@ enum Vocabulary {
         .union(LanguageOperator.racSpellings.keys)
         .union(Builder.outsideTheLanguage.keys)
         .union(Builder.commandMembers)
+        .union(Builder.connectionWords)
         .union(["execute"])
 
     /// The schedulers `deliver(on:)` and `subscribe(on:)` take: the session's own (its run-loop
@@ -34,11 +35,15 @@ enum Vocabulary {
         "count", "isEmpty", "lowercased", "uppercased", "contains", "hasPrefix", "hasSuffix", "first", "last",
     ]
 
-    /// Names a program may not define: every name above (the schedulers too), the input kinds' keyword, `advance`
+    /// Names a program may not define: every name above but a connection's words (the schedulers too), the input kinds' keyword, `advance`
     /// (every virtual-clock session's clock input), and the event-stream events that are not
     /// streams (`session`, `reset`, `end`), so that a stream's events are never mistaken for them.
     static var reserved: Set<String> {
-        sources.union(operators).union(schedulers).union(["input", "advance", "true", "false", "nil", "null", "in", "session", "reset", "end"])
+        // A connection's words are members only (`a.multicast(…)`, `conn.signal`), so a stream may
+        // still be named `signal` (links kept before connections existed may be).
+        sources.union(operators.subtracting(Builder.connectionWords)).union(schedulers).union([
+            "input", "advance", "true", "false", "nil", "null", "in", "session", "reset", "end",
+        ])
     }
 
     /// The closest of `candidates` to `name`, if it is close enough to be a likely misspelling.

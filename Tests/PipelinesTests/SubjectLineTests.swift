@@ -72,7 +72,9 @@ struct SubjectLineTests {
         #expect(PipelineLanguage.check("just(1).subscribe(nowhere)").map(\.message) == ["unknown subject `nowhere`"])
         #expect(
             PipelineLanguage.check("a = just(1)\na.map { $0 }").map(\.message)
-                == ["a line defines a stream (`NAME = …`), declares an input, or feeds a subject (`a.subscribe(s)`)"]
+                == [
+                    "a line defines a stream (`NAME = …`), declares an input, feeds a subject (`a.subscribe(s)`) or connects a connection (`conn.connect()`)"
+                ]
         )
         #expect(buildErrors("q = just(1)\nx = merge(subject(), q)") == ["a subject is one object, defined on a line of its own"])
         #expect(
