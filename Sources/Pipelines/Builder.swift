@@ -36,6 +36,8 @@ struct Builder {
     var subjects: [String: PipelineSubject] = [:]
     /// Each connection line's connection (`conn = a.multicast(subject())`), by its name.
     var connections: [String: MulticastConnection<Value, PipelineFailure>] = [:]
+    /// Each channel line's channel (`ch = channel()`), by its name.
+    var channels: [String: Channel<Value, PipelineFailure>] = [:]
     private(set) var errors: [BuildError] = []
     /// Every `marbles(…)` source built, for drawing the program's streams.
     var marbleSources: [MarbleSource] = []
@@ -114,7 +116,7 @@ struct Builder {
             read.formUnion(names)
         }
         var starts: [(line: Int, start: () -> Void)] = []
-        for stream in program.streams where !read.contains(stream.name) && !stream.isCommand {
+        for stream in program.streams where !read.contains(stream.name) && !stream.isCommand && !Self.isChannelLine(stream) {
             guard let signal = shared[stream.name] else { continue }
             starts.append((stream.range.line, { [subscriptions] in subscriptions.add(signal.subscribe(Subscriber { _ in })) }))
         }
@@ -137,11 +139,7 @@ struct Builder {
         let outerOwner = sourceOwner
         sourceOwner = name
         defer { sourceOwner = outerOwner }
-        if let object = try subjectSignal(definition) {
-            shared[name] = object
-            return object
-        }
-        if let object = try connectionSignal(definition) {
+        if let object = try objectSignal(definition) {
             shared[name] = object
             return object
         }
@@ -158,6 +156,14 @@ struct Builder {
         guard subscribes else { return subject.signal }
         subscriptions.add(probe.reporting(signal, as: name).subscribe(subject.input))
         return subject.signal
+    }
+
+    /// The signal of a line that makes one object for the program's life — a subject, a
+    /// connection, a channel — or `nil` for any other line.
+    private mutating func objectSignal(_ definition: StreamDefinition) throws(BuildError) -> Signal<Value, PipelineFailure>? {
+        if let signal = try subjectSignal(definition) { return signal }
+        if let signal = try connectionSignal(definition) { return signal }
+        return try channelSignal(definition)
     }
 
     // MARK: Compiling expressions into signals
@@ -201,6 +207,7 @@ struct Builder {
                 throw BuildError(message: "`\(name)` is a value; a signal is needed here", range: range, hint: "write `just(\(name))`")
             }
             if isConnection(name) { throw Self.connectionReadAsASignal(name, at: range) }
+            if isChannel(name) { throw Self.channelReadAsASignal(name, at: range) }
             if let signal = try streamSignal(name) {
                 let budget = self.budget
                 return { _ in signal.spendingOnSubscription(budget) }
@@ -211,6 +218,8 @@ struct Builder {
                 throw BuildError(message: "`\(name)` is a stream; it cannot be called", range: range)
             }
             return spending(try source(name, Arguments(name: name, list: arguments, range: range), parameters: parameters), by: name, at: range)
+        case .member(let base?, let name, let range) where Self.terminals.contains(name):
+            return try terminalSignal(name, of: base, at: range)
         case .call(.member(let base?, let name, _), _, let range) where Self.connectionWords.contains(name),
             .member(let base?, let name, let range) where Self.connectionWords.contains(name):
             let maker = try connectionWord(name, of: base, at: range)

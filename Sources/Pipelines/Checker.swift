@@ -73,8 +73,9 @@ struct Checker {
     }
 
     /// Each `SOURCE.subscribe(SUBJECT)` line: its source's names, as a stream's, and a subject to
-    /// feed. What it reads counts as read by the subject, so that a subject fed from itself
-    /// (`t = s.map { … }` then `t.subscribe(s)`) is a cycle like any other.
+    /// feed (or a channel's terminal). What it reads counts as read by the subject, so that a
+    /// subject fed from itself (`t = s.map { … }` then `t.subscribe(s)`) is a cycle like any other;
+    /// a channel counts as one object, so a terminal fed from a reader of the same channel is one too.
     private mutating func checkFeeds() {
         for feed in program.feeds {
             var used: [String] = []
@@ -89,7 +90,16 @@ struct Checker {
                 )
                 continue
             }
-            guard let line = program.streams.first(where: { $0.range == range }), Builder.subjectKind(of: line) != nil else {
+            let line = program.streams.first { $0.range == range }
+            if let terminal = feed.terminal, line.map(Builder.isChannelLine) != true {
+                report(
+                    "`\(Checker.shortened(feed.subject))` is not a channel: `\(terminal)` is a channel's",
+                    at: feed.subjectRange,
+                    hint: "define it as `\(Checker.shortened(feed.subject)) = channel()`"
+                )
+                continue
+            }
+            if feed.terminal == nil, line.flatMap(Builder.subjectKind(of:)) == nil {
                 report(
                     "`\(Checker.shortened(feed.subject))` is not a subject: `subscribe(…)` feeds one",
                     at: feed.subjectRange,

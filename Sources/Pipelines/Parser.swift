@@ -138,9 +138,16 @@ struct Parser {
         let line = try parseExpression()
         switch line {
         case .call(.member(let source?, "subscribe", _), let arguments, _) where arguments.count == 1 && arguments[0].label == nil:
-            guard case .name(let subject, let subjectRange) = arguments[0].value else { break }
-            program.feeds.append(Feed(source: source, subject: subject, subjectRange: subjectRange, range: start))
-            return
+            switch arguments[0].value {
+            case .name(let subject, let subjectRange):
+                program.feeds.append(Feed(source: source, subject: subject, subjectRange: subjectRange, range: start))
+                return
+            case .member(.name(let channel, let channelRange)?, let terminal, _) where Builder.terminals.contains(terminal):
+                program.feeds.append(Feed(source: source, subject: channel, subjectRange: channelRange, terminal: terminal, range: start))
+                return
+            default:
+                break
+            }
         case .call(.member(.name(let connection, let connectionRange)?, "connect", _), let arguments, _) where arguments.isEmpty:
             program.connects.append(Connect(connection: connection, connectionRange: connectionRange, delayMilliseconds: 0, range: start))
             return

@@ -109,6 +109,8 @@ struct LanguageSource: Sendable {
         // Subjects, each on a line of its own (RAC's `RACSubject`, `RACReplaySubject`)
         .init("subject", .subject, nil, "subject()") { _, c throws(BuildError) in throw Builder.subjectOutsideItsLine(c) },
         .init("replaySubject", .subject, nil, "replaySubject(capacity: 1)") { _, c throws(BuildError) in throw Builder.subjectOutsideItsLine(c) },
+        // A channel, on a line of its own (RAC's `RACChannel`): two terminals, read and fed
+        .init("channel", .line, [], "channel()") { _, c throws(BuildError) in throw Builder.channelOutsideItsLine(c) },
         // Combining
         .init("combineLatest", .combining, nil, "combineLatest(a, b)") { b, c throws(BuildError) in
             try b.combining(c) { Signal.combineLatest($0).map(Value.array) }

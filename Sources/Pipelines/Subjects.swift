@@ -63,6 +63,10 @@ extension Builder {
     /// A `SOURCE.subscribe(SUBJECT)` line's signal and the subject's input it is subscribed to;
     /// `nil` when the subject's own line failed (its problem is reported there).
     mutating func feed(_ feed: Feed) throws(BuildError) -> (Signal<Value, PipelineFailure>, Subscriber<Value, PipelineFailure>)? {
+        if let terminal = feed.terminal {
+            guard let input = try terminalInput(terminal, of: feed.subject, at: feed.subjectRange) else { return nil }
+            return (try compile(feed.source, parameters: [])([]), input)
+        }
         guard let input = subjects[feed.subject]?.input else {
             if let line = program.streams.first(where: { $0.name == feed.subject }), Self.subjectKind(of: line) != nil { return nil }
             throw BuildError(

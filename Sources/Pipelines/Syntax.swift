@@ -31,10 +31,14 @@ public struct Connect: Sendable, Equatable {
 public struct Feed: Sendable, Equatable {
     /// The signal subscribed: any stream expression.
     public var source: Expression
-    /// The subject it sends into: a stream defined as `subject()` or `replaySubject(…)`.
+    /// The subject it sends into: a stream defined as `subject()` or `replaySubject(…)`, or the
+    /// channel whose ``terminal`` it is.
     public var subject: String
     /// Where the subject's name is.
     public var subjectRange: SourceRange
+    /// `leadingTerminal` or `followingTerminal` when it feeds a channel's terminal
+    /// (`a.subscribe(ch.leadingTerminal)`), else `nil`.
+    public var terminal: String? = nil
     /// Where the line is (its first token).
     public var range: SourceRange
 }

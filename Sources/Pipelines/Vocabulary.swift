@@ -14,6 +14,7 @@ enum Vocabulary {
         .union(Builder.outsideTheLanguage.keys)
         .union(Builder.commandMembers)
         .union(Builder.connectionWords)
+        .union(Builder.terminals)
         .union(["execute"])
 
     /// The schedulers `deliver(on:)` and `subscribe(on:)` take: the session's own (its run-loop
@@ -39,9 +40,10 @@ enum Vocabulary {
     /// (every virtual-clock session's clock input), and the event-stream events that are not
     /// streams (`session`, `reset`, `end`), so that a stream's events are never mistaken for them.
     static var reserved: Set<String> {
-        // A connection's words are members only (`a.multicast(…)`, `conn.signal`), so a stream may
-        // still be named `signal` (links kept before connections existed may be).
-        sources.union(operators.subtracting(Builder.connectionWords)).union(schedulers).union([
+        // A connection's and a channel's words are members only (`a.multicast(…)`, `conn.signal`,
+        // `ch.leadingTerminal`), so a stream may still be named `signal` (links kept before
+        // connections existed may be).
+        sources.union(operators.subtracting(Builder.connectionWords).subtracting(Builder.terminals)).union(schedulers).union([
             "input", "advance", "true", "false", "nil", "null", "in", "session", "reset", "end",
         ])
     }

@@ -63,15 +63,22 @@ struct SourceTableTests {
         #expect(diagnostics.map(\.hint) == ["write `\(entry.usage)`"], "\(diagnostics.map(\.message))")
     }
 
-    /// A name that starts a line of its own (`command`), found inside a stream, is sent to its line.
+    /// A name that starts a line of its own (`command`, `channel`), found inside a stream, is sent to its line.
     @Test func aLineOfItsOwnInsideAStreamIsSentThere() {
         let lines = LanguageSource.all.filter { $0.kind == .line }
-        #expect(lines.map(\.name) == ["command"])
+        let expected = [
+            "channel": (
+                "a channel is one object, defined on a line of its own",
+                "write `ch = channel()`, then read `ch.leadingTerminal` and `ch.followingTerminal`"
+            ),
+            "command": ("a command is defined on a line of its own", "write `c = command { … }.execute(on: trigger)`"),
+        ]
+        #expect(lines.map(\.name).sorted() == expected.keys.sorted())
         for entry in lines {
             let (program, _) = PipelineLanguage.parse("x = merge(\(entry.name)(), just(1))")
             let diagnostics = Interpreter.validate(program, services: Self.services)
-            #expect(diagnostics.map(\.message) == ["a command is defined on a line of its own"])
-            #expect(diagnostics.map(\.hint) == ["write `\(entry.usage)`"])
+            #expect(diagnostics.map(\.message) == [expected[entry.name]?.0])
+            #expect(diagnostics.map(\.hint) == [expected[entry.name]?.1])
         }
     }
 
