@@ -162,7 +162,7 @@ struct Checker {
                 !(inClosure && name == Vocabulary.afterBlock)  // a `createSignal` block's (the builder says where else it cannot be)
             {
                 let known = Set(defined.keys).union(Vocabulary.sources).union((closureParameters ?? []).joined())
-                let hint = suggestion(for: name, among: known)
+                let hint = ObjectiveCSpellings.classes[name] ?? suggestion(for: name, among: known)
                 report("unknown name `\(Checker.shortened(name))`", at: range, hint: hint ?? "define it as an input or a stream")
             }
         case .parameter(_, let range):
@@ -172,9 +172,11 @@ struct Checker {
         case .member(let base, let name, let range):
             guard let base else { return }  // `.latest` and the like: checked with the operator that takes it
             visit(base, closureParameters: closureParameters, isStreamLevel: isStreamLevel, used: &used)
+            // `RACReplaySubject.replaySubjectWithCapacity(1)`: the class name's hint says it all.
+            if case .name(let receiver, _) = base, ObjectiveCSpellings.classes[receiver] != nil, defined[receiver] == nil { return }
             // In a chain outside closures, every member is an operator; inside, it may be a field.
             if !inClosure && !Vocabulary.operators.contains(name) {
-                let hint = hints[name] ?? suggestion(for: name, among: Vocabulary.operators)
+                let hint = hints[name] ?? ObjectiveCSpellings.selectors[name] ?? suggestion(for: name, among: Vocabulary.operators)
                 report(
                     "unknown operator `\(Checker.shortened(name))`",
                     at: memberRange(range, name: name),

@@ -204,6 +204,14 @@ extension Parser {
             try expect("]", "to close the dictionary")
             return .dictionary(entries, start.through(tokens[position - 1].range))
         }
+        // `[RACSubject subject]`: Objective-C's message send, as the posts write RAC.
+        if case .identifier(let receiver) = current.kind, case .identifier(let message) = peek().kind {
+            throw fail(
+                "`[\(Checker.shortened(receiver)) \(Checker.shortened(message))]` is Objective-C's message send; the language writes RAC as Swift",
+                at: start,
+                hint: ObjectiveCSpellings.messageSendHint(receiver: receiver, message: message)
+            )
+        }
         var elements: [Expression] = []
         repeat {
             elements.append(try parseExpression())
