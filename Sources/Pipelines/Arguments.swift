@@ -76,6 +76,9 @@ struct Arguments {
     /// A closure's parameters and its body, one expression.
     func closure(_ index: Int) throws(BuildError) -> (parameters: [String], body: Expression) {
         let (parameters, body) = try block(index)
+        if case .block(let lines, let range) = body, lines.isEmpty {
+            throw BuildError(message: "`\(name)`'s closure is empty", range: range, hint: "write an expression: `{ $0 * 2 }`")
+        }
         if case .block(_, let range) = body {
             throw BuildError(
                 message: "`\(name)`'s closure is one expression, not several lines",

@@ -159,7 +159,7 @@ struct Checker {
             if defined[name] != nil {
                 if !used.contains(name) { used.append(name) }
             } else if !Vocabulary.sources.contains(name), !Vocabulary.schedulers.contains(name),  // `deliver(on: background)`
-                !(inClosure && name == Vocabulary.afterBlock)  // a `createSignal` block's (the builder says where else it cannot be)
+                !(inClosure && Vocabulary.blockWords.contains(name))  // a `createSignal` block's (the builder says where else it cannot be)
             {
                 let known = Set(defined.keys).union(Vocabulary.sources).union((closureParameters ?? []).joined())
                 let hint = ObjectiveCSpellings.classes[name] ?? suggestion(for: name, among: known)

@@ -238,6 +238,8 @@ extension Parser {
             guard tokens[lookahead].kind == .symbol(",") else { break }
             lookahead += 1
         }
+        // `{ }`: a block of no lines (`disposable { }`); an operator's closure refuses it.
+        if accept("}") { return .closure(parameters: parameters, body: .block([], start), start.through(tokens[position - 1].range)) }
         // Lines of a block: the newlines inside braces are joined away, so a statement ends where
         // the next cannot continue it (or at `;`). One statement is the body itself.
         var statements = [try parseExpression()]

@@ -28,6 +28,14 @@ enum Vocabulary {
     /// inside a block, where a stream cannot be called, the call is the block word's.
     static let afterBlock = "after"
 
+    /// A `createSignal` block's last line, `return disposable { }`: RAC's
+    /// `return [RACDisposable disposableWithBlock:^{ … }]`. Words of blocks, not reserved, as `after`.
+    static let disposableBlock = "disposable"
+    static let returnWord = "return"
+
+    /// The words only a `createSignal` block knows.
+    static let blockWords: Set<String> = [afterBlock, disposableBlock, returnWord]
+
     /// What a `createSignal` block may do with its subscriber (RAC's `id<RACSubscriber>`).
     static let subscriberActions: Set<String> = ["sendNext", "sendError", "sendCompleted"]
 

@@ -110,4 +110,31 @@ struct CreateSignalTests {
         let named = PipelineLanguage.check("after = just(1)\ns = createSignal { o in after(1s) { o.sendCompleted() } }\nt = after.map { $0 }")
         #expect(named.isEmpty, "a stream named `after`, as links kept before blocks may have, still reads: \(named)")
     }
+
+    /// The block's returned disposable is a lane of its own, from the block's run to its
+    /// disposal: `take(1)` ends its subscription at once, after 1; the other reader's ends with
+    /// the completion the block sends at 200 ms.
+    @Test func theReturnedDisposableIsDrawnUntilItIsDisposed() throws {
+        let run = try ProgramMarbles.run(
+            """
+            s = createSignal { subscriber in
+                subscriber.sendNext(1)
+                after(200ms) { subscriber.sendNext(2); subscriber.sendCompleted() }
+                return disposable { }
+            }
+            first = s.take(1)
+            every = s.map { $0 }
+            """
+        )
+        #expect(run.events("first") == [Marbles.Recorded(frame: 0, event: .next(1)), Marbles.Recorded(frame: 0, event: .completed)])
+        #expect(run.subscriptions("s·disposable") == ["(^!)", "^-!"], "disposed by take(1), then by the completion")
+        #expect(
+            buildErrors("s = createSignal { o in return disposable { o.sendCompleted() } }")
+                == ["the block's disposable has nothing to clean up here: its disposal is drawn, as the `!` of its lane"]
+        )
+        #expect(
+            buildErrors("s = createSignal { o in return disposable { }; o.sendNext(1) }") == ["the block's disposable is its last line"]
+        )
+        #expect(buildErrors("a = just(1)\nb = a.map { }") == ["`map`'s closure is empty"])
+    }
 }
