@@ -36,14 +36,28 @@ export function heldSubscriptions(lesson, answer, width) {
 }
 
 /**
+ * The names a program calls inside its closures, at any depth: `request` of `{ _ in request() }`,
+ * `createSignal` (and `after`) of `{ p in createSignal { subscriber in after(1s) { … } } }`.
+ */
+function calledInClosures(program) {
+  const names = [];
+  let depth = 0;
+  for (const [token, name] of program.matchAll(/(\w+)\s*(?=[({])|[{}]/g)) {
+    if (token === "{") depth += 1;
+    else if (token === "}") depth = Math.max(0, depth - 1);
+    else if (depth > 0) names.push(name);
+  }
+  return names;
+}
+
+/**
  * The signals the compared streams (`names`) make inside them, by name, in either answer: of each
  * stream's `sources`, those a closure of either program calls (`{ marbles($0) }`: `out·marbles`,
  * `{ _ in request() }`: `r·request`) — a flattening's inner signals, not the stages of its chain
  * (`out·flatMap`) or the source it starts from (`late·timer`).
  */
 function innerSources(names, mine, goal, programs) {
-  const called = new Set(programs.flatMap((program) => [...program.matchAll(/\{[^{}]*\}/g)]
-    .flatMap(([body]) => [...body.matchAll(/(\w+)\s*\(/g)].map((match) => match[1]))));
+  const called = new Set(programs.flatMap(calledInClosures));
   const sources = names.flatMap((name) => [mine, goal].flatMap((answer) => Object.keys(answer.streams[name]?.sources ?? {})));
   return [...new Set(sources)].filter((source) => called.has(source.split("·").pop()));
 }

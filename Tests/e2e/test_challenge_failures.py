@@ -2,7 +2,7 @@
 wrong answer (`challenge.wrong`) of lessons 5, 9, 12 and 20 fails, and the failure draws the
 challenge's own input rows (named, each with its marbles) above yours against the goal's; a
 challenge about inner signals or subscriptions draws those of both programs, labelled — lesson
-5's and 9's inner signals of `a`'s nested rows, lesson 20's calls of `request()`, lesson 12's
+5's and 9's inner signals of `a`'s nested rows, lesson 20's runs of its `createSignal` block, lesson 12's
 subscriptions to `a` (two in yours, one in the goal's, whose one shared subscription the lesson's
 own run draws too). Screenshots of lessons 5 and 20 at 1280 and 375 px kept in pytest's tmp dir."""
 import re
@@ -134,9 +134,9 @@ def test_lesson_9_failure_draws_its_rows_and_both_programs_inner_signals(browser
 def test_lesson_20_failure_draws_its_rows_and_both_programs_calls(browser, server, tmp_path_factory, width):
     fail(browser, server, "callbacks-into-signals", width)
     assert_input_rows(browser, lesson_by_id("callbacks-into-signals"))
-    yours = subscription_lines(browser, "request() inside r (yours)")
-    goal = subscription_lines(browser, "request() inside r (goal)")
-    # Both programs call request() for each press; the goal's latest cancels the first call when b
+    yours = subscription_lines(browser, "createSignal() inside r (yours)")
+    goal = subscription_lines(browser, "createSignal() inside r (goal)")
+    # Both programs run the createSignal block for each press; the goal's latest cancels the first call when b
     # comes (400 ms), yours (concat) lets it run and calls again only once it answered.
     assert len(yours) == len(goal) == 2, (yours, goal)
     assert goal[0][1] == "4" and goal[1][0] == "4", goal

@@ -1,5 +1,6 @@
 """"Copy as a test" (POST /api/marbles/test), proven on everything the page shows: the test of every
-gallery entry and of every example program (its inputs given rows) is written by the server,
+gallery entry, of every example program (its inputs given rows) and of every lesson program or
+solution that writes RAC's own constructs (createSignal, subjects, connections, channels) is written by the server,
 compiled in a package of its own that depends on this one as an app would (products Pipelines,
 ProgramServices, ReactiveTesting, Scenarios), and run — and they pass; the same test with one expected value changed
 fails."""
@@ -75,6 +76,38 @@ def example_program(example):
     return "\n".join(lines) + "\n"
 
 
+# Lessons whose programs write RAC's own constructs (#73): each program and solution is also proven.
+RAC_CONSTRUCTS = ("createSignal", ".multicast(", "channel()", "subject()", "replaySubject(")
+
+
+def lesson_programs():
+    """(name, program text, title) of every lesson program and challenge solution that writes one of
+    RAC's constructs, each row a named stream as the page writes it (Lesson.Row's program line)."""
+    from test_lessons import LESSONS
+
+    def rows(inputs):
+        lines = []
+        for row in inputs:
+            values = "".join(f", {letter}: {json.dumps(value)}" for letter, value in sorted(row.get("values", {}).items()))
+            lines.append(f'{row["name"]} = marbles({json.dumps(row["marbles"])}{values})')
+        return lines
+
+    found = []
+    for lesson in LESSONS:
+        base = "lesson" + "".join(part.capitalize() for part in lesson["id"].split("-"))
+        challenge = lesson.get("challenge", {})
+        for suffix, program, inputs in (("", lesson.get("program"), lesson.get("inputs", [])),
+                                        ("Solution", challenge.get("solution"), challenge.get("inputs", []))):
+            if program and any(construct in program for construct in RAC_CONSTRUCTS):
+                found.append((base + suffix, "\n".join([*rows(inputs), program]) + "\n", lesson["title"]))
+    return found
+
+
+def test_the_lessons_of_rac_constructs_are_found():
+    names = [name for name, _, _ in lesson_programs()]
+    assert {"lessonReplay", "lessonReplaySolution", "lessonCallbacksIntoSignals", "lessonTwoWayBindingSolution"} <= set(names), names
+
+
 def write_test(server, text, name, title, streams=None):
     query = f"?name={name}&title={title.replace(' ', '%20')}" + (f"&streams={','.join(streams)}" if streams else "")
     status, headers, body = server.request("POST", f"/api/marbles/test{query}", body=text.encode(),
@@ -115,6 +148,8 @@ def test_every_entry_and_example_is_written_compiled_and_passes_and_a_wrong_one_
     for example in examples["examples"]:
         name = "example" + "".join(part.capitalize() for part in example["id"].split("-"))
         sources[name] = write_test(server, example_program(example), name, example["title"])
+    for name, text, title in lesson_programs():
+        sources[name] = write_test(server, text, name, title)
     # The proof that a test can fail: the throttle entry's test with one expected value changed.
     right = sources["galleryThrottle"]
     wrong = right.replace('values: ["b": "b", "d": "d"]', 'values: ["b": "b", "d": "x"]').replace("func galleryThrottle(", "func wrongExpectation(")

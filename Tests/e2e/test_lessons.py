@@ -51,12 +51,13 @@ MARBLE_NOTATION = re.compile(r"[-\w()|#^! ]*")
 def code_spans(lesson):
     """The code spans of a lesson's text (explanation, result, task) that are neither marble
     notation (`--1-2-(34)-5|`, `(ab)`), an operator's name as Swift writes it (`deliver(on:)`) nor
-    RAC's own Objective-C (`RACObserve(model, name)`)."""
+    RAC's own Objective-C (`RACObserve(model, name)`, `[[signal multicast:subject] connect]`)."""
     texts = [*lesson["explanation"], lesson["result"], lesson["challenge"]["task"]]
     spans = [span for text in texts for span in re.findall(r"`([^`]+)`", text)]
     notation = lambda span: MARBLE_NOTATION.fullmatch(span) and (re.search(r"[-|#^!]", span) or span.startswith("("))
     swift_name = lambda span: re.fullmatch(r"\w+\((\w+:)+\)", span)
-    return [span for span in spans if "(" in span and not notation(span) and not swift_name(span) and not span.startswith("RAC")]
+    objective_c = lambda span: span.startswith("RAC") or re.match(r"\[+\w+ \w+", span)  # `[[signal multicast:…] connect]`
+    return [span for span in spans if "(" in span and not notation(span) and not swift_name(span) and not objective_c(span)]
 
 
 def test_every_code_span_of_a_lesson_is_the_language(server):
@@ -69,6 +70,8 @@ def test_every_code_span_of_a_lesson_is_the_language(server):
         rows = lesson["inputs"] + ([{"name": "press", "marbles": "-a|"}] if "press" not in {row["name"] for row in lesson["inputs"]} else [])
         for span in code_spans(lesson):
             candidates = [span] if re.match(r"^\w+\s*=", span) else [f"shown = {span}", f"shown = {rows[0]['name']}.{span}"]
+            # A statement of the lesson's own program (`conn.connect()`) checks after it.
+            candidates += [f"{lesson['program']}\n{text}" for text in (span, f"shown = {span}") if lesson.get("program")]
             answers = [server.json("POST", "/api/pipelines/check", lesson_program(rows, text).encode(), {"Content-Type": "text/plain"})[1]["diagnostics"]
                        for text in candidates]
             assert any(not [d for d in diagnostics if d["severity"] == "error"] for diagnostics in answers), \
