@@ -13,7 +13,8 @@ import Reactive
 // the leading terminal's subject is a replay subject of capacity 0, the following's of capacity 1,
 // so a new reader of the following terminal gets its latest value and one of the leading does
 // not; an error or completion sent into either ends both. Each terminal is drawn as a row inside
-// the channel's, `ch·leadingTerminal` and `ch·followingTerminal`, with its values.
+// the channel's, `ch·leadingTerminal` and `ch·followingTerminal`: a lane per reader, its events kept
+// under that name (a live session's event stream carries its values).
 
 extension Builder {
     /// A channel's two terminals, by RAC's names.
@@ -42,7 +43,7 @@ extension Builder {
     }
 
     /// `ch.leadingTerminal` or `ch.followingTerminal` read as a signal: its own subject, reported
-    /// as `ch·leadingTerminal`, values and all.
+    /// as `ch·leadingTerminal`, its events and values recorded under that name.
     mutating func terminalSignal(_ terminal: String, of base: Expression, at range: SourceRange) throws(BuildError) -> SignalMaker {
         guard case .name(let name, _) = base, isChannel(name) else {
             throw BuildError(

@@ -28,7 +28,7 @@ struct ChannelLineTests {
         #expect(run.events("view") == [Recorded(frame: 2, event: .next("x"))])
         #expect(run.events("lateModel") == [Recorded(frame: 6, event: .next("b"))], "the following terminal replays its latest")
         #expect(run.events("lateView") == [], "the leading terminal replays nothing")
-        #expect(run.events("ch·followingTerminal").first == Recorded(frame: 1, event: .next("a")), "each terminal is drawn with its values")
+        #expect(run.events("ch·followingTerminal").first == Recorded(frame: 1, event: .next("a")), "each terminal's events are kept under its name")
     }
 
     /// `--x|` into the following terminal: its completion at 300 ms ends the leading subject,
