@@ -38,6 +38,10 @@ struct Builder {
     var connections: [String: MulticastConnection<Value, PipelineFailure>] = [:]
     /// Each channel line's channel (`ch = channel()`), by its name.
     var channels: [String: Channel<Value, PipelineFailure>] = [:]
+    /// The names of the connection lines and of the channel lines, found once: every name a
+    /// stream reads is looked up in them.
+    let connectionLines: Set<String>
+    let channelLines: Set<String>
     private(set) var errors: [BuildError] = []
     /// Every `marbles(…)` source built, for drawing the program's streams.
     var marbleSources: [MarbleSource] = []
@@ -71,6 +75,8 @@ struct Builder {
         self.probe = probe
         start = scheduler.now
         self.external = external.filter { name, _ in program.inputs.contains { $0.name == name } }
+        connectionLines = Set(program.streams.filter { Self.connectionKind(of: $0) != nil }.map(\.name))
+        channelLines = Set(program.streams.filter(Self.isChannelLine).map(\.name))
         for input in program.inputs where self.external[input.name] == nil { inputs[input.name] = Subject() }
     }
 

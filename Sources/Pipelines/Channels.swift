@@ -5,7 +5,7 @@ import Reactive
 //     ch = channel()
 //     typed.subscribe(ch.leadingTerminal)      // what the view sends…
 //     model = ch.followingTerminal.map { $0 }  // …the model's side reads, its latest replayed
-//     reset.subscribe(ch.followingTerminal)    // what the model sends…
+//     clear.subscribe(ch.followingTerminal)    // what the model sends…
 //     view = ch.leadingTerminal.map { $0 }     // …the view's side reads
 //
 // A channel line makes one channel for the program's life. Each terminal is a signal and a
@@ -27,9 +27,7 @@ extension Builder {
     }
 
     /// Whether `name` is defined by a channel line.
-    func isChannel(_ name: String) -> Bool {
-        program.streams.contains { $0.name == name && Self.isChannelLine($0) }
-    }
+    func isChannel(_ name: String) -> Bool { channelLines.contains(name) }
 
     /// Makes the channel of a channel line; `nil` for any other line. The line's own signal sends
     /// nothing: a channel is read through its terminals.

@@ -22,9 +22,7 @@ extension Builder {
     }
 
     /// Whether `name` is defined by a connection line.
-    func isConnection(_ name: String) -> Bool {
-        program.streams.contains { $0.name == name && Self.connectionKind(of: $0) != nil }
-    }
+    func isConnection(_ name: String) -> Bool { connectionLines.contains(name) }
 
     /// The signal of a connection line — its subject's, reported as the line's stream — with the
     /// connection kept for the lines that connect it; `nil` for any other line.
