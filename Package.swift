@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// REACTIVE_NO_INSPECTION=1 compiles Reactive's inspection hook out (Inspection.swift): the build the
+// hook's cost is measured against (Benchmarks/run-inspection-cost.sh), never a build to ship.
+let inspectionCompiledOut = Context.environment["REACTIVE_NO_INSPECTION"] != nil
+
 let package = Package(
     name: "ReactivePlayground",
     platforms: [.macOS(.v15)],
@@ -42,7 +46,8 @@ let package = Package(
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(
             name: "Reactive",
-            dependencies: ["CFutex", "Locking", .product(name: "HeapModule", package: "swift-collections")]
+            dependencies: ["CFutex", "Locking", .product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: inspectionCompiledOut ? [.define("REACTIVE_NO_INSPECTION")] : []
         ),
         // The pipeline language: a program's text parsed, checked and interpreted against
         // Reactive's operators, its values and work bounded. Knows nothing of HTTP.

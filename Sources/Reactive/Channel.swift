@@ -33,6 +33,12 @@ public final class ChannelTerminal<Value: Sendable, Failure: Error>: Sendable {
     init(values: ReplaySubject<Value, Failure>, other: ReplaySubject<Value, Failure>) {
         self.values = values
         self.other = other
+        if Inspection.isAnyThreadInspecting {
+            // A terminal hears `values` and speaks into `other`: it holds both.
+            Inspection.reportCreated(self, as: .channelTerminal)
+            Inspection.reportHolding(values, by: self)
+            Inspection.reportHolding(other, by: self)
+        }
     }
 
     /// What the other end sends.

@@ -25,6 +25,9 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
     /// ends (RAC `didSubscribeWithDisposable:`).
     public var feeds: CompoundDisposable { subject.feeds }
 
+    /// The list inspection names this subject by: its replay subject's.
+    var inspectedList: ObjectIdentifier { subject.inspectedList }
+
     /// Makes `value` current and sends it.
     public func sendNext(_ value: Value) { subject.sendNext(value) }
 

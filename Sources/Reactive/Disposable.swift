@@ -17,6 +17,7 @@ public final class ActionDisposable: Disposable {
     /// Creates a disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
         self.action = Lock(action)
+        if Inspection.isAnyThreadInspecting { Inspection.reportCreated(self, as: .disposable) }
     }
 
     /// Creates a disposable with nothing to do but record that it was disposed.
@@ -33,7 +34,9 @@ public final class ActionDisposable: Disposable {
             defer { action = nil }
             return action
         }
-        pending?()
+        guard let pending else { return }
+        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
+        pending()
     }
 }
 
@@ -47,6 +50,10 @@ public final class CompoundDisposable: Disposable {
     /// Creates a compound disposable holding `disposables`.
     public init(_ disposables: [any Disposable] = []) {
         children = Lock(disposables)
+        if Inspection.isAnyThreadInspecting {
+            Inspection.reportCreated(self, as: .compoundDisposable)
+            for child in disposables { Inspection.report { .added(ObjectIdentifier(child), to: ObjectIdentifier(self)) } }
+        }
     }
 
     /// Whether `dispose()` has been called.
@@ -59,7 +66,11 @@ public final class CompoundDisposable: Disposable {
             children!.append(disposable)
             return true
         }
-        if !added { disposable.dispose() }
+        if !added {
+            disposable.dispose()
+        } else if Inspection.isAnyThreadInspecting {
+            Inspection.report { .added(ObjectIdentifier(disposable), to: ObjectIdentifier(self)) }
+        }
     }
 
     /// Adds a disposable that runs `action` on disposal.
@@ -69,9 +80,13 @@ public final class CompoundDisposable: Disposable {
 
     /// Removes `disposable` without disposing it (RAC `removeDisposable:`).
     public func remove(_ disposable: any Disposable) {
-        children.withLock { children in
-            guard let index = children?.lastIndex(where: { $0 === disposable }) else { return }
+        let removed = children.withLock { children -> Bool in
+            guard let index = children?.lastIndex(where: { $0 === disposable }) else { return false }
             children!.remove(at: index)
+            return true
+        }
+        if removed, Inspection.isAnyThreadInspecting {
+            Inspection.report { .removed(ObjectIdentifier(disposable), from: ObjectIdentifier(self)) }
         }
     }
 
@@ -81,7 +96,9 @@ public final class CompoundDisposable: Disposable {
             defer { children = nil }
             return children
         }
-        for disposable in taken ?? [] { disposable.dispose() }
+        guard let taken else { return }
+        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
+        for disposable in taken { disposable.dispose() }
     }
 }
 
@@ -100,6 +117,10 @@ public final class SerialDisposable: Disposable {
     /// Creates a serial disposable, optionally with a first inner disposable.
     public init(_ inner: (any Disposable)? = nil) {
         state.withLock { $0.inner = inner }
+        if Inspection.isAnyThreadInspecting {
+            Inspection.reportCreated(self, as: .serialDisposable)
+            if let inner { Inspection.report { .added(ObjectIdentifier(inner), to: ObjectIdentifier(self)) } }
+        }
     }
 
     /// Whether `dispose()` has been called.
@@ -110,11 +131,12 @@ public final class SerialDisposable: Disposable {
     public var inner: (any Disposable)? {
         get { state.withLock { $0.inner } }
         set {
-            let toDispose = state.withLock { state -> (any Disposable)? in
-                if state.isDisposed { return newValue }
+            let (toDispose, isDisposed) = state.withLock { state -> ((any Disposable)?, Bool) in
+                if state.isDisposed { return (newValue, true) }
                 defer { state.inner = newValue }
-                return state.inner
+                return (state.inner, false)
             }
+            if !isDisposed, Inspection.isAnyThreadInspecting { reportSwap(old: toDispose, new: newValue) }
             toDispose?.dispose()
         }
     }
@@ -129,18 +151,30 @@ public final class SerialDisposable: Disposable {
             defer { state.inner = newInner }
             return (state.inner, false)
         }
-        if isDisposed { newInner?.dispose() }
+        if isDisposed {
+            newInner?.dispose()
+        } else if Inspection.isAnyThreadInspecting {
+            reportSwap(old: previous, new: newInner)
+        }
         return previous
+    }
+
+    private func reportSwap(old: (any Disposable)?, new: (any Disposable)?) {
+        Inspection.report {
+            .swapped(ObjectIdentifier(self), old: old.map { ObjectIdentifier($0) }, new: new.map { ObjectIdentifier($0) })
+        }
     }
 
     /// Disposes the inner disposable and every one assigned later.
     public func dispose() {
-        let inner = state.withLock { state -> (any Disposable)? in
-            guard !state.isDisposed else { return nil }
+        let (inner, wasDisposed) = state.withLock { state -> ((any Disposable)?, Bool) in
+            guard !state.isDisposed else { return (nil, true) }
             state.isDisposed = true
             defer { state.inner = nil }
-            return state.inner
+            return (state.inner, false)
         }
+        guard !wasDisposed else { return }
+        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
         inner?.dispose()
     }
 }
@@ -154,6 +188,10 @@ public final class ScopedDisposable: Disposable {
     /// Wraps `inner`, so that releasing the last reference to the wrapper disposes it.
     public init(_ inner: any Disposable) {
         self.inner = inner
+        if Inspection.isAnyThreadInspecting {
+            Inspection.reportCreated(self, as: .scopedDisposable)
+            Inspection.report { .added(ObjectIdentifier(inner), to: ObjectIdentifier(self)) }
+        }
     }
 
     /// Whether the inner disposable is disposed.

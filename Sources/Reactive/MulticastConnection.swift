@@ -16,6 +16,11 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
     public init(source: Signal<Value, Failure>, subject: some SubjectProtocol<Value, Failure>) {
         self.source = source
         self.subject = subject
+        if Inspection.isAnyThreadInspecting {
+            Inspection.reportCreated(self, as: .multicastConnection)
+            Inspection.reportHolding(subject, by: self)
+            Inspection.report { .added(ObjectIdentifier(connection), to: ObjectIdentifier(self)) }
+        }
     }
 
     /// The multicast signal: subscribe to it, then ``connect()``.

@@ -37,6 +37,7 @@ public final class QueueScheduler: Scheduler {
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         let disposable = ActionDisposable()
+        let action = Inspection.carrying(action)
         queue.async {
             if !disposable.isDisposed { action() }
         }
@@ -51,6 +52,7 @@ public final class QueueScheduler: Scheduler {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         guard delay > .zero else { return schedule(action) }
         let disposable = ActionDisposable()
+        let action = Inspection.carrying(action)
         queue.asyncAfter(deadline: .now() + delay.timeInterval) {
             if !disposable.isDisposed { action() }
         }

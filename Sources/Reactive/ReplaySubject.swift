@@ -33,6 +33,7 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
         let core = ReplayCore<Value, Failure>(capacity: capacity)
         self.core = core
         signal = Signal { subscriber in core.subscribe(subscriber) }
+        if Inspection.isAnyThreadInspecting { core.reportHolding(feeds) }
     }
 
     /// Nothing can be sent once the subject is gone: its subscribers are let go (a later
@@ -55,6 +56,10 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: SubjectProtoc
     var latestValue: Value? { core.withLock { _ in core.values.last } }
 }
 
+extension ReplaySubject: InspectableSubject {
+    var inspectedList: ObjectIdentifier { ObjectIdentifier(core) }
+}
+
 /// A replay subject's values, terminal event and subscribers, shared by the subject and its
 /// signal. `values`, `recorded` and `terminal` are guarded by the list's lock.
 final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchecked Sendable {
@@ -67,6 +72,7 @@ final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchec
     init(capacity: Int?) {
         self.capacity = capacity
         super.init(spins: false)
+        if Inspection.isAnyThreadInspecting { Inspection.reportCreated(self, as: .replaySubject) }
     }
 
     /// Replays under the delivery lock, so no other thread's event can come between the replay and
@@ -102,16 +108,18 @@ final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchec
 
     func sendNext(_ value: Value) {
         delivery.withLock {
-            let entries = withLock { members -> ContiguousArray<Subscription?> in
-                guard !members.isClosed else { return [] }
+            let (entries, buffered) = withLock { members -> (ContiguousArray<Subscription?>, Int?) in
+                guard !members.isClosed else { return ([], nil) }
                 recorded += 1
-                if capacity != 0 {
-                    values.append(value)
-                    if let capacity, values.count > capacity {
-                        values.removeFirst(values.count - capacity)
-                    }
+                guard capacity != 0 else { return (members.entries, nil) }
+                values.append(value)
+                if let capacity, values.count > capacity {
+                    values.removeFirst(values.count - capacity)
                 }
-                return members.entries
+                return (members.entries, values.count)
+            }
+            if let buffered, Inspection.isAnyThreadInspecting {
+                Inspection.report { .buffered(ObjectIdentifier(self), count: buffered) }
             }
             for entry in entries {
                 guard let entry else { continue }
@@ -122,12 +130,14 @@ final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchec
 
     func terminate(with event: Event<Value, Failure>) {
         delivery.withLock {
-            let members = withLock { members -> [Subscription] in
-                guard !members.isClosed else { return [] }
+            let members = withLock { members -> [Subscription]? in
+                guard !members.isClosed else { return nil }
                 terminal = event
                 members.isClosed = true
                 return members.removeAll()
             }
+            guard let members else { return }
+            if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
             for member in members { unsafeDowncast(member, to: Subscriber<Value, Failure>.self).send(event) }
         }
     }

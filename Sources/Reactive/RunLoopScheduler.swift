@@ -78,13 +78,13 @@ public final class RunLoopScheduler: Scheduler {
     /// Runs `action` as soon as possible; the disposable cancels it if it has not run (RAC `schedule:`).
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-        core.add(after: 0, repeating: nil, action)
+        core.add(after: 0, repeating: nil, Inspection.carrying(action))
     }
 
     /// Runs `action` once `delay` has passed; the disposable cancels it (RAC `afterDelay:schedule:`).
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
-        core.add(after: delay.nanosecondsClamped, repeating: nil, action)
+        core.add(after: delay.nanosecondsClamped, repeating: nil, Inspection.carrying(action))
     }
 
     /// Runs `action` after `delay`, then every `interval`, until disposed (RAC `after:repeatingEvery:withLeeway:schedule:`).
@@ -94,7 +94,11 @@ public final class RunLoopScheduler: Scheduler {
         repeatingEvery interval: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        core.add(after: delay.nanosecondsClamped, repeating: max(interval.nanosecondsClamped, 1_000), action)
+        core.add(
+            after: delay.nanosecondsClamped,
+            repeating: max(interval.nanosecondsClamped, 1_000),
+            Inspection.carrying(action)
+        )
     }
 }
 

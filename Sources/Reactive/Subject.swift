@@ -31,6 +31,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
         let core = SubjectCore<Value, Failure>()
         self.core = core
         signal = Signal { subscriber in core.subscribe(subscriber) }
+        if Inspection.isAnyThreadInspecting { core.reportHolding(feeds) }
     }
 
     /// Nothing can be sent once the subject is gone: its subscribers are let go.
@@ -50,6 +51,10 @@ public final class Subject<Value: Sendable, Failure: Error>: Sendable {
     public var subscriberCount: Int { core.count }
 }
 
+extension Subject: InspectableSubject {
+    var inspectedList: ObjectIdentifier { ObjectIdentifier(core) }
+}
+
 /// A subject's subscribers and terminal event, shared by the subject and its signal. The
 /// subscribers themselves are the list's members: a subscription costs no other object.
 @usableFromInline
@@ -57,7 +62,10 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
     /// The terminal event, once sent. Written once, under the list's lock, before `isClosed`.
     @exclusivity(unchecked) nonisolated(unsafe) var terminal: Event<Value, Failure>?
 
-    init() { super.init(spins: true) }
+    init() {
+        super.init(spins: true)
+        if Inspection.isAnyThreadInspecting { Inspection.reportCreated(self, as: .subject) }
+    }
 
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> (any Disposable)? {
         // The subscriber itself, in the common case, is admitted as the caller's reference: a
@@ -135,12 +143,14 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
     }
 
     private func deliverTerminal(_ event: Event<Value, Failure>) {
-        let subscribers = withLock { members -> [Subscription] in
-            guard !members.isClosed else { return [] }
+        let subscribers = withLock { members -> [Subscription]? in
+            guard !members.isClosed else { return nil }
             terminal = event
             members.isClosed = true
             return members.removeAll()
         }
+        guard let subscribers else { return }
+        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
         for subscriber in subscribers {
             unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self).send(event)
         }

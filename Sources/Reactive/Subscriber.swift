@@ -31,7 +31,9 @@ public class Subscription: Disposable, @unchecked Sendable {
     /// The subscription's index in `list`'s entries (-1 when in none). Guarded by that list's lock.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var listIndex = -1
 
-    @inlinable init() {}
+    @inlinable init() {
+        if Inspection.isAnyThreadInspecting { Inspection.reportCreated(self, as: .subscriber) }
+    }
 
     deinit {
         // Still set only if the list was gone before this subscription could be added to it.
@@ -60,7 +62,11 @@ public class Subscription: Disposable, @unchecked Sendable {
             }
             return true
         }
-        if !added { disposable.dispose() }
+        if !added {
+            disposable.dispose()
+        } else if Inspection.isAnyThreadInspecting {
+            Inspection.report { .added(ObjectIdentifier(disposable), to: ObjectIdentifier(self)) }
+        }
     }
 
     /// Cancels the subscription: no further events are delivered and its resources are disposed.
@@ -72,12 +78,16 @@ public class Subscription: Disposable, @unchecked Sendable {
     /// Makes `list` this subscription's list, unless it has stopped or belongs to a list already
     /// (a subscriber subscribed to two subjects joins the second through a forwarder).
     final func join(_ list: SubscriberList) -> Bool {
-        withResources { resources -> Bool in
+        let joined = withResources { resources -> Bool in
             if case .stopped = resources { return false }
             guard self.list == nil else { return false }
             self.list = .passRetained(list)
             return true
         }
+        if joined, Inspection.isAnyThreadInspecting {
+            Inspection.report { .added(ObjectIdentifier(self), to: ObjectIdentifier(list)) }
+        }
+        return joined
     }
 
     /// Forgets `list`, which has let this subscription go.
@@ -85,6 +95,9 @@ public class Subscription: Disposable, @unchecked Sendable {
         let left = withResources { _ -> Unmanaged<SubscriberList>? in
             guard self.list?.toOpaque() == Unmanaged.passUnretained(list).toOpaque() else { return nil }
             return self.list.take()
+        }
+        if left != nil, Inspection.isAnyThreadInspecting {
+            Inspection.report { .removed(ObjectIdentifier(self), from: ObjectIdentifier(list)) }
         }
         left?.release()  // outside the spin lock: it may be the last reference
     }
@@ -135,6 +148,7 @@ public class Subscription: Disposable, @unchecked Sendable {
         swap(&taken, &resourcesStorage)
         let list = self.list.take()
         state.store(Self.stoppedBit, ordering: .releasing)
+        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
         return (taken, list)
     }
 
@@ -143,6 +157,9 @@ public class Subscription: Disposable, @unchecked Sendable {
     final func dispose(_ taken: (resources: Resources, list: Unmanaged<SubscriberList>?)) {
         if let list = taken.list {
             list._withUnsafeGuaranteedRef { $0.remove(self) }
+            if Inspection.isAnyThreadInspecting {
+                Inspection.report { .removed(ObjectIdentifier(self), from: ObjectIdentifier(list.takeUnretainedValue())) }
+            }
             list.release()
         }
         switch taken.resources {

@@ -130,6 +130,11 @@ class SubscriberList: @unchecked Sendable {
 
     deinit { MutexWord.deallocate(word) }
 
+    /// Reports that this list's subject holds `feeds`, the subscriptions that feed it.
+    final func reportHolding(_ feeds: CompoundDisposable) {
+        Inspection.report { .added(ObjectIdentifier(feeds), to: ObjectIdentifier(self)) }
+    }
+
     /// Runs `body` with the members, under the lock (which must not be held while calling out).
     @inlinable
     final func withLock<Result>(_ body: (inout SubscriberBag) -> Result) -> Result {

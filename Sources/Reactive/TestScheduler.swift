@@ -51,7 +51,7 @@ public final class TestScheduler: Scheduler {
                 Item(
                     due: state.now + max(delay, .zero),
                     sequence: state.sequence,
-                    action: action,
+                    action: Inspection.carrying(action),
                     disposable: disposable
                 )
             )

@@ -9,11 +9,9 @@ extension Signal {
     public func switchToLatest<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         Signal<Inner, Failure> { subscriber in
             let core = SwitchCore(subscriber)
-            subscriber.add(
-                ActionDisposable {
-                    core.serializer.update { state, _ in state.end() }?.dispose()
-                }
-            )
+            let ending = ActionDisposable { core.end() }
+            if Inspection.isAnyThreadInspecting { core.reportHeld(by: ending) }
+            subscriber.add(ending)
             // RAC's three blocks rather than one closure of events: an event made of the inner
             // signal would copy it, a retain and a release per outer value.
             let outer = Subscriber<Signal<Inner, Failure>, Failure>(
@@ -54,6 +52,38 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     init(_ subscriber: Subscriber<Value, Failure>) {
         serializer = Serializer(SwitchState(), subscriber)
+        if Inspection.isAnyThreadInspecting {
+            // Inspected as what it does: it holds the latest inner subscription and swaps it, as
+            // a serial disposable would (docs/OPERATORS.md on how RAC 2.x builds the same).
+            Inspection.reportCreated(self, as: .serialDisposable)
+        }
+    }
+
+    /// Reports that `ending`, which ends the switching when disposed, holds this state.
+    @usableFromInline
+    func reportHeld(by ending: ActionDisposable) {
+        Inspection.report { .added(ObjectIdentifier(self), to: ObjectIdentifier(ending)) }
+    }
+
+    /// Ends the switching (its subscription was disposed or ended): the latest inner
+    /// subscription is disposed.
+    @usableFromInline
+    func end() {
+        let inner = serializer.update { state, _ in state.end() }
+        if Inspection.isAnyThreadInspecting {
+            reportSwap(old: inner, new: nil)
+            Inspection.report { .disposed(ObjectIdentifier(self)) }
+        }
+        inner?.dispose()
+    }
+
+    /// Reports that the latest inner subscription changed from `old` to `new`.
+    @usableFromInline
+    func reportSwap(old: (any Disposable)?, new: (any Disposable)?) {
+        guard old != nil || new != nil else { return }
+        Inspection.report {
+            .swapped(ObjectIdentifier(self), old: old.map { ObjectIdentifier($0) }, new: new.map { ObjectIdentifier($0) })
+        }
     }
 
     /// Disposes the previous inner subscription and subscribes to `innerSignal`.
@@ -72,6 +102,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             // As when subscribing: the previous inner is disposed before the value.
             if let previous {
+                if Inspection.isAnyThreadInspecting { reportSwap(old: previous, new: nil) }
                 previous.dispose()
                 serializer.send(.next(value))
             }
@@ -85,6 +116,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         let (previous, isHeld) = serializer.holdDelivery { state, isHeld in
             state.replaceInner(with: inner, isSubscribing: isHeld)
         }
+        if Inspection.isAnyThreadInspecting, previous !== inner { reportSwap(old: previous, new: inner) }
         previous?.dispose()
         guard isHeld else {
             innerSignal.subscribe(inner)
@@ -98,9 +130,10 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         subscribingInner = nil
         let completed = completedWhileSubscribing
         // `inner` lives until the state no longer names it, unretained, as being subscribed.
-        serializer.releaseDelivery { state, outbox in
+        let ended = serializer.releaseDelivery { state, outbox in
             state.endSubscribing(inner, completed: completed, outbox: &outbox)
         }
+        if ended, Inspection.isAnyThreadInspecting { reportSwap(old: inner, new: nil) }
     }
 
     /// An event of the inner subscription `inner`.
@@ -117,15 +150,18 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             return
         }
-        serializer.update { state, outbox in
-            guard state.isLatest(inner) else { return }
+        let ended = serializer.update { state, outbox -> Bool in
+            guard state.isLatest(inner) else { return false }
             if case .completed = event {
                 _ = state.takeInner()  // ended: nothing left to dispose
                 if state.isOuterCompleted { outbox.append(.completed) }
+                return true
             } else {
                 outbox.append(event)
+                return false
             }
         }
+        if ended, Inspection.isAnyThreadInspecting { reportSwap(old: inner, new: nil) }
     }
 }
 
@@ -188,18 +224,22 @@ struct SwitchState: Sendable {
 
     /// The subscription to `inner` returned: unless it was replaced or disposed meanwhile, it
     /// becomes the current one, or, if it completed already, the switch completes with the outer.
+    /// Answers whether it completed as the latest: no inner subscription runs now.
     @inlinable
     mutating func endSubscribing(
         _ inner: Subscription,
         completed: Bool,
         outbox: inout Outbox<some Sendable, some Error>
-    ) {
-        guard let subscribing, subscribing.toOpaque() == Unmanaged.passUnretained(inner).toOpaque() else { return }
+    ) -> Bool {
+        guard let subscribing, subscribing.toOpaque() == Unmanaged.passUnretained(inner).toOpaque() else {
+            return false
+        }
         self.subscribing = nil
         if !completed {
             current = inner
         } else if isOuterCompleted {
             outbox.append(.completed)
         }
+        return completed
     }
 }
