@@ -43,10 +43,12 @@ let package = Package(
         // Locking's mutex; the eventfd that wakes a RunLoopScheduler's thread; and sched_setattr,
         // which gives the playground's program threads a short time slice.
         .target(name: "CFutex"),
+        // The count of threads inspecting Reactive's objects, as a C global: read in one load.
+        .target(name: "CInspection"),
         // The reactive core: a port of ReactiveCocoa 2.x's semantics. Knows nothing of HTTP.
         .target(
             name: "Reactive",
-            dependencies: ["CFutex", "Locking", .product(name: "HeapModule", package: "swift-collections")],
+            dependencies: ["CFutex", "CInspection", "Locking", .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: inspectionCompiledOut ? [.define("REACTIVE_NO_INSPECTION")] : []
         ),
         // The pipeline language: a program's text parsed, checked and interpreted against

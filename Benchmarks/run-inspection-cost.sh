@@ -9,12 +9,13 @@
 # Prints two tables: without the hook, with the hook off, and the ratio.
 # Needs valgrind. Usage: Benchmarks/run-inspection-cost.sh [scale]   (scale as run-core-benchmarks.sh's)
 #   FILTER='4 switchToLatest.*' limits the timed benchmarks (package-benchmark's --filter).
+#   RUNS=0 counts instructions only.
 set -euo pipefail
 cd "$(dirname "$0")"
 scale=${1:-1}
 runs=${RUNS:-3}
 [[ $scale =~ ^[0-9]+$ ]] && ((scale >= 1 && scale <= 1000)) || { echo "scale must be a whole number from 1 to 1000, not $scale" >&2; exit 2; }
-[[ $runs =~ ^[0-9]+$ ]] && ((runs >= 1 && runs <= 20)) || { echo "RUNS must be a whole number from 1 to 20, not $runs" >&2; exit 2; }
+[[ $runs =~ ^[0-9]+$ ]] && ((runs >= 0 && runs <= 20)) || { echo "RUNS must be a whole number from 0 to 20, not $runs" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "valgrind is needed: apt-get install valgrind" >&2; exit 1; }
 filter=()
 [[ -n ${FILTER:-} ]] && filter=(--filter "$FILTER")
@@ -57,6 +58,7 @@ for row in "2 sequence map filter:value:2-Reactive" "3 combineLatest:pair of val
   echo "| $label | $unit | $without | $off | $(python3 -c "print(f'{$off / max($without, 1):.3f}×')") |"
 done
 echo
+((runs > 0)) || exit 0
 
 benchmark() { # scratch-path output-dir [env...]
   local scratch=$1 out=$2

@@ -25,6 +25,8 @@ public final class ActionDisposable: Disposable {
         self.init {}
     }
 
+    deinit { if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) } }
+
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool { action.withLock { $0 == nil } }
 
@@ -55,6 +57,8 @@ public final class CompoundDisposable: Disposable {
             for child in disposables { Inspection.report { .added(ObjectIdentifier(child), to: ObjectIdentifier(self)) } }
         }
     }
+
+    deinit { if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) } }
 
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool { children.withLock { $0 == nil } }
@@ -122,6 +126,8 @@ public final class SerialDisposable: Disposable {
             if let inner { Inspection.report { .added(ObjectIdentifier(inner), to: ObjectIdentifier(self)) } }
         }
     }
+
+    deinit { if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) } }
 
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool { state.withLock { $0.isDisposed } }
@@ -200,7 +206,10 @@ public final class ScopedDisposable: Disposable {
     /// Disposes the inner disposable now.
     public func dispose() { inner.dispose() }
 
-    deinit { inner.dispose() }
+    deinit {
+        inner.dispose()
+        if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) }
+    }
 }
 
 extension Disposable {

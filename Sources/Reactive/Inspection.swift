@@ -1,4 +1,4 @@
-import Synchronization
+import CInspection
 
 #if canImport(Glibc)
 import Glibc
@@ -44,11 +44,11 @@ public enum Inspection {
     ) rethrows -> Result {
         let scope = Scope(inspector)
         let previous = pthread_getspecific(scopeKey)
-        activeScopes.add(1, ordering: .relaxed)
+        cinspection_enter()
         pthread_setspecific(scopeKey, Unmanaged.passUnretained(scope).toOpaque())
         defer {
             pthread_setspecific(scopeKey, previous)
-            activeScopes.subtract(1, ordering: .relaxed)
+            cinspection_leave()
         }
         return try withExtendedLifetime(scope) { try body() }
     }
@@ -68,7 +68,7 @@ public enum Inspection {
         // The build without the hook, for measuring it: every place that could report is dead code.
         false
         #else
-        activeScopes.load(ordering: .relaxed) != 0
+        cinspection_scope_count() != 0
         #endif
     }
 
@@ -113,12 +113,15 @@ public enum Inspection {
         report { .added(subject.inspectedList, to: ObjectIdentifier(owner)) }
     }
 
+    /// Reports that `object` is being freed: nothing holds a reference to it any more.
+    @usableFromInline
+    static func reportReleased(_ object: AnyObject) {
+        report { .released(ObjectIdentifier(object)) }
+    }
+
     private static var currentScope: Scope? {
         pthread_getspecific(scopeKey).map { Unmanaged<Scope>.fromOpaque($0).takeUnretainedValue() }
     }
-
-    /// How many ``run(reportingTo:_:)`` calls are in progress, on every thread.
-    @usableFromInline static let activeScopes = Atomic<Int>(0)
 
     /// The per-thread key whose value is the current ``Scope``, unretained: `run` keeps it alive.
     private static let scopeKey: pthread_key_t = {
@@ -171,6 +174,10 @@ public enum InspectionEvent: Sendable, Equatable {
     /// An object was disposed: a subscriber's subscription ended (by its terminal event or by
     /// disposal), a disposable ran, a subject ended.
     case disposed(ObjectIdentifier)
+    /// An object is being freed: the last reference to it went (ARC). One that was never disposed
+    /// was let go of without being ended — a spent inner slot, or a subscription nobody can end.
+    /// Its identifier may name a new object after this.
+    case released(ObjectIdentifier)
 }
 
 /// An object as it is created: its identity, what it is in RAC's terms, and its Swift type.

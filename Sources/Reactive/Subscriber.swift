@@ -36,6 +36,7 @@ public class Subscription: Disposable, @unchecked Sendable {
     }
 
     deinit {
+        if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) }
         // Still set only if the list was gone before this subscription could be added to it.
         list?.release()
     }

@@ -128,7 +128,10 @@ class SubscriberList: @unchecked Sendable {
         word = MutexWord.allocate()
     }
 
-    deinit { MutexWord.deallocate(word) }
+    deinit {
+        MutexWord.deallocate(word)
+        if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) }
+    }
 
     /// Reports that this list's subject holds `feeds`, the subscriptions that feed it.
     final func reportHolding(_ feeds: CompoundDisposable) {

@@ -11,6 +11,13 @@ final class InspectionLog: Inspector {
         var counts: [String: Int] = [:]
     }
     private let state = Lock(State())
+    /// Whether releases are written too (most tests leave them out: when an object is freed
+    /// depends on who holds it last, not on RAC's semantics).
+    let includesReleases: Bool
+
+    init(includesReleases: Bool = false) {
+        self.includesReleases = includesReleases
+    }
 
     /// Every event so far, as lines.
     var lines: [String] { state.withLock { $0.lines } }
@@ -41,6 +48,9 @@ final class InspectionLog: Inspector {
                 state.lines.append("\(name(subject)) buffers \(count)")
             case .disposed(let object):
                 state.lines.append("disposed \(name(object))")
+            case .released(let object):
+                if includesReleases { state.lines.append("released \(name(object))") }
+                state.names[object] = nil
             }
         }
     }

@@ -203,6 +203,19 @@ struct InspectionTests {
         )
     }
 
+    /// An object freed is reported as released, so that an address used again names a new object:
+    /// `flatMap(.merge)`'s slot of an inner signal that completed is let go of undisposed, and freed.
+    @Test func freedObjectsAreReleased() {
+        let log = InspectionLog(includesReleases: true)
+        Inspection.run(reportingTo: log) {
+            _ = ActionDisposable()
+            _ = ActionDisposable()
+            Signal.from([1]).flatMap(.merge) { Signal<Int, Never>.just($0 * 2) }.subscribe(next: { _ in })
+        }
+        #expect(Array(log.lines.prefix(4)) == ["created D1 RACDisposable", "released D1", "created D2 RACDisposable", "released D2"])
+        #expect(log.lines.filter { $0.hasPrefix("released") }.count == log.lines.filter { $0.hasPrefix("created") }.count)
+    }
+
     /// A replay subject reports its buffer's size as values enter and the oldest leave.
     @Test func aReplaySubjectReportsItsBuffer() {
         let log = InspectionLog()

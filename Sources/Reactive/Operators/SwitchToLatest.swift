@@ -59,6 +59,8 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    deinit { if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) } }
+
     /// Reports that `ending`, which ends the switching when disposed, holds this state.
     @usableFromInline
     func reportHeld(by ending: ActionDisposable) {

@@ -1,0 +1,3 @@
+#include "CInspection.h"
+
+long cinspection_scopes = 0;
