@@ -37,7 +37,7 @@ public final class ActionDisposable: Disposable {
             return action
         }
         guard let pending else { return }
-        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
+        if Inspection.isAnyThreadInspecting { Inspection.reportDisposed(self) }
         pending()
     }
 }
@@ -54,7 +54,7 @@ public final class CompoundDisposable: Disposable {
         children = Lock(disposables)
         if Inspection.isAnyThreadInspecting {
             Inspection.reportCreated(self, as: .compoundDisposable)
-            for child in disposables { Inspection.report { .added(ObjectIdentifier(child), to: ObjectIdentifier(self)) } }
+            for child in disposables { Inspection.reportAdded(child, to: self) }
         }
     }
 
@@ -73,7 +73,7 @@ public final class CompoundDisposable: Disposable {
         if !added {
             disposable.dispose()
         } else if Inspection.isAnyThreadInspecting {
-            Inspection.report { .added(ObjectIdentifier(disposable), to: ObjectIdentifier(self)) }
+            Inspection.reportAdded(disposable, to: self)
         }
     }
 
@@ -90,7 +90,7 @@ public final class CompoundDisposable: Disposable {
             return true
         }
         if removed, Inspection.isAnyThreadInspecting {
-            Inspection.report { .removed(ObjectIdentifier(disposable), from: ObjectIdentifier(self)) }
+            Inspection.reportRemoved(disposable, from: self)
         }
     }
 
@@ -101,7 +101,7 @@ public final class CompoundDisposable: Disposable {
             return children
         }
         guard let taken else { return }
-        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
+        if Inspection.isAnyThreadInspecting { Inspection.reportDisposed(self) }
         for disposable in taken { disposable.dispose() }
     }
 }
@@ -123,7 +123,7 @@ public final class SerialDisposable: Disposable {
         state.withLock { $0.inner = inner }
         if Inspection.isAnyThreadInspecting {
             Inspection.reportCreated(self, as: .serialDisposable)
-            if let inner { Inspection.report { .added(ObjectIdentifier(inner), to: ObjectIdentifier(self)) } }
+            if let inner { Inspection.reportAdded(inner, to: self) }
         }
     }
 
@@ -166,9 +166,7 @@ public final class SerialDisposable: Disposable {
     }
 
     private func reportSwap(old: (any Disposable)?, new: (any Disposable)?) {
-        Inspection.report {
-            .swapped(ObjectIdentifier(self), old: old.map { ObjectIdentifier($0) }, new: new.map { ObjectIdentifier($0) })
-        }
+        Inspection.reportSwap(self, old: old.map(ObjectIdentifier.init), new: new.map(ObjectIdentifier.init))
     }
 
     /// Disposes the inner disposable and every one assigned later.
@@ -180,7 +178,7 @@ public final class SerialDisposable: Disposable {
             return (state.inner, false)
         }
         guard !wasDisposed else { return }
-        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
+        if Inspection.isAnyThreadInspecting { Inspection.reportDisposed(self) }
         inner?.dispose()
     }
 }
@@ -196,7 +194,7 @@ public final class ScopedDisposable: Disposable {
         self.inner = inner
         if Inspection.isAnyThreadInspecting {
             Inspection.reportCreated(self, as: .scopedDisposable)
-            Inspection.report { .added(ObjectIdentifier(inner), to: ObjectIdentifier(self)) }
+            Inspection.reportAdded(inner, to: self)
         }
     }
 

@@ -19,7 +19,7 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
         if Inspection.isAnyThreadInspecting {
             Inspection.reportCreated(self, as: .multicastConnection)
             Inspection.reportHolding(subject, by: self)
-            Inspection.report { .added(ObjectIdentifier(connection), to: ObjectIdentifier(self)) }
+            Inspection.reportAdded(connection, to: self)
         }
     }
 

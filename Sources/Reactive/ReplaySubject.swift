@@ -119,7 +119,7 @@ final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchec
                 return (members.entries, values.count)
             }
             if let buffered, Inspection.isAnyThreadInspecting {
-                Inspection.report { .buffered(ObjectIdentifier(self), count: buffered) }
+                Inspection.reportBuffered(self, count: buffered)
             }
             for entry in entries {
                 guard let entry else { continue }
@@ -137,7 +137,7 @@ final class ReplayCore<Value: Sendable, Failure: Error>: SubscriberList, @unchec
                 return members.removeAll()
             }
             guard let members else { return }
-            if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
+            if Inspection.isAnyThreadInspecting { Inspection.reportDisposed(self) }
             for member in members { unsafeDowncast(member, to: Subscriber<Value, Failure>.self).send(event) }
         }
     }

@@ -150,7 +150,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriberList, @unche
             return members.removeAll()
         }
         guard let subscribers else { return }
-        if Inspection.isAnyThreadInspecting { Inspection.report { .disposed(ObjectIdentifier(self)) } }
+        if Inspection.isAnyThreadInspecting { Inspection.reportDisposed(self) }
         for subscriber in subscribers {
             unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self).send(event)
         }

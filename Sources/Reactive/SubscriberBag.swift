@@ -135,7 +135,7 @@ class SubscriberList: @unchecked Sendable {
 
     /// Reports that this list's subject holds `feeds`, the subscriptions that feed it.
     final func reportHolding(_ feeds: CompoundDisposable) {
-        Inspection.report { .added(ObjectIdentifier(feeds), to: ObjectIdentifier(self)) }
+        Inspection.reportAdded(feeds, to: self)
     }
 
     /// Runs `body` with the members, under the lock (which must not be held while calling out).

@@ -64,7 +64,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// Reports that `ending`, which ends the switching when disposed, holds this state.
     @usableFromInline
     func reportHeld(by ending: ActionDisposable) {
-        Inspection.report { .added(ObjectIdentifier(self), to: ObjectIdentifier(ending)) }
+        Inspection.reportAdded(self, to: ending)
     }
 
     /// Ends the switching (its subscription was disposed or ended): the latest inner
@@ -73,24 +73,40 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
     func end() {
         let inner = serializer.update { state, _ in state.end() }
         if Inspection.isAnyThreadInspecting {
-            reportSwap(old: inner, new: nil)
-            Inspection.report { .disposed(ObjectIdentifier(self)) }
+            reportSwap(old: inner.map(ObjectIdentifier.init), new: nil)
+            Inspection.reportDisposed(self)
         }
         inner?.dispose()
     }
 
-    /// Reports that the latest inner subscription changed from `old` to `new`.
-    @usableFromInline
-    func reportSwap(old: (any Disposable)?, new: (any Disposable)?) {
-        guard old != nil || new != nil else { return }
-        Inspection.report {
-            .swapped(ObjectIdentifier(self), old: old.map { ObjectIdentifier($0) }, new: new.map { ObjectIdentifier($0) })
-        }
+    /// Reports that the latest inner subscription changed from `old` to `new` (identities only:
+    /// passing the objects made the hot path retain them).
+    @usableFromInline @inline(never)
+    func reportSwap(old: ObjectIdentifier?, new: ObjectIdentifier?) {
+        guard old != new else { return }
+        Inspection.reportSwap(self, old: old, new: new)
     }
 
     /// Disposes the previous inner subscription and subscribes to `innerSignal`.
     @inlinable
     func switchTo(_ innerSignal: Signal<Value, Failure>) {
+        // While inspecting, the same body reporting its swaps, out of line: reports in this one
+        // kept the objects alive longer, a retain and release more per outer value (case 4b).
+        if Inspection.isAnyThreadInspecting {
+            switchToReporting(innerSignal)
+        } else {
+            switchTo(innerSignal, reporting: false)
+        }
+    }
+
+    /// ``switchTo(_:)``, reporting its swaps.
+    @inlinable @inline(never)
+    func switchToReporting(_ innerSignal: Signal<Value, Failure>) {
+        switchTo(innerSignal, reporting: true)
+    }
+
+    @inlinable @inline(__always)
+    func switchTo(_ innerSignal: Signal<Value, Failure>, reporting: Bool) {
         if let value = innerSignal.justValue {
             // A `just` inner signal would send its value and complete the moment it is
             // subscribed: deliver the value without subscribing to it.
@@ -104,7 +120,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             // As when subscribing: the previous inner is disposed before the value.
             if let previous {
-                if Inspection.isAnyThreadInspecting { reportSwap(old: previous, new: nil) }
+                if reporting { reportSwap(old: ObjectIdentifier(previous), new: nil) }
                 previous.dispose()
                 serializer.send(.next(value))
             }
@@ -118,7 +134,10 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         let (previous, isHeld) = serializer.holdDelivery { state, isHeld in
             state.replaceInner(with: inner, isSubscribing: isHeld)
         }
-        if Inspection.isAnyThreadInspecting, previous !== inner { reportSwap(old: previous, new: inner) }
+        if reporting {
+            // `previous` is `inner` itself when the switch was disposed: no swap then.
+            reportSwap(old: previous.map(ObjectIdentifier.init), new: previous === inner ? nil : ObjectIdentifier(inner))
+        }
         previous?.dispose()
         guard isHeld else {
             innerSignal.subscribe(inner)
@@ -135,7 +154,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         let ended = serializer.releaseDelivery { state, outbox in
             state.endSubscribing(inner, completed: completed, outbox: &outbox)
         }
-        if ended, Inspection.isAnyThreadInspecting { reportSwap(old: inner, new: nil) }
+        if ended, reporting { reportSwap(old: ObjectIdentifier(inner), new: nil) }
     }
 
     /// An event of the inner subscription `inner`.
@@ -163,7 +182,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
                 return false
             }
         }
-        if ended, Inspection.isAnyThreadInspecting { reportSwap(old: inner, new: nil) }
+        if ended, Inspection.isAnyThreadInspecting { reportSwap(old: ObjectIdentifier(inner), new: nil) }
     }
 }
 
