@@ -40,10 +40,20 @@ enum OutsideNumbers {
         return value
     }
 
-    /// `POST /api/marbles`'s `until`: virtual milliseconds, 1 through ``ProgramDrawing/maximumUntil``.
     /// A number from outside that is not one of the values its parser accepts.
     struct Invalid: Error {}
 
+    /// The latest instant `GET …/inside` takes: past any session's life (115 days).
+    static let maximumInstant = 1e10
+
+    /// An instant of a session, `GET …/inside`'s `at` and `since`: milliseconds, 0 through
+    /// ``maximumInstant``.
+    static func instant(_ text: String) -> Double? {
+        guard let value = decimal(text), value >= 0, value <= maximumInstant else { return nil }
+        return value
+    }
+
+    /// `POST /api/marbles`'s `until`: virtual milliseconds, 1 through ``ProgramDrawing/maximumUntil``.
     static func until(_ text: String) -> Double? {
         guard let value = decimal(text), value >= 1, value <= ProgramDrawing.maximumUntil else { return nil }
         return value

@@ -7,9 +7,10 @@ import Reactive
 import Scenarios
 
 /// One running pipeline — a built-in scenario or a user's program — and the people watching it.
-/// Its jobs share one lock and one thread, so they are one type in four files: this one (the
+/// Its jobs share one lock and one thread, so they are one type in five files: this one (the
 /// clock, the instance, recording events), `EventLog.swift` (the events kept), `SessionWatchers.swift`
-/// (the SSE connections watching it) and `SessionInputs.swift` (inputs and the virtual clock).
+/// (the SSE connections watching it) and `SessionInputs.swift` (inputs and the virtual clock); its
+/// work runs under the inspector of `Inside/SessionInside.swift`, which keeps what its RAC objects do.
 ///
 /// The scenario lives on one `RunLoopScheduler` thread: it is built there, its inputs are applied
 /// there in arrival order, and its events are recorded there. Each event gets the next `seq` (also
@@ -52,6 +53,8 @@ final class Session: Sendable {
     let virtualClock: TestScheduler?
     let clock: Clock
     let origin: Duration
+    /// What its RAC objects did (``InsideLog``): its work runs under this inspector.
+    let inside: InsideLog
 
     /// The stream name under which input `name`'s events are recorded: apart from the streams, so
     /// that an input and a stream of the same name (the binding scenario's `fieldA`) stay apart.
@@ -106,6 +109,8 @@ final class Session: Sendable {
             background: CausalScheduler(virtualClock.map { NamedScheduler($0, name: "background") } ?? Self.background)
         )
         origin = clockScheduler.now
+        let inside = InsideLog(now: Self.milliseconds(since: origin, on: clockScheduler))
+        self.inside = inside
         let stateStreams = Set(definition.description.streams.filter(\.state).map(\.name))
         state = Lock(
             State(
@@ -115,10 +120,12 @@ final class Session: Sendable {
             )
         )
         scheduler.schedule { [self] in
-            let instance = definition.start(clock, settings) { [weak self] stream, report in
-                self?.record(stream, report)
+            let instance = Inspection.run(reportingTo: inside) {
+                definition.start(clock, settings) { [weak self] stream, report in
+                    self?.record(stream, report)
+                }
             }
-            runDueVirtualWork()
+            inspected { runDueVirtualWork() }
             let keep = state.withLock { state -> Bool in
                 guard !state.isClosed else { return false }
                 state.instance = instance
@@ -233,7 +240,7 @@ final class Session: Sendable {
     /// Halts the session's program, on its thread, because the server's memory is short.
     func haltForMemory() {
         state.withLock { $0.isHaltingForMemory = true }
-        scheduler.schedule { [self] in state.withLock { $0.instance }?.haltForMemory() }
+        scheduler.schedule { [self] in inspected { state.withLock { $0.instance }?.haltForMemory() } }
     }
 
     /// Whether nobody watches and nothing happened for `timeout` (never while a room holds it).
@@ -285,6 +292,6 @@ final class Session: Sendable {
             for watcher in watchers { watcher.send(end) }
         }
         for watcher in watchers { watcher.close() }
-        if let instance { scheduler.schedule { instance.stop() } }
+        if let instance { scheduler.schedule { [inside] in Inspection.run(reportingTo: inside) { instance.stop() } } }
     }
 }

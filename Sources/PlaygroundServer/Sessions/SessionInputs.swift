@@ -131,7 +131,7 @@ extension Session {
         guard case .success = verdict else { return verdict }
         scheduler.schedule { [self] in
             guard let instance = state.withLock({ $0.instance }) else { return }
-            work(instance)
+            inspected { work(instance) }
         }
         return verdict
     }

@@ -16,6 +16,7 @@ extension API {
             Self.sessionEvents(request) { watcher, since in session.watch(watcher, since: since) }
         }
         router.add(.get, "/api/sessions/{sid}/marbles", lookup: session) { request, session in sessionMarbles(request, session) }
+        router.add(.get, "/api/sessions/{sid}/inside", lookup: session) { request, session in sessionInside(request, session) }
         router.add(.get, "/api/sessions/{sid}/recording", lookup: readingRecording(session)) { request, session in
             sessionRecording(request, session)
         }

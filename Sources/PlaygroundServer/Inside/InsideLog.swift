@@ -1,0 +1,107 @@
+import Locking
+import Reactive
+
+/// What a session's RAC objects did, as `Reactive`'s inspection hook told it (``Inspection``): the
+/// source of `GET …/inside` (docs/API.md, "Inside"). The session runs its work under this
+/// inspector, so every subscriber, disposable, subject and connection its pipeline builds — and
+/// every change of what holds what — is kept here with the session's time.
+///
+/// Objects get small numbers in the order they are created (an `ObjectIdentifier` may be used
+/// again once an object is freed; a number never is). Bounded: after ``maximumChanges`` changes
+/// the log stops and says where (``stoppedAt``), so that no pipeline's churn costs the server more.
+/// Thread-safe: the session's thread and the threads it schedules work on report here under one lock.
+final class InsideLog: Inspector {
+    /// The most changes a session keeps: a 5,000-event session's subscriptions fit several times.
+    static let maximumChanges = 20_000
+
+    /// One object, as created.
+    struct Node: Sendable, Equatable {
+        let id: Int
+        let kind: InspectedKind
+        /// Its Swift type, shared among the nodes of one type.
+        let type: String
+        let created: Double
+    }
+
+    /// One change, at a session time in milliseconds.
+    struct Change: Sendable, Equatable {
+        enum Operation: Sendable, Equatable {
+            case created
+            case added(owner: Int)
+            case removed(owner: Int)
+            case swapped(old: Int?, new: Int?)
+            case buffered(count: Int)
+            case disposed
+            case released
+        }
+        let t: Double
+        /// The object changed: the child added or removed, the serial disposable swapping, the
+        /// subject buffering, the object created or disposed.
+        let node: Int
+        let operation: Operation
+    }
+
+    private struct State {
+        var numbers: [ObjectIdentifier: Int] = [:]
+        var nodes: [Node] = []
+        var changes: [Change] = []
+        var types: Set<String> = []
+        var stoppedAt: Double?
+    }
+    private let state = Lock(State())
+    /// The session's time now, in milliseconds.
+    let now: @Sendable () -> Double
+    private let capacity: Int
+
+    /// A log whose changes are stamped with `now()`, session milliseconds.
+    init(capacity: Int = maximumChanges, now: @escaping @Sendable () -> Double) {
+        self.capacity = capacity
+        self.now = now
+    }
+
+    /// The objects and changes so far, and where the log stopped if it is full.
+    var snapshot: (nodes: [Node], changes: [Change], stoppedAt: Double?) {
+        state.withLock { ($0.nodes, $0.changes, $0.stoppedAt) }
+    }
+
+    func record(_ event: InspectionEvent) {
+        let t = now()
+        state.withLock { state in
+            guard state.stoppedAt == nil else { return }
+            guard state.changes.count < capacity else {
+                state.stoppedAt = t
+                return
+            }
+            switch event {
+            case .created(let object):
+                let id = state.nodes.count + 1
+                state.numbers[object.identifier] = id
+                // One copy of each type's name, however many objects have it.
+                let type = state.types.insert(object.typeName).memberAfterInsert
+                state.nodes.append(Node(id: id, kind: object.kind, type: type, created: t))
+                state.changes.append(Change(t: t, node: id, operation: .created))
+            case .added(let child, let owner):
+                guard let child = state.numbers[child], let owner = state.numbers[owner] else { return }
+                state.changes.append(Change(t: t, node: child, operation: .added(owner: owner)))
+            case .removed(let child, let owner):
+                guard let child = state.numbers[child], let owner = state.numbers[owner] else { return }
+                state.changes.append(Change(t: t, node: child, operation: .removed(owner: owner)))
+            case .swapped(let serial, let old, let new):
+                guard let serial = state.numbers[serial] else { return }
+                let old = old.flatMap { state.numbers[$0] }
+                let new = new.flatMap { state.numbers[$0] }
+                state.changes.append(Change(t: t, node: serial, operation: .swapped(old: old, new: new)))
+            case .buffered(let subject, let count):
+                guard let subject = state.numbers[subject] else { return }
+                state.changes.append(Change(t: t, node: subject, operation: .buffered(count: count)))
+            case .disposed(let object):
+                guard let object = state.numbers[object] else { return }
+                state.changes.append(Change(t: t, node: object, operation: .disposed))
+            case .released(let identifier):
+                // Its address may name a new object next: forget it.
+                guard let object = state.numbers.removeValue(forKey: identifier) else { return }
+                state.changes.append(Change(t: t, node: object, operation: .released))
+            }
+        }
+    }
+}
