@@ -103,6 +103,25 @@ public enum Inspection {
         }
     }
 
+    /// Reports the subscription `subscription` as created, the first time it is seen — held,
+    /// joining a subject, stopping: its initializer reports nothing, being compiled into every
+    /// caller (see ``InspectionEvent/created(_:)``).
+    @usableFromInline @inline(never)
+    static func reportSeen(_ subscription: Subscription) {
+        #if !REACTIVE_NO_INSPECTION
+        guard subscription.inspectionSeen.exchange(1, ordering: .relaxed) == 0 else { return }
+        reportCreated(subscription, as: .subscriber)
+        #endif
+    }
+
+    /// Reports that the subscription `owner` holds `child` (seeing both, if subscriptions).
+    @inline(never)
+    static func reportHeld(_ child: any Disposable, bySubscription owner: Subscription) {
+        reportSeen(owner)
+        if let child = child as? Subscription { reportSeen(child) }
+        reportAdded(child, to: owner)
+    }
+
     /// Reports that `owner` holds `child`.
     @usableFromInline @inline(never)
     static func reportAdded(_ child: AnyObject, to owner: AnyObject) {
@@ -184,7 +203,10 @@ public protocol Inspector: AnyObject, Sendable {
 
 /// One change among RAC's objects (see ``Inspection``).
 public enum InspectionEvent: Sendable, Equatable {
-    /// An object was created.
+    /// An object was created. A ``Subscriber`` is reported the first time it is seen — when it is
+    /// first held, joins a subject's list or stops, which for every subscriber comes right after
+    /// its creation: its initializer, compiled into every caller, reports nothing (a report there
+    /// cost every subscription a retain and a release).
     case created(InspectedObject)
     /// `owner` now holds `child`: a compound disposable's child, a subscriber's resource (its
     /// upstream subscription, the disposable its subscribe closure returned), a subject's

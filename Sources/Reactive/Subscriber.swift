@@ -20,6 +20,11 @@ public class Subscription: Disposable, @unchecked Sendable {
     /// subscription has one and takes it only on subscribe and on stop; its acquire/release
     /// ordering is what ThreadSanitizer checks.
     @usableFromInline let state = Atomic<UInt8>(0)
+    #if !REACTIVE_NO_INSPECTION
+    /// Whether inspection has reported the subscription's creation (``Inspection/reportSeen(_:)``):
+    /// once, the first time it is seen. In `state`'s padding: no byte more per subscription.
+    @usableFromInline let inspectionSeen = Atomic<UInt8>(0)
+    #endif
     @inlinable static var stoppedBit: UInt8 { 1 }
     @inlinable static var lockedBit: UInt8 { 2 }
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var resourcesStorage = Resources.none
@@ -31,12 +36,10 @@ public class Subscription: Disposable, @unchecked Sendable {
     /// The subscription's index in `list`'s entries (-1 when in none). Guarded by that list's lock.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var listIndex = -1
 
-    // Always inlined, as the subscribers' own initializers are: the inspection check made the
-    // optimizer stop inlining them, a call and a retain and release more per subscription (case
-    // 4b of the core benchmarks, counted by callgrind).
-    @inlinable @inline(__always) init() {
-        if Inspection.isAnyThreadInspecting { Inspection.reportCreated(self, as: .subscriber) }
-    }
+    // No inspection report here: compiled into every caller, a report (even one never made) cost
+    // every subscription a retain and a release. A subscription is reported, once, when it is
+    // first held, joins a subject or stops (``Inspection/reportSeen(_:)``).
+    @inlinable init() {}
 
     deinit {
         if Inspection.isAnyThreadInspecting { Inspection.reportReleased(self) }
@@ -69,7 +72,7 @@ public class Subscription: Disposable, @unchecked Sendable {
         if !added {
             disposable.dispose()
         } else if Inspection.isAnyThreadInspecting {
-            Inspection.reportAdded(disposable, to: self)
+            Inspection.reportHeld(disposable, bySubscription: self)
         }
     }
 
@@ -89,6 +92,7 @@ public class Subscription: Disposable, @unchecked Sendable {
             return true
         }
         if joined, Inspection.isAnyThreadInspecting {
+            Inspection.reportSeen(self)
             Inspection.reportAdded(self, to: list)
         }
         return joined
@@ -145,7 +149,10 @@ public class Subscription: Disposable, @unchecked Sendable {
     @inline(never)
     final func stopTakingResourcesReporting() -> (resources: Resources, list: Unmanaged<SubscriberList>?)? {
         let taken = stopTakingResourcesSilently()
-        if taken != nil { Inspection.reportDisposed(self) }
+        if taken != nil {
+            Inspection.reportSeen(self)
+            Inspection.reportDisposed(self)
+        }
         return taken
     }
 
@@ -215,7 +222,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
     @usableFromInline let completed: (@Sendable () -> Void)?
 
     /// Creates a subscriber that passes every event to `observer`.
-    @inlinable @inline(__always)
+    @inlinable
     public init(_ observer: @escaping @Sendable (Event<Value, Failure>) -> Void) {
         observe = observer
         observeWithSubscriber = nil
@@ -226,7 +233,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
     }
 
     /// Creates a subscriber from separate closures, as RAC's `subscribeNext:error:completed:` does.
-    @inlinable @inline(__always)
+    @inlinable
     public init(
         next: (@Sendable (Value) -> Void)? = nil,
         error: (@Sendable (Failure) -> Void)? = nil,
@@ -241,7 +248,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: Subscription, @u
     }
 
     /// Creates a subscriber whose observer receives, with each event, the subscriber itself.
-    @inlinable @inline(__always)
+    @inlinable
     init(observingWithSubscriber observer: @escaping @Sendable (Subscriber, Event<Value, Failure>) -> Void) {
         observe = nil
         observeWithSubscriber = observer

@@ -88,13 +88,13 @@ struct InspectionTests {
             outer.sendNext(second.signal)
             subscription.dispose()
         }
-        let lines = log.lines.drop { !$0.hasPrefix("created S1") }
+        let lines = log.lines.drop { !$0.hasPrefix("created SD1") }
         #expect(
             Array(lines) == [
-                "created S1 RACPassthroughSubscriber",
                 "created SD1 RACSerialDisposable",  // the switch's state
                 "created D1 RACDisposable",  // what ends it
                 "D1 holds SD1",
+                "created S1 RACPassthroughSubscriber",  // subscribe(next:)'s, seen as it holds D1
                 "S1 holds D1",
                 "created S2 RACPassthroughSubscriber",  // the outer subscription
                 "S1 holds S2",

@@ -14,8 +14,17 @@ extension Signal {
             subscriber.add(ending)
             // RAC's three blocks rather than one closure of events: an event made of the inner
             // signal would copy it, a retain and a release per outer value.
+            // Whether its swaps are reported is decided once, as it is subscribed: a check per
+            // outer value kept the inner signal alive across a call, a retain and release more
+            // per value (case 4b of the core benchmarks, counted by callgrind).
+            let switchTo: @Sendable (Signal<Inner, Failure>) -> Void
+            if Inspection.isAnyThreadInspecting {
+                switchTo = { core.switchTo($0, reporting: true) }
+            } else {
+                switchTo = { core.switchTo($0, reporting: false) }
+            }
             let outer = Subscriber<Signal<Inner, Failure>, Failure>(
-                next: { core.switchTo($0) },
+                next: switchTo,
                 error: { core.serializer.send(.error($0)) },
                 completed: {
                     core.serializer.update { state, outbox in
@@ -87,24 +96,8 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         Inspection.reportSwap(self, old: old, new: new)
     }
 
-    /// Disposes the previous inner subscription and subscribes to `innerSignal`.
-    @inlinable
-    func switchTo(_ innerSignal: Signal<Value, Failure>) {
-        // While inspecting, the same body reporting its swaps, out of line: reports in this one
-        // kept the objects alive longer, a retain and release more per outer value (case 4b).
-        if Inspection.isAnyThreadInspecting {
-            switchToReporting(innerSignal)
-        } else {
-            switchTo(innerSignal, reporting: false)
-        }
-    }
-
-    /// ``switchTo(_:)``, reporting its swaps.
-    @inlinable @inline(never)
-    func switchToReporting(_ innerSignal: Signal<Value, Failure>) {
-        switchTo(innerSignal, reporting: true)
-    }
-
+    /// Disposes the previous inner subscription and subscribes to `innerSignal`; reports the swap
+    /// to the thread's inspector when `reporting` (a constant where it is called).
     @inlinable @inline(__always)
     func switchTo(_ innerSignal: Signal<Value, Failure>, reporting: Bool) {
         if let value = innerSignal.justValue {
@@ -135,6 +128,7 @@ final class SwitchCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
             state.replaceInner(with: inner, isSubscribing: isHeld)
         }
         if reporting {
+            Inspection.reportSeen(inner)
             // `previous` is `inner` itself when the switch was disposed: no swap then.
             reportSwap(old: previous.map(ObjectIdentifier.init), new: previous === inner ? nil : ObjectIdentifier(inner))
         }
