@@ -62,6 +62,9 @@ export const sessionPath = (sessionID, room, rest = "") =>
  * the room's cookie, `?as=` saying whose when a browser holds the teacher's and a student's.
  */
 export const roomAddress = (room, rest, query = {}) => `${roomPath(room.id, rest)}?${new URLSearchParams({ ...query, as: room.role })}`;
+/** A session's RAC objects at `at` (ms; null: now), with the changes after `since` (GET …/inside). */
+export const sessionInside = (id, { at = null, since = 0 } = {}) =>
+  call("GET", `${sessionPath(id, null, "/inside")}?${new URLSearchParams({ since, ...(at === null ? {} : { at }) })}`);
 /** A session's summary (GET /api/sessions/{sid}, or a room's session through the room). */
 export const sessionInfo = (id, room = null) => call("GET", sessionPath(id, room), undefined, { key: room?.key });
 /** The problems of a program, as the server's checker finds them. */

@@ -94,6 +94,24 @@ export const sessionMarkup = template`
         <span id="kept-run" role="status"></span>
       </div>
 
+      <section id="inside" aria-labelledby="inside-title" class="panel inside-panel">
+        <div class="streams-head">
+          <h3 id="inside-title">Inside: the objects RAC built</h3>
+          <button type="button" class="secondary" id="inside-toggle" aria-expanded="false" aria-controls="inside-body">Show the objects</button>
+        </div>
+        <p id="inside-note" class="hint" hidden></p>
+        <div id="inside-body" hidden>
+          <p class="hint">Every subscriber (RACPassthroughSubscriber), disposable and subject the session's pipeline holds
+            at the scrubber's instant (or now), each under what holds it: disposing an object disposes everything
+            drawn under it. New, swapped and disposed mark what changed since the instant shown before.</p>
+          <p id="inside-summary" role="status"></p>
+          <div id="inside-trees" class="inside-trees" tabindex="0" role="region" aria-label="Objects, by what holds them"></div>
+          <p id="inside-gone" class="hint"></p>
+          <h4 id="inside-narration-title">What changed</h4>
+          <ol id="inside-narration" class="inside-narration" tabindex="0" aria-labelledby="inside-narration-title"></ol>
+        </div>
+      </section>
+
       <section aria-labelledby="log-title" class="panel">
         <div class="streams-head">
           <h3 id="log-title">Event log</h3>

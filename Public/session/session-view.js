@@ -18,6 +18,7 @@ import { RunRows } from "./run-rows.js";
 import { renderSource } from "./source-panel.js";
 import { TimeScrubber } from "./time-scrubber.js";
 import { VirtualClock } from "./virtual-clock.js";
+import { InsidePanel } from "../inside/inside-panel.js";
 
 /** Events kept to redraw the diagram when a chain's stages are shown or hidden. */
 const MAX_KEPT_EVENTS = 5000;
@@ -57,6 +58,10 @@ export class SessionView {
     });
     this.runRows = new RunRows(byId("run-actions")); // the panel its buttons open, right under them
     this.runActions = new RunActions(this.runRows);
+    this.inside = new InsidePanel({
+      toggle: byId("inside-toggle"), body: byId("inside-body"), summary: byId("inside-summary"), trees: byId("inside-trees"),
+      gone: byId("inside-gone"), narration: byId("inside-narration"), note: byId("inside-note"),
+    });
     this.wireViewControls();
     byId("scenario-title").tabIndex = -1;
   }
@@ -103,6 +108,7 @@ export class SessionView {
     // shared by its own link, and is turned into marbles and compared as a live run is.
     byId("session-share").hidden = Boolean(room || replay);
     this.runActions.show({ scenario, sessionID, room, replay });
+    this.inside.show({ sessionID, room: this.room, replay });
     if (room || replay) byId("program-share").hidden = true;
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
     this.seed = null; // the session's subscription counts when this page joined
@@ -131,6 +137,7 @@ export class SessionView {
     this.source?.close();
     this.source = null;
     this.clock.stop();
+    this.inside.hide();
     if (this.frame !== null) cancelAnimationFrame(this.frame);
     this.frame = null;
     this.section.hidden = true;
@@ -196,6 +203,7 @@ export class SessionView {
   showInstant(instant) {
     this.instant = instant;
     this.diagram?.setInstant(instant);
+    this.inside.setInstant(instant ? instant.t : null);
     if (!instant) this.diagram?.setFollow(true);
     if (this.logFrame) return;
     this.logFrame = requestAnimationFrame(() => {

@@ -1,0 +1,88 @@
+"""The Inside panel in Chromium (issue #74): the objects RAC built for a session — its subscribers,
+disposables and subjects, as trees of what holds what — at the scrubber's instant, what changed
+marked, each change narrated; at 1280 and 375 px, axe clean.
+
+Hand-worked with the tests' timings (--throttle-ms 150 --service-latency-ms 200): "Jav" at 0 is
+throttled through at 150 and searched; "Java" at 180 comes through at 330, while the first search
+still runs (it would answer at 350): switchToLatest's serial disposable swaps the Jav search's
+subscription for the Java search's at 330 ms."""
+from selenium.webdriver.common.by import By
+
+from test_lessons import axe_clean
+from test_page import DESKTOP, PHONE, check_console, check_layout, wait
+from test_recording_rows import virtual_search
+from test_scrubber import scrub_to
+
+STEPS = [("type", "Jav"), ("wait", 180), ("type", "Java"), ("wait", 1000)]
+
+
+def narration(browser):
+    return [line.text for line in browser.find_elements(By.CSS_SELECTOR, "#inside-narration li")]
+
+
+def switch_node(browser):
+    """The tree item of switchToLatest's serial disposable, as drawn."""
+    for node in browser.find_elements(By.CSS_SELECTOR, '#inside-trees .inside-node[data-kind="serialDisposable"]'):
+        head = node.find_element(By.CSS_SELECTOR, ".inside-head").text
+        if "SwitchCore" in head:
+            return node
+    return None
+
+
+def open_inside(browser, playground, session, size):
+    browser.set_window_size(*size)
+    browser.get("about:blank")
+    browser.get_log("browser")
+    browser.get(f"{playground.url}/#session={session}")
+    wait(browser, lambda: browser.find_element(By.ID, "connection").text == "Live")
+    wait(browser, lambda: int(browser.find_element(By.ID, "scrub").get_attribute("max")) >= 530)
+    toggle = browser.find_element(By.ID, "inside-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    toggle.click()
+    wait(browser, lambda: browser.find_element(By.ID, "inside-summary").text.startswith("At "))
+    assert toggle.get_attribute("aria-expanded") == "true"
+
+
+def test_the_swap_of_the_jav_search_for_the_java_search_is_marked_and_narrated(browser, playground):
+    session = virtual_search(playground, STEPS)
+    open_inside(browser, playground, session, DESKTOP)
+
+    # Just before the swap: the switch holds one inner subscription, the Jav search's.
+    scrub_to(browser, 329)
+    wait(browser, lambda: browser.find_element(By.ID, "inside-summary").text.startswith("At 0.329 s"))
+    node = switch_node(browser)
+    assert node is not None, browser.find_element(By.ID, "inside-trees").text
+    held = node.find_elements(By.CSS_SELECTOR, ":scope > ul > li.inside-node")
+    assert len(held) == 1, node.text
+    jav = held[0].get_attribute("data-node")
+
+    # At the swap: it holds another, marked swapped, and the narration says what happened, in order.
+    scrub_to(browser, 330)
+    wait(browser, lambda: browser.find_element(By.ID, "inside-summary").text.startswith("At 0.33 s"))
+    node = switch_node(browser)
+    held = node.find_elements(By.CSS_SELECTOR, ":scope > ul > li.inside-node")
+    assert len(held) == 1 and held[0].get_attribute("data-node") != jav, node.text
+    java = held[0].get_attribute("data-node")
+    assert "swapped" in node.find_element(By.CSS_SELECTOR, ".inside-head").text
+    lines = narration(browser)
+    swap = next(i for i, line in enumerate(lines) if line.startswith("0.33 s switchToLatest's"))
+    assert f"swapped #{jav} RACPassthroughSubscriber for #{java} RACPassthroughSubscriber" in lines[swap], lines[swap]
+    assert "disposed before the new one is subscribed" in lines[swap]
+    disposal = next(i for i, line in enumerate(lines) if line == f"0.33 s #{jav} RACPassthroughSubscriber is disposed.")
+    assert swap < disposal
+    assert f"#{jav} RACPassthroughSubscriber (disposed)" in browser.find_element(By.ID, "inside-gone").text
+    check_console(browser)
+    axe_clean(browser)
+    check_layout(browser, "inside-swap", DESKTOP)
+
+
+def test_the_panel_reads_at_375_px_and_closes(browser, playground):
+    session = virtual_search(playground, STEPS)
+    open_inside(browser, playground, session, PHONE)
+    scrub_to(browser, 330)
+    wait(browser, lambda: switch_node(browser) is not None)
+    check_layout(browser, "inside-phone", PHONE)
+    axe_clean(browser)
+    browser.find_element(By.ID, "inside-toggle").click()
+    wait(browser, lambda: not browser.find_element(By.ID, "inside-body").is_displayed())
+    check_console(browser)
