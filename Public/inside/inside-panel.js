@@ -24,22 +24,34 @@ export function ownersOf(nodes) {
 /**
  * The trees of ownership at the instant: roots are the objects alive that nothing alive holds,
  * each with its children (what it holds), once each — an object held by two owners is drawn under
- * the first and named under the others.
+ * the first and named under the others. Without `probes`, the playground's probes (objects it adds
+ * to watch a stage, not the program's own) are left out and what they hold drawn in their place.
  */
-export function ownershipTrees(graph) {
+export function ownershipTrees(graph, { probes = true } = {}) {
   const byID = new Map(graph.nodes.map((node) => [node.id, node]));
   const alive = graph.nodes.filter((node) => node.disposed === undefined && node.released === undefined);
   const owners = ownersOf(graph.nodes);
   const placed = new Set();
+  const shown = (node) => probes || !node.probe;
+  // The trees of `node`: itself with its children, or, for a probe left out, its children's.
   const grow = (node) => {
     placed.add(node.id);
-    const children = node.holds.map((id) => byID.get(id)).filter(Boolean);
-    return { node, children: children.map((child) => (placed.has(child.id) ? { node: child, again: true, children: [] } : grow(child))) };
+    const children = node.holds.map((id) => byID.get(id)).filter(Boolean).flatMap((child) => {
+      if (placed.has(child.id)) return shown(child) ? [{ node: child, again: true, children: [] }] : [];
+      return grow(child);
+    });
+    return shown(node) ? [{ node, children }] : children;
   };
-  const roots = alive.filter((node) => !owners.has(node.id)).map((node) => grow(node));
+  const roots = alive.filter((node) => !owners.has(node.id)).flatMap((node) => grow(node));
   // What is left alive is held only inside a cycle: draw each such group from its first object.
-  for (const node of alive) if (!placed.has(node.id)) roots.push(grow(node));
+  for (const node of alive) if (!placed.has(node.id)) roots.push(...grow(node));
   return roots;
+}
+
+/** How a node names what it is to the session: its stage's subscription, or a probe of one. */
+export function labelOf(node) {
+  if (node.stream === undefined) return null;
+  return node.probe ? `the playground's probe of ${node.stream} · ${node.subscription}` : `${node.stream} · subscription ${node.subscription}`;
 }
 
 /** What changed of each node in the graph's window (`since`, `at`]: "new", "swapped", "disposed". */
@@ -56,8 +68,10 @@ export function changesByNode(graph) {
 
 export class InsidePanel {
   /** The panel's fixed markup is in session-markup.js; this fills it. */
-  constructor({ toggle, body, summary, trees, gone, narration, note }) {
-    Object.assign(this, { toggle, body, summary, trees, gone, narration, note });
+  constructor({ toggle, body, summary, trees, gone, narration, note, probes }) {
+    Object.assign(this, { toggle, body, summary, trees, gone, narration, note, probes });
+    this.graph = null;
+    probes.addEventListener("change", () => this.graph && this.render(this.graph));
     this.open = false;
     this.shownAt = null; // the instant drawn last (its changes since the one before are marked)
     this.wanted = null; // the instant asked for; null: now
@@ -118,16 +132,20 @@ export class InsidePanel {
   }
 
   render(graph) {
-    const alive = graph.nodes.filter((node) => node.disposed === undefined && node.released === undefined);
+    this.graph = graph;
+    const everything = graph.nodes.filter((node) => node.disposed === undefined && node.released === undefined);
+    const alive = everything.filter((node) => !node.probe);
+    const probes = everything.length - alive.length;
     const kinds = new Map();
     for (const node of alive) kinds.set(node.racClass, (kinds.get(node.racClass) ?? 0) + 1);
     const counts = [...kinds].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${count} ${name}`).join(", ");
     const stopped = graph.stoppedAt !== undefined ? ` The log filled at ${seconds(graph.stoppedAt)}: nothing after is known.` : "";
-    this.summary.textContent = `At ${seconds(graph.at)}: ${alive.length} object${alive.length === 1 ? "" : "s"} alive${counts ? ` (${counts})` : ""}; `
+    const watched = probes ? ` and ${probes} of the playground's probes${this.probes.checked ? "" : " (not drawn)"}` : "";
+    this.summary.textContent = `At ${seconds(graph.at)}: ${alive.length} object${alive.length === 1 ? "" : "s"} of the pipeline alive${counts ? ` (${counts})` : ""}${watched}; `
       + `${graph.changes.length} change${graph.changes.length === 1 ? "" : "s"} since ${seconds(graph.since)}.${stopped}`;
     const marks = changesByNode(graph);
     const list = html("ul", "inside-tree");
-    for (const tree of ownershipTrees(graph)) list.append(this.item(tree, marks));
+    for (const tree of ownershipTrees(graph, { probes: this.probes.checked })) list.append(this.item(tree, marks));
     this.trees.replaceChildren(list);
     const ended = graph.nodes.filter((node) => node.disposed !== undefined || node.released !== undefined);
     this.gone.textContent = ended.length
@@ -143,11 +161,14 @@ export class InsidePanel {
   }
 
   item({ node, children, again }, marks) {
-    const item = html("li", "inside-node");
+    const item = html("li", node.probe ? "inside-node inside-probe" : "inside-node");
     item.dataset.node = node.id;
     item.dataset.kind = node.kind;
+    if (node.stream !== undefined) Object.assign(item.dataset, { stream: node.stream, sub: node.subscription });
     const head = html("span", "inside-head");
     head.append(html("strong", undefined, `#${node.id} ${node.racClass}`), " ", html("code", "inside-type", node.type));
+    const label = labelOf(node);
+    if (label) head.append(" ", html("span", "inside-label", label));
     if (again) {
       head.append(" ", html("span", "hint", "(drawn above: held here too)"));
     } else {

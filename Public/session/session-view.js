@@ -60,7 +60,7 @@ export class SessionView {
     this.runActions = new RunActions(this.runRows);
     this.inside = new InsidePanel({
       toggle: byId("inside-toggle"), body: byId("inside-body"), summary: byId("inside-summary"), trees: byId("inside-trees"),
-      gone: byId("inside-gone"), narration: byId("inside-narration"), note: byId("inside-note"),
+      gone: byId("inside-gone"), narration: byId("inside-narration"), note: byId("inside-note"), probes: byId("inside-probes"),
     });
     this.wireViewControls();
     byId("scenario-title").tabIndex = -1;

@@ -45,6 +45,7 @@ final class StreamProbe: Sendable {
     func reporting(_ signal: Signal<Value, PipelineFailure>, as name: String, values: Bool = true) -> Signal<Value, PipelineFailure> {
         Signal { [self] subscriber in
             let (id, isAdmitted) = join(name)
+            Inspection.label(subscriber, .subscription(signal: name, id: id))
             report(name, .subscribed(id))
             guard isAdmitted else {
                 let failure = Self.tooManySubscriptions(limit)
@@ -53,14 +54,16 @@ final class StreamProbe: Sendable {
                 subscriber.sendError(failure)
                 return nil
             }
-            subscriber.add(ActionDisposable { [self] in if leave(id) { report(name, .disposed(id)) } })
-            return signal.subscribe(
-                Subscriber { [self] event in
-                    if values || event.isTerminating { report(name, .event(event, subscription: id)) }
-                    subscriber.send(event)
-                },
-                for: subscriber
-            )
+            // The probe's own objects, labelled so: RAC's subscription would have neither.
+            let ending = ActionDisposable { [self] in if leave(id) { report(name, .disposed(id)) } }
+            Inspection.label(ending, .probe(signal: name, id: id))
+            subscriber.add(ending)
+            let forwarder = Subscriber<Value, PipelineFailure> { [self] event in
+                if values || event.isTerminating { report(name, .event(event, subscription: id)) }
+                subscriber.send(event)
+            }
+            Inspection.label(forwarder, .probe(signal: name, id: id))
+            return signal.subscribe(forwarder, for: subscriber)
         }
     }
 

@@ -158,6 +158,20 @@ public enum Inspection {
         report { .released(ObjectIdentifier(object)) }
     }
 
+    /// Tells the calling thread's inspector, if any, what `object` is to the program that watches
+    /// it: the subscription it makes to a named signal, or an object a tool added to watch one.
+    /// Nothing happens when no thread inspects.
+    @inlinable
+    public static func label(_ object: AnyObject, _ label: InspectionLabel) {
+        if isAnyThreadInspecting { reportLabel(object, label) }
+    }
+
+    @usableFromInline @inline(never)
+    static func reportLabel(_ object: AnyObject, _ label: InspectionLabel) {
+        if let subscription = object as? Subscription { reportSeen(subscription) }
+        report { .labelled(ObjectIdentifier(object), label) }
+    }
+
     /// Reports that `owner` holds `subject`, named by its subscriber list (what its subscribers
     /// join), if it is one of this module's subjects.
     static func reportHolding(_ subject: some SubjectProtocol, by owner: AnyObject) {
@@ -227,6 +241,18 @@ public enum InspectionEvent: Sendable, Equatable {
     /// was let go of without being ended — a spent inner slot, or a subscription nobody can end.
     /// Its identifier may name a new object after this.
     case released(ObjectIdentifier)
+    /// What an object is to the program that watches it (``Inspection/label(_:_:)``).
+    case labelled(ObjectIdentifier, InspectionLabel)
+}
+
+/// What an object is to the program that watches it (``Inspection/label(_:_:)``).
+public enum InspectionLabel: Sendable, Hashable {
+    /// It is subscription `id` of the signal named `signal` — the subscriber a reader of that
+    /// signal subscribed with (a stage's lane, from its `^` to its `!`, in the playground).
+    case subscription(signal: String, id: Int)
+    /// A tool added it to watch subscription `id` of `signal`: it is not the program's own (the
+    /// playground's probe of a named stage, which reports the subscription's events).
+    case probe(signal: String, id: Int)
 }
 
 /// An object as it is created: its identity, what it is in RAC's terms, and its Swift type.

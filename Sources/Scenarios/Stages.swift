@@ -53,21 +53,22 @@ final class Stages: Sendable {
                 defer { id += 1 }
                 return id
             }
+            Inspection.label(subscriber, .subscription(signal: name, id: id))
             sink(name, .subscribed(id))
             subscriptions.add(subscriber)
-            subscriber.add(
-                ActionDisposable { [weak subscriber] in
-                    if let subscriber { subscriptions.remove(subscriber) }
-                    sink(name, .disposed(id))
-                }
-            )
-            return signal.subscribe(
-                Subscriber { event in
-                    if let reported = Self.streamEvent(event, value: value) { sink(name, .event(reported, subscription: id)) }
-                    subscriber.send(event)
-                },
-                for: subscriber
-            )
+            // The probe's own objects, labelled so: RAC's subscription would have neither.
+            let ending = ActionDisposable { [weak subscriber] in
+                if let subscriber { subscriptions.remove(subscriber) }
+                sink(name, .disposed(id))
+            }
+            Inspection.label(ending, .probe(signal: name, id: id))
+            subscriber.add(ending)
+            let forwarder = Subscriber<Value, Failure> { event in
+                if let reported = Self.streamEvent(event, value: value) { sink(name, .event(reported, subscription: id)) }
+                subscriber.send(event)
+            }
+            Inspection.label(forwarder, .probe(signal: name, id: id))
+            return signal.subscribe(forwarder, for: subscriber)
         }
     }
 

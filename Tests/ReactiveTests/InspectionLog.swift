@@ -48,6 +48,8 @@ final class InspectionLog: Inspector {
                 state.lines.append("\(name(subject)) buffers \(count)")
             case .disposed(let object):
                 state.lines.append("disposed \(name(object))")
+            case .labelled(let object, let label):
+                state.lines.append("\(name(object)) is \(label)")
             case .released(let object):
                 if includesReleases { state.lines.append("released \(name(object))") }
                 state.names[object] = nil

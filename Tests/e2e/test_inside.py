@@ -6,6 +6,8 @@ Hand-worked with the tests' timings (--throttle-ms 150 --service-latency-ms 200)
 throttled through at 150 and searched; "Java" at 180 comes through at 330, while the first search
 still runs (it would answer at 350): switchToLatest's serial disposable swaps the Jav search's
 subscription for the Java search's at 330 ms."""
+import re
+
 from selenium.webdriver.common.by import By
 
 from test_lessons import axe_clean
@@ -66,9 +68,9 @@ def test_the_swap_of_the_jav_search_for_the_java_search_is_marked_and_narrated(b
     assert "swapped" in node.find_element(By.CSS_SELECTOR, ".inside-head").text
     lines = narration(browser)
     swap = next(i for i, line in enumerate(lines) if line.startswith("0.33 s switchToLatest's"))
-    assert f"swapped #{jav} RACPassthroughSubscriber for #{java} RACPassthroughSubscriber" in lines[swap], lines[swap]
+    assert re.search(f"swapped #{jav} RACPassthroughSubscriber.* for #{java} RACPassthroughSubscriber", lines[swap]), lines[swap]
     assert "disposed before the new one is subscribed" in lines[swap]
-    disposal = next(i for i, line in enumerate(lines) if line == f"0.33 s #{jav} RACPassthroughSubscriber is disposed.")
+    disposal = next(i for i, line in enumerate(lines) if re.fullmatch(f"0.33 s #{jav} RACPassthroughSubscriber.* is disposed.", line))
     assert swap < disposal
     assert f"#{jav} RACPassthroughSubscriber (disposed)" in browser.find_element(By.ID, "inside-gone").text
     check_console(browser)
@@ -83,6 +85,16 @@ def test_the_panel_reads_at_375_px_and_closes(browser, playground):
     wait(browser, lambda: switch_node(browser) is not None)
     check_layout(browser, "inside-phone", PHONE)
     axe_clean(browser)
+    # The stages' subscriptions are named as the lanes are; the playground's probes are left out
+    # until asked for, and said to be there.
+    labelled = browser.find_elements(By.CSS_SELECTOR, "#inside-trees .inside-node[data-stream] > .inside-head .inside-label")
+    assert any(label.text.startswith("throttled · subscription ") for label in labelled), [label.text for label in labelled]
+    assert not browser.find_elements(By.CSS_SELECTOR, "#inside-trees .inside-probe")
+    assert "of the playground's probes (not drawn)" in browser.find_element(By.ID, "inside-summary").text
+    browser.find_element(By.ID, "inside-probes").click()
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#inside-trees .inside-probe"))
+    probe = browser.find_element(By.CSS_SELECTOR, "#inside-trees .inside-probe .inside-label").text
+    assert probe.startswith("the playground's probe of "), probe
     browser.find_element(By.ID, "inside-toggle").click()
     wait(browser, lambda: not browser.find_element(By.ID, "inside-body").is_displayed())
     check_console(browser)

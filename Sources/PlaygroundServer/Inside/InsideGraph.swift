@@ -20,6 +20,12 @@ struct InsideGraph: Encodable, Equatable {
         var holds: [Int] = []
         /// A replay subject's buffered values at the instant.
         var buffered: Int?
+        /// The named stream whose subscription this is (`subscription` its id, as the session's
+        /// events number it: the lane from its `^` to its `!`), or whose subscription it watches.
+        var stream: String?
+        var subscription: Int?
+        /// Whether the playground added it to watch `stream`'s subscription: not the program's own.
+        var probe: Bool?
     }
 
     struct Change: Encodable, Equatable {
@@ -52,14 +58,20 @@ struct InsideGraph: Encodable, Equatable {
         var nodes: [Int: Node] = [:]
         var owners: [Int: [Int]] = [:]  // child -> owners, for removing a disposed node's edges
         var changes: [Change] = []
-        let kinds = Dictionary(uniqueKeysWithValues: allNodes.map { ($0.id, $0.kind) })
+        let kinds = Dictionary(uniqueKeysWithValues: allNodes.map { ($0.id, $0) })
         for change in allChanges {
             guard change.t <= at else { break }
             let id = change.node
             switch change.operation {
             case .created:
                 guard let node = allNodes.get(id) else { continue }
-                nodes[id] = Node(id: id, kind: node.kind, racClass: node.kind.racClassName, type: node.type, created: node.created)
+                var drawn = Node(id: id, kind: node.kind, racClass: node.kind.racClassName, type: node.type, created: node.created)
+                switch node.label {
+                case .subscription(let signal, let subscription)?: (drawn.stream, drawn.subscription) = (signal, subscription)
+                case .probe(let signal, let subscription)?: (drawn.stream, drawn.subscription, drawn.probe) = (signal, subscription, true)
+                case nil: break
+                }
+                nodes[id] = drawn
             case .added(let owner):
                 // An owner holds an object once, however many times it was handed it.
                 guard nodes[owner]?.disposed == nil, nodes[id]?.disposed == nil,
@@ -101,7 +113,7 @@ struct InsideGraph: Encodable, Equatable {
         self.changes = changes
     }
 
-    private static func change(_ change: InsideLog.Change, kinds: [Int: InspectedKind], nodes: [Int: Node]) -> Change {
+    private static func change(_ change: InsideLog.Change, kinds: [Int: InsideLog.Node], nodes: [Int: Node]) -> Change {
         let id = change.node
         let name = Self.name(id, kinds)
         switch change.operation {
@@ -109,9 +121,9 @@ struct InsideGraph: Encodable, Equatable {
             return Change(t: change.t, op: "created", node: id, narration: "\(name) is created.")
         case .added(let owner):
             let sentence: String
-            switch (kinds[owner], kinds[id]) {
+            switch (kinds[owner]?.kind, kinds[id]?.kind) {
             case (.subject?, .subscriber?), (.replaySubject?, .subscriber?):
-                let count = nodes[owner]?.holds.filter { kinds[$0] == .subscriber }.count ?? 0
+                let count = nodes[owner]?.holds.filter { kinds[$0]?.kind == .subscriber }.count ?? 0
                 sentence = "\(Self.name(owner, kinds)) gains a subscriber, \(name): it has \(count) now."
             case (.subscriber?, .subscriber?):
                 sentence = "\(Self.name(owner, kinds)) subscribed \(name) upstream and holds it: disposing it disposes \(name)."
@@ -121,8 +133,8 @@ struct InsideGraph: Encodable, Equatable {
             return Change(t: change.t, op: "added", node: id, owner: owner, narration: sentence)
         case .removed(let owner):
             let sentence: String
-            if kinds[owner] == .subject || kinds[owner] == .replaySubject {
-                let count = nodes[owner]?.holds.filter { kinds[$0] == .subscriber }.count ?? 0
+            if kinds[owner]?.kind == .subject || kinds[owner]?.kind == .replaySubject {
+                let count = nodes[owner]?.holds.filter { kinds[$0]?.kind == .subscriber }.count ?? 0
                 sentence = "\(Self.name(owner, kinds)) lets go of \(name): it has \(count) subscriber\(count == 1 ? "" : "s") left."
             } else {
                 sentence = "\(Self.name(owner, kinds)) lets go of \(name) without disposing it."
@@ -164,9 +176,15 @@ struct InsideGraph: Encodable, Equatable {
         }
     }
 
-    /// `#4 RACSerialDisposable`: a node as the narration names it.
-    private static func name(_ id: Int, _ kinds: [Int: InspectedKind]) -> String {
-        "#\(id) \(kinds[id]?.racClassName ?? "object")"
+    /// `#4 RACSerialDisposable`, `#7 RACPassthroughSubscriber (results · subscription 3)`: a node
+    /// as the narration names it.
+    private static func name(_ id: Int, _ kinds: [Int: InsideLog.Node]) -> String {
+        let name = "#\(id) \(kinds[id]?.kind.racClassName ?? "object")"
+        switch kinds[id]?.label {
+        case .subscription(let signal, let subscription)?: return "\(name) (\(signal) · subscription \(subscription))"
+        case .probe(let signal, let subscription)?: return "\(name) (the playground's probe of \(signal) · \(subscription))"
+        case nil: return name
+        }
     }
 }
 

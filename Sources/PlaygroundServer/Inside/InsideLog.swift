@@ -21,6 +21,8 @@ final class InsideLog: Inspector {
         /// Its Swift type, shared among the nodes of one type.
         let type: String
         let created: Double
+        /// What it is to the session: a stage's subscription, or the playground's probe of one.
+        var label: InspectionLabel?
     }
 
     /// One change, at a session time in milliseconds.
@@ -97,6 +99,9 @@ final class InsideLog: Inspector {
             case .disposed(let object):
                 guard let object = state.numbers[object] else { return }
                 state.changes.append(Change(t: t, node: object, operation: .disposed))
+            case .labelled(let object, let label):
+                guard let object = state.numbers[object] else { return }
+                state.nodes[object - 1].label = label
             case .released(let identifier):
                 // Its address may name a new object next: forget it.
                 guard let object = state.numbers.removeValue(forKey: identifier) else { return }
