@@ -42,6 +42,14 @@ if grep -E "warning:" "$build_log" | grep -v "/.build/" ; then
   exit 1
 fi
 
+step "Reactive without its inspection hook (REACTIVE_NO_INSPECTION=1: what the hook's cost is measured against)"
+uninspected_log=$(mktemp)
+REACTIVE_NO_INSPECTION=1 swift build --target Reactive --scratch-path .build-uninspected 2>&1 | tee "$uninspected_log" | tail -1
+if grep -E "warning:" "$uninspected_log" | grep -v "/.build"; then
+  echo "error: Reactive without its hook has warnings (listed above)" >&2
+  exit 1
+fi
+
 step "swift test"
 swift test --skip-build
 

@@ -2,7 +2,7 @@
 // disposables, subjects and their subscribers, connections — at the scrubbed instant (or now),
 // drawn as trees of ownership from GET /api/sessions/{sid}/inside (docs/API.md, "Inside"). What
 // changed since the instant shown before is marked, and each change is a line of narration.
-import { sessionInside } from "../lib/api.js";
+import { linkInside, sessionInside } from "../lib/api.js";
 import { html } from "../lib/dom.js";
 import { seconds } from "../lib/format.js";
 
@@ -79,16 +79,19 @@ export class InsidePanel {
     toggle.addEventListener("click", () => this.setOpen(!this.open));
   }
 
-  /** A new session (or none): a live session's objects can be asked for; a room's or a kept run's not yet. */
+  /**
+   * A new session (or none): a live session's objects are asked for as it runs, a kept run's
+   * (`replay`, by its link) from what it kept; a room's are shown to nobody yet.
+   */
   show({ sessionID, room = null, replay = null }) {
-    this.sessionID = sessionID;
-    this.available = Boolean(sessionID) && !room && !replay;
+    this.sessionID = sessionID ?? replay?.id;
+    this.read = replay ? (query) => linkInside(replay.id, query) : room || !sessionID ? null : (query) => sessionInside(sessionID, query);
+    this.live = !replay;
+    this.available = Boolean(this.read);
     this.shownAt = null;
     this.wanted = null;
     this.note.hidden = this.available;
-    this.note.textContent = replay
-      ? "A kept run does not keep its objects yet: open the Inside view on a live session."
-      : "A room's session shows its objects to nobody yet.";
+    this.note.textContent = "A room's session shows its objects to nobody yet.";
     this.toggle.disabled = !this.available;
     this.setOpen(false);
   }
@@ -121,14 +124,14 @@ export class InsidePanel {
     const sessionID = this.sessionID;
     const since = this.shownAt !== null && (this.wanted === null || this.wanted >= this.shownAt) ? this.shownAt : 0;
     try {
-      const graph = await sessionInside(sessionID, { at: this.wanted, since });
+      const graph = await this.read({ at: this.wanted, since });
       if (!this.open || sessionID !== this.sessionID) return;
       this.render(graph);
       this.shownAt = graph.at;
     } catch (error) {
       this.summary.textContent = `The objects could not be read: ${error.message}`;
     }
-    if (this.open && this.wanted === null) this.timer = setTimeout(() => this.refresh(), LIVE_EVERY_MS);
+    if (this.open && this.live && this.wanted === null) this.timer = setTimeout(() => this.refresh(), LIVE_EVERY_MS);
   }
 
   render(graph) {

@@ -65,6 +65,9 @@ export const roomAddress = (room, rest, query = {}) => `${roomPath(room.id, rest
 /** A session's RAC objects at `at` (ms; null: now), with the changes after `since` (GET …/inside). */
 export const sessionInside = (id, { at = null, since = 0 } = {}) =>
   call("GET", `${sessionPath(id, null, "/inside")}?${new URLSearchParams({ since, ...(at === null ? {} : { at }) })}`);
+/** A kept run's RAC objects at `at` (ms; null: its end), with the changes after `since` (GET /api/links/{id}/inside). */
+export const linkInside = (id, { at = null, since = 0 } = {}) =>
+  call("GET", `/api/links/${encodeURIComponent(id)}/inside?${new URLSearchParams({ since, ...(at === null ? {} : { at }) })}`);
 /** A session's summary (GET /api/sessions/{sid}, or a room's session through the room). */
 export const sessionInfo = (id, room = null) => call("GET", sessionPath(id, room), undefined, { key: room?.key });
 /** The problems of a program, as the server's checker finds them. */

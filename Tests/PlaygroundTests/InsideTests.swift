@@ -5,6 +5,7 @@ import Scenarios
 import Testing
 
 @testable import PlaygroundServer
+@testable import Store
 
 /// `GET /api/sessions/{sid}/inside`: a session's RAC objects at an instant, from Reactive's
 /// inspection hook, on a virtual clock.
@@ -17,7 +18,16 @@ struct InsideTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         store = SessionStore(settings: ScenarioSettings(), limits: .init(), threads: 1, logger: logger)
-        router = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store).router()
+        var api = API(staticFiles: try StaticFiles(root: APITests.publicFolder), sessions: store)
+        api.links = LinkStoreWorker(store: try SQLiteLinkStore(path: ":memory:"))
+        api.linkSaves = ClientRateLimiter(perSecond: 1_000, burst: 1_000)
+        api.recordingReads = ClientRateLimiter(perSecond: 1_000, burst: 1_000)
+        router = api.router()
+    }
+
+    func bytes(_ response: HTTPResponse) -> [UInt8] {
+        guard case .bytes(let bytes) = response.body else { return [] }
+        return bytes
     }
 
     /// A search session on a virtual clock, typed as `inputs` say (`advance` in milliseconds).
@@ -86,12 +96,43 @@ struct InsideTests {
         let switchesDuring = (during.json["nodes"] as? [[String: Any]] ?? []).filter { ($0["type"] as? String)?.hasPrefix("SwitchCore") == true }
         #expect((switchesDuring.first?["holds"] as? [Int])?.count == 1, "the Jav search, throttled through at 1500 ms")
         let asked = HTTPRequest(method: .get, rawPath: "/api/sessions/\(id)/inside", query: ["at": "1700"])
-        func bytes(_ response: HTTPResponse) -> [UInt8] {
-            guard case .bytes(let bytes) = response.body else { return [] }
-            return bytes
-        }
         #expect(bytes(TestRouter.respond(router, to: asked)) == bytes(TestRouter.respond(router, to: asked)))
         #expect((during.json["nodes"] as? [[String: Any]])?.allSatisfy { ($0["racClass"] as? String)?.hasPrefix("RAC") == true } == true)
+    }
+
+    /// A kept run keeps its objects: from its link alone, `…/inside` answers at an instant exactly
+    /// what the live session answered there.
+    @Test func aKeptRunShowsTheSameObjectsAtTheSameInstant() throws {
+        defer { store.closeAll(reason: "draining") }
+        let id = try search([
+            ("advance", "1000"), ("query", "Ja"), ("advance", "100"), ("query", "Jav"),
+            ("advance", "600"), ("query", "Java"), ("advance", "1500"),
+        ])
+        let kept = TestRouter.respond(router, to: HTTPRequest(method: .post, rawPath: "/api/sessions/\(id)/recording"))
+        #expect(kept.status == 201, "\(TestRouter.json(kept))")
+        let link = try #require(TestRouter.json(kept)["id"] as? String)
+        for query in [["at": "2200", "since": "2199"], ["at": "1700"], ["at": "0"]] {
+            let live = TestRouter.respond(router, to: HTTPRequest(method: .get, rawPath: "/api/sessions/\(id)/inside", query: query))
+            let run = TestRouter.respond(router, to: HTTPRequest(method: .get, rawPath: "/api/links/\(link)/inside", query: query))
+            #expect(run.status == 200, "\(TestRouter.json(run))")
+            #expect(bytes(run) == bytes(live), "\(query)")
+        }
+        let bad = TestRouter.respond(router, to: HTTPRequest(method: .get, rawPath: "/api/links/\(link)/inside", query: ["at": "-3"]))
+        #expect(bad.status == 400)
+        // A link that is not a run keeps no objects; a link that does not exist is not found.
+        let program = TestRouter.respond(
+            router,
+            to: HTTPRequest(
+                method: .post,
+                rawPath: "/api/links",
+                headers: ["Content-Type": "application/json"],
+                body: Array(#"{"kind":"program","title":"Mine","content":"x = just(1)\n"}"#.utf8)
+            )
+        )
+        let programLink = try #require(TestRouter.json(program)["id"] as? String, "\(TestRouter.json(program))")
+        let notRun = TestRouter.respond(router, to: HTTPRequest(method: .get, rawPath: "/api/links/\(programLink)/inside"))
+        #expect(notRun.status == 404 && (TestRouter.json(notRun)["error"] as? [String: Any])?["code"] as? String == "not_found")
+        #expect(TestRouter.respond(router, to: HTTPRequest(method: .get, rawPath: "/api/links/zzzzzzzzzz/inside")).status == 404)
     }
 
     /// Instants from outside are range-checked: a clear 400, never a trap.

@@ -66,6 +66,15 @@ final class InsideLog: Inspector {
         state.withLock { ($0.nodes, $0.changes, $0.stoppedAt) }
     }
 
+    /// Puts back what a kept run recorded (``InsideRecord``): for a log made to read, not to record.
+    func restore(nodes: [Node], changes: [Change], stoppedAt: Double?) {
+        state.withLock { state in
+            state.nodes = nodes
+            state.changes = changes
+            state.stoppedAt = stoppedAt
+        }
+    }
+
     func record(_ event: InspectionEvent) {
         let t = now()
         state.withLock { state in

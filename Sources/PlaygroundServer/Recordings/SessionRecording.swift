@@ -38,6 +38,7 @@ enum SessionRecording {
         head.append("\"lost\":\(lost)")
         let program = session.definition.programSummary?.program ?? description.pipeline
         head.append("\"rows\":" + RecordingRows(events: events, inputs: description.inputs, program: program, now: session.virtualTime).json)
+        head.append("\"inside\":" + InsideRecord(session.inside).json)
         let json = "{" + head.joined(separator: ",") + ",\"events\":[" + chosen.joined(separator: ",") + "]}"
         return (json, chosen.count, lost)
     }
