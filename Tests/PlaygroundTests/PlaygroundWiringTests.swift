@@ -36,13 +36,14 @@ struct PlaygroundWiringTests {
         let playground = try Self.build([
             "--max-sessions", "40", "--max-sessions-per-client", "6", "--program-work-per-client", "5", "--session-idle-timeout", "70",
             "--inputs-per-second", "80", "--event-buffer", "32", "--event-buffer-bytes", "100000", "--program-event-bytes", "200000",
+            "--inside-changes", "500",
             "--max-heap-bytes", "33554432", "--ticker-interval-ms", "250", "--throttle-ms", "30", "--service-latency-ms", "20",
         ])
         let limits = playground.api.sessions.limits
         #expect(limits.maxSessions == 40 && limits.maxSessionsPerClient == 6 && limits.maxProgramSessions == 10, "a quarter by default")
         #expect(limits.programWorkPerClient == 5 && limits.idleTimeout == .seconds(70))
         #expect(limits.session.inputsPerSecond == 80 && limits.session.inputBurst == 80)
-        #expect(limits.session.eventBuffer == 32 && limits.session.eventBytes == 100_000)
+        #expect(limits.session.eventBuffer == 32 && limits.session.eventBytes == 100_000 && limits.session.insideChanges == 500)
         #expect(limits.programEventBytes == 200_000 && limits.maxHeapBytes == 33_554_432)
         let settings = playground.api.sessions.settings
         #expect(settings.tickInterval == .milliseconds(250) && settings.throttleInterval == .milliseconds(30))

@@ -11,7 +11,8 @@ import Reactive
 /// the log stops and says where (``stoppedAt``), so that no pipeline's churn costs the server more.
 /// Thread-safe: the session's thread and the threads it schedules work on report here under one lock.
 final class InsideLog: Inspector {
-    /// The most changes a session keeps: a 5,000-event session's subscriptions fit several times.
+    /// The most changes a session keeps by default (`--inside-changes`): a 5,000-event session's
+    /// subscriptions fit several times, in about 1.6 MB — the order of its events' 4 MiB.
     static let maximumChanges = 20_000
 
     /// One object, as created.

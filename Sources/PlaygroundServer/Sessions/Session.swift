@@ -109,7 +109,7 @@ final class Session: Sendable {
             background: CausalScheduler(virtualClock.map { NamedScheduler($0, name: "background") } ?? Self.background)
         )
         origin = clockScheduler.now
-        let inside = InsideLog(now: Self.milliseconds(since: origin, on: clockScheduler))
+        let inside = InsideLog(capacity: limits.insideChanges, now: Self.milliseconds(since: origin, on: clockScheduler))
         self.inside = inside
         let stateStreams = Set(definition.description.streams.filter(\.state).map(\.name))
         state = Lock(

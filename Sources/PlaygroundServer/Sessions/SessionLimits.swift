@@ -7,6 +7,8 @@ struct SessionLimits: Sendable {
     /// The session's client's account in what all program sessions keep together, shared fairly
     /// between clients; `nil` for no such limit (a scenario's session).
     var sharedEventBytes: LedgerAccount?
+    /// Changes of its RAC objects kept for `GET …/inside` (``InsideLog``).
+    var insideChanges = InsideLog.maximumChanges
     /// Inputs accepted per second, sustained.
     var inputsPerSecond = 100.0
     /// Inputs accepted in a burst.

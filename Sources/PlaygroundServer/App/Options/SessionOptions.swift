@@ -42,6 +42,11 @@ public struct SessionOptions: ParsableArguments {
     var eventBufferBytes = 4 * 1024 * 1024
 
     @Option(
+        help: "Changes of its RAC objects a session keeps for GET …/inside (about 80 bytes each); past them its Inside view says where it stopped."
+    )
+    var insideChanges = InsideLog.maximumChanges
+
+    @Option(
         help:
             "Bytes of events all program sessions keep together, shared fairly between clients (the largest holder forgets its oldest first); a client holding its share of a full budget gets 429 share_used for a new one."
     )
@@ -76,6 +81,7 @@ public struct SessionOptions: ParsableArguments {
         try OptionChecks.require(inputsPerSecond, in: 50...100_000, "--inputs-per-second")
         try OptionChecks.require(eventBuffer, in: 16...1_000_000, "--event-buffer")
         try OptionChecks.require(eventBufferBytes, in: (64 * 1024)...(1024 * 1024 * 1024), "--event-buffer-bytes")
+        try OptionChecks.require(insideChanges, in: 0...1_000_000, "--inside-changes")
         try OptionChecks.require(programEventBytes, in: (64 * 1024)...(64 * 1024 * 1024 * 1024), "--program-event-bytes")
         try OptionChecks.require(maxHeapBytes, in: (16 * 1024 * 1024)...(1024 * 1024 * 1024 * 1024), "--max-heap-bytes")
         try OptionChecks.require(sessionThreads, in: 1...256, "--session-threads")
@@ -103,6 +109,7 @@ public struct SessionOptions: ParsableArguments {
         limits.session.inputBurst = Double(inputsPerSecond)
         limits.session.eventBuffer = eventBuffer
         limits.session.eventBytes = eventBufferBytes
+        limits.session.insideChanges = insideChanges
         limits.programEventBytes = programEventBytes
         limits.maxHeapBytes = maxHeapBytes
         return limits
