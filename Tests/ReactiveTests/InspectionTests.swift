@@ -49,6 +49,22 @@ struct InspectionTests {
         #expect(Array(afterSubscribing) == ["disposed S1", "disposed S2", "Subject1 lets go of S2"])
     }
 
+    /// A merge's inner subscription that ends is freed: its serial disposable lets go of the
+    /// subscriber whose closure holds the serial disposable, a cycle that leaked every finished
+    /// inner subscription before (found by the Inside view: lesson 8's slot stayed alive).
+    @Test func aFinishedInnerSubscriptionOfAMergeIsFreed() {
+        let log = InspectionLog(includesReleases: true)
+        Inspection.run(reportingTo: log) {
+            let outer = Subject<Int, Never>()
+            let inner = Subject<Int, Never>()
+            let subscription = outer.signal.flatMap(.merge) { _ in inner.signal }.subscribe(next: { _ in })
+            outer.sendNext(1)
+            inner.sendCompleted()
+            #expect(log.lines.contains("released SD1"), "\(log.lines)")
+            subscription.dispose()
+        }
+    }
+
     /// Of a subject's two subscribers, the one disposed leaves its list; the other stays.
     @Test func aSubjectLetsGoOfTheSubscriberThatDisposes() {
         let log = InspectionLog()

@@ -55,15 +55,23 @@ extension Signal {
                     return
                 }
                 // Each inner subscription leaves the compound disposable when it ends, so a
-                // long-lived flattening does not accumulate finished subscriptions.
+                // long-lived flattening does not accumulate finished subscriptions. The slot lets
+                // go of the ended subscriber as it leaves, without disposing (RAC removes its
+                // serial disposable so): the slot holds the subscriber whose closure holds the
+                // slot, and Swift's subscriber keeps its closure, where RAC's drops its blocks
+                // when it stops — without this every finished inner subscription leaked.
                 let slot = SerialDisposable()
                 let inner = Subscriber<Inner, Failure> { innerEvent in
                     guard case .completed = innerEvent else {
-                        if innerEvent.isTerminating { inners.remove(slot) }
+                        if innerEvent.isTerminating {
+                            inners.remove(slot)
+                            slot.swap(in: nil)
+                        }
                         serializer.send(innerEvent)
                         return
                     }
                     inners.remove(slot)
+                    slot.swap(in: nil)
                     if let next = finishInner() { startWaiting(next) }
                 }
                 slot.inner = inner
