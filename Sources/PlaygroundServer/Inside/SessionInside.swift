@@ -14,3 +14,26 @@ extension Session {
         { Double((scheduler.now - origin) / .microseconds(100)).rounded() / 10 }
     }
 }
+
+extension InsideLog {
+    /// Work that stops `instance` under this log and lets go of it there too: the objects its stop
+    /// frees are freed inside the inspection, so that the log sees them go. The work holds the
+    /// instance through a box it empties: had it captured the instance, they would be freed with
+    /// the closure, after the inspection ended, and look alive for ever.
+    func stopping(_ instance: any SessionInstance) -> @Sendable () -> Void {
+        let held = Held(instance)
+        return { [self] in
+            Inspection.run(reportingTo: self) {
+                held.instance?.stop()
+                held.instance = nil
+            }
+        }
+    }
+
+    /// The one reference to a stopping instance, emptied inside the inspection. Used by one
+    /// piece of work on the session's thread only.
+    private final class Held: @unchecked Sendable {
+        var instance: (any SessionInstance)?
+        init(_ instance: any SessionInstance) { self.instance = instance }
+    }
+}

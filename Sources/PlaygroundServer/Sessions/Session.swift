@@ -278,20 +278,22 @@ final class Session: Sendable {
     /// Ends the session: its watchers' connections end — after a final `event: end` with
     /// `{"reason": reason}` when a reason is given — and the scenario stops.
     func close(endingWith reason: String? = nil) {
-        let (instance, watchers) = state.withLock { state -> ((any SessionInstance)?, [EventStream]) in
+        // The instance goes straight from the state into the work that stops it: no reference
+        // here may outlive that work, or its objects are freed outside the inspection, unseen.
+        let (stopping, watchers) = state.withLock { state -> ((@Sendable () -> Void)?, [EventStream]) in
             state.isClosed = true
             defer {
-                state.instance = nil
                 state.watchers = [:]
                 state.log.clear()
             }
-            return (state.instance, Array(state.watchers.values))
+            let stopping = state.instance.take().map { inside.stopping($0) }
+            return (stopping, Array(state.watchers.values))
         }
         if let reason {
             let end = ServerSentEvent(data: #"{"reason":"\#(reason)"}"#, event: "end")
             for watcher in watchers { watcher.send(end) }
         }
         for watcher in watchers { watcher.close() }
-        if let instance { scheduler.schedule { [inside] in Inspection.run(reportingTo: inside) { instance.stop() } } }
+        if let stopping { scheduler.schedule(stopping) }
     }
 }
