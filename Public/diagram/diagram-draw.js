@@ -4,6 +4,7 @@ import { AXIS, GAP, INNER_HALF, PAD } from "./diagram-geometry.js";
 import { completedShapes, errorShapes, fit, LABEL_ABOVE, marbleShapes, markShapes, RADIUS, stackShapes, stepShapes, threadBadge } from "./diagram-glyphs.js";
 import { placeGlyphs } from "./diagram-lanes.js";
 import { differs, isMark, levelY, sameGlyph } from "./diagram-model.js";
+import { isLit } from "./diagram-subscription.js";
 import { describeCluster } from "./diagram-text.js";
 import { html, svg } from "../lib/dom.js";
 import { failureReason } from "../lib/failure-reason.js";
@@ -135,6 +136,9 @@ export function drawLines(diagram, row, lane) {
     const start = (subscription.start ?? subscription.events[0].t) * scale;
     const end = subscription.end === null ? null : subscription.end * scale;
     const line = svg("line", { class: "lane-line", x1: start, x2: end ?? Math.max(start, diagram.now * scale), y1: lane.centre, y2: lane.centre });
+    const stream = subscription.events[0].stream;
+    if (subscription.sub !== null) Object.assign(line.dataset, { stream, sub: subscription.sub });
+    if (isLit(diagram, stream, subscription.sub)) line.classList.add("sub-lit");
     lane.lines.appendChild(line);
     if (end === null) lane.liveLines.push(line);
     if (lane.kind === "inner") {
@@ -174,6 +178,7 @@ export function drawCluster(diagram, row, lane, index) {
   group.dataset.seqs = cluster.events.map((event) => event.seq).join(" ");
   if (first.stream !== row.name) group.dataset.source = first.stream;
   if (first.sub !== undefined) group.dataset.sub = first.sub;
+  if (isLit(diagram, first.stream, first.sub)) group.classList.add("sub-lit");
   const x = cluster.x;
   let badge = diagram.threads && lane.kind === "main";
   if (cluster.events.length > 1) {

@@ -56,6 +56,8 @@ export function point(diagram, found) {
   diagram.tracedRow = found.row.name;
   lightEdges(diagram.graph, found.row.name);
   showStackValues(diagram, found.row, found.lane, found.cluster);
+  const [first] = found.cluster.events;
+  if (first.sub !== undefined) diagram.onPoint?.({ stream: first.stream, sub: first.sub, kind: first.kind, t: first.t });
 }
 
 /** A stack's values written across its lane while it is pointed at or focused: no click needed. */

@@ -35,7 +35,7 @@ export class Diagram {
    * drawn again with other rows).
    */
   constructor(root, rows, {
-    detail, windowMs = null, timeScale = null, colours = new CauseColours(), onViewChange, onExpand, threads = false, compared = [],
+    detail, windowMs = null, timeScale = null, colours = new CauseColours(), onViewChange, onExpand, onPoint, threads = false, compared = [],
   }) {
     this.timeScale = timeScale;
     this.root = root;
@@ -44,6 +44,8 @@ export class Diagram {
     this.recheck = null; // the compared rows to look at again, once this frame's events are in
     this.threads = threads; // whether each glyph wears a badge naming its thread
     this.onExpand = onExpand;
+    this.onPoint = onPoint; // told the subscription ({stream, sub}) of each glyph pointed at or focused
+    this.litSubscription = null; // the subscription lit from outside (diagram-subscription.js)
     this.detail = detail;
     resetDetail(detail);
     this.colours = colours;

@@ -2,6 +2,10 @@
 // disposables, subjects and their subscribers, connections — at the scrubbed instant (or now),
 // drawn as trees of ownership from GET /api/sessions/{sid}/inside (docs/API.md, "Inside"). What
 // changed since the instant shown before is marked, and each change is a line of narration.
+// Lanes and objects point at each other: a glyph pointed at on the diagram selects its
+// subscription's objects here (`select`); an object pointed at or focused here lights its lane
+// there (`onLight`). At the end of a kept run, what nothing can let go is marked a leak.
+import { belongsTo, changesByNode, isAlive, labelOf, leaksOf, ownershipTrees } from "./inside-graph.js";
 import { linkInside, sessionInside } from "../lib/api.js";
 import { html } from "../lib/dom.js";
 import { seconds } from "../lib/format.js";
@@ -11,72 +15,70 @@ const LIVE_EVERY_MS = 1000;
 /** The most narration lines shown: the newest. */
 const MAX_LINES = 200;
 
-/** Each node's owners at the instant, from the nodes' `holds`. */
-export function ownersOf(nodes) {
-  const owners = new Map();
-  for (const node of nodes) {
-    if (node.disposed !== undefined || node.released !== undefined) continue;
-    for (const child of node.holds) owners.set(child, [...(owners.get(child) ?? []), node.id]);
-  }
-  return owners;
-}
-
-/**
- * The trees of ownership at the instant: roots are the objects alive that nothing alive holds,
- * each with its children (what it holds), once each — an object held by two owners is drawn under
- * the first and named under the others. Without `probes`, the playground's probes (objects it adds
- * to watch a stage, not the program's own) are left out and what they hold drawn in their place.
- */
-export function ownershipTrees(graph, { probes = true } = {}) {
-  const byID = new Map(graph.nodes.map((node) => [node.id, node]));
-  const alive = graph.nodes.filter((node) => node.disposed === undefined && node.released === undefined);
-  const owners = ownersOf(graph.nodes);
-  const placed = new Set();
-  const shown = (node) => probes || !node.probe;
-  // The trees of `node`: itself with its children, or, for a probe left out, its children's.
-  const grow = (node) => {
-    placed.add(node.id);
-    const children = node.holds.map((id) => byID.get(id)).filter(Boolean).flatMap((child) => {
-      if (placed.has(child.id)) return shown(child) ? [{ node: child, again: true, children: [] }] : [];
-      return grow(child);
-    });
-    return shown(node) ? [{ node, children }] : children;
-  };
-  const roots = alive.filter((node) => !owners.has(node.id)).flatMap((node) => grow(node));
-  // What is left alive is held only inside a cycle: draw each such group from its first object.
-  for (const node of alive) if (!placed.has(node.id)) roots.push(...grow(node));
-  return roots;
-}
-
-/** How a node names what it is to the session: its stage's subscription, or a probe of one. */
-export function labelOf(node) {
-  if (node.stream === undefined) return null;
-  return node.probe ? `the playground's probe of ${node.stream} · ${node.subscription}` : `${node.stream} · subscription ${node.subscription}`;
-}
-
-/** What changed of each node in the graph's window (`since`, `at`]: "new", "swapped", "disposed". */
-export function changesByNode(graph) {
-  const marks = new Map();
-  const mark = (id, word) => marks.set(id, [...new Set([...(marks.get(id) ?? []), word])]);
-  for (const change of graph.changes) {
-    if (change.op === "created") mark(change.node, "new");
-    else if (change.op === "swapped") mark(change.node, "swapped");
-    else if (change.op === "disposed") mark(change.node, "disposed");
-  }
-  return marks;
-}
-
 export class InsidePanel {
   /** The panel's fixed markup is in session-markup.js; this fills it. */
-  constructor({ toggle, body, summary, trees, gone, narration, note, probes }) {
-    Object.assign(this, { toggle, body, summary, trees, gone, narration, note, probes });
+  /**
+   * `lanes` answers from the events shown: `ended(stream, sub, t)` whether that subscription's `!`
+   * came by `t`, and `end()` the time of the last one; `onLight` is given the subscription
+   * (`{stream, sub}`) of the object pointed at or focused, or null.
+   */
+  constructor({ toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight }) {
+    Object.assign(this, { toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight });
     this.graph = null;
     probes.addEventListener("change", () => this.graph && this.render(this.graph));
     this.open = false;
     this.shownAt = null; // the instant drawn last (its changes since the one before are marked)
     this.wanted = null; // the instant asked for; null: now
+    this.selected = null; // the subscription whose objects are selected, {stream, sub, kind, t}
     this.timer = null;
     toggle.addEventListener("click", () => this.setOpen(!this.open));
+    this.attachPointing();
+  }
+
+  /** An object pointed at or focused lights its lane: its own, or that of the nearest owner with one. */
+  attachPointing() {
+    const laneOf = (target) => {
+      const item = target?.closest?.("li.inside-node[data-stream]");
+      return item ? { stream: item.dataset.stream, sub: item.dataset.sub } : null;
+    };
+    // While the arrow keys walk the objects, a pointer that did not move (the trees scrolled
+    // under it) lights nothing: the lane lit is the focused object's until the pointer moves.
+    let walking = false;
+    this.trees.addEventListener("pointermove", (event) => {
+      if (event.movementX || event.movementY) walking = false;
+      if (!walking) this.onLight?.(laneOf(event.target));
+    });
+    this.trees.addEventListener("pointerover", (event) => walking || this.onLight?.(laneOf(event.target)));
+    this.trees.addEventListener("pointerleave", () => this.onLight?.(laneOf(document.activeElement)));
+    this.trees.addEventListener("focusin", (event) => this.onLight?.(laneOf(event.target)));
+    this.trees.addEventListener("focusout", (event) => {
+      if (!this.trees.contains(event.relatedTarget)) this.onLight?.(null);
+    });
+    // One tab stop in the trees; the arrows move it from object to object in the order drawn.
+    this.trees.addEventListener("keydown", (event) => {
+      const heads = [...this.trees.querySelectorAll(".inside-head")];
+      const at = heads.indexOf(document.activeElement);
+      const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: heads.length - 1 }[event.key];
+      if (to === undefined || !heads.length) return;
+      event.preventDefault();
+      walking = true;
+      this.moveStop(heads[Math.max(0, Math.min(heads.length - 1, to))]).focus();
+    });
+  }
+
+  moveStop(head) {
+    for (const other of this.trees.querySelectorAll('.inside-head[tabindex="0"]')) other.tabIndex = -1;
+    head.tabIndex = 0;
+    return head;
+  }
+
+  /**
+   * Selects the objects of the subscription whose glyph (`^`, `!`, a value) was pointed at on the
+   * diagram (`{stream, sub, kind, t}`), or none: they are marked and the first is scrolled to.
+   */
+  select(target) {
+    this.selected = target;
+    if (this.open && this.graph) this.render(this.graph);
   }
 
   /**
@@ -85,6 +87,8 @@ export class InsidePanel {
    */
   show({ sessionID, room = null, replay = null }) {
     this.sessionID = sessionID ?? replay?.id;
+    this.replay = replay;
+    this.selected = null;
     this.read = replay ? (query) => linkInside(replay.id, query) : room || !sessionID ? null : (query) => sessionInside(sessionID, query);
     this.live = !replay;
     this.available = Boolean(this.read);
@@ -136,7 +140,7 @@ export class InsidePanel {
 
   render(graph) {
     this.graph = graph;
-    const everything = graph.nodes.filter((node) => node.disposed === undefined && node.released === undefined);
+    const everything = graph.nodes.filter(isAlive);
     const alive = everything.filter((node) => !node.probe);
     const probes = everything.length - alive.length;
     const kinds = new Map();
@@ -147,10 +151,20 @@ export class InsidePanel {
     this.summary.textContent = `At ${seconds(graph.at)}: ${alive.length} object${alive.length === 1 ? "" : "s"} of the pipeline alive${counts ? ` (${counts})` : ""}${watched}; `
       + `${graph.changes.length} change${graph.changes.length === 1 ? "" : "s"} since ${seconds(graph.since)}.${stopped}`;
     const marks = changesByNode(graph);
+    const trees = ownershipTrees(graph, { probes: this.probes.checked });
+    // A kept run has finished by its last event (and at its end, the default instant): from there
+    // on, nothing more can let go of what is left.
+    const finished = Boolean(this.replay) && (this.wanted === null || graph.at >= this.lanes.end());
+    const leaks = leaksOf(graph, trees, { finished, laneEnded: (stream, sub) => this.lanes.ended(stream, sub, graph.at) });
+    for (const [id] of leaks) marks.set(id, [...(marks.get(id) ?? []), "leak"]);
+    if (leaks.size) this.summary.textContent += ` ${leaks.size} leak${leaks.size === 1 ? "" : "s"}: alive at the run's end, though nothing can let ${leaks.size === 1 ? "it" : "them"} go.`;
     const list = html("ul", "inside-tree");
-    for (const tree of ownershipTrees(graph, { probes: this.probes.checked })) list.append(this.item(tree, marks));
+    for (const tree of trees) list.append(this.item(tree, marks, leaks));
     this.trees.replaceChildren(list);
-    const ended = graph.nodes.filter((node) => node.disposed !== undefined || node.released !== undefined);
+    const first = this.trees.querySelector(".inside-head");
+    if (first) first.tabIndex = 0;
+    this.showSelection(graph);
+    const ended = graph.nodes.filter((node) => !isAlive(node));
     this.gone.textContent = ended.length
       ? `Ended since ${seconds(graph.since)}: ${ended.map((node) => `#${node.id} ${node.racClass} (${node.disposed !== undefined ? "disposed" : "freed"})`).join(", ")}.`
       : "";
@@ -163,12 +177,39 @@ export class InsidePanel {
     this.narration.replaceChildren(...lines);
   }
 
-  item({ node, children, again }, marks) {
+  /** Says which objects the subscription pointed at on the diagram has, and scrolls to the first. */
+  showSelection(graph) {
+    const target = this.selected;
+    const items = target ? [...this.trees.querySelectorAll("li.inside-selected")] : [];
+    if (!target) {
+      this.selection.textContent = "";
+      return;
+    }
+    const what = `${target.stream} · subscription ${target.sub}`;
+    const nodes = graph.nodes.filter((node) => belongsTo(node, target) && (this.probes.checked || !node.probe));
+    const named = nodes.map((node) => `#${node.id} ${node.racClass}${isAlive(node) ? "" : node.disposed !== undefined ? " (disposed)" : " (freed)"}`);
+    this.selection.textContent = nodes.length
+      ? `Selected from the diagram: ${what}, its ${named.join(", ")}.`
+      : `Selected from the diagram: ${what} has no object here at ${seconds(graph.at)}${target.t > graph.at ? `: it begins at ${seconds(target.t)}` : ""}.`;
+    const [head] = items.map((item) => item.querySelector(".inside-head"));
+    if (!head) return;
+    // Scrolled within the trees only: the page stays where the learner is looking.
+    const box = this.trees.getBoundingClientRect();
+    const place = head.getBoundingClientRect();
+    if (place.top < box.top || place.bottom > box.bottom) this.trees.scrollTop += place.top - box.top - box.height / 3;
+  }
+
+  item({ node, children, again }, marks, leaks) {
     const item = html("li", node.probe ? "inside-node inside-probe" : "inside-node");
     item.dataset.node = node.id;
     item.dataset.kind = node.kind;
     if (node.stream !== undefined) Object.assign(item.dataset, { stream: node.stream, sub: node.subscription });
+    if (!again && belongsTo(node, this.selected)) {
+      item.classList.add("inside-selected");
+      item.setAttribute("aria-current", "true");
+    }
     const head = html("span", "inside-head");
+    head.tabIndex = -1;
     head.append(html("strong", undefined, `#${node.id} ${node.racClass}`), " ", html("code", "inside-type", node.type));
     const label = labelOf(node);
     if (label) head.append(" ", html("span", "inside-label", label));
@@ -179,11 +220,15 @@ export class InsidePanel {
       if (node.buffered !== undefined) facts.push(`buffers ${node.buffered}`);
       head.append(" ", html("span", "hint", facts.join(", ")));
       for (const word of marks.get(node.id) ?? []) head.append(" ", html("span", `inside-mark inside-mark-${word}`, word));
+      if (leaks.has(node.id)) {
+        item.classList.add("inside-leak");
+        head.append(" ", html("span", "inside-why", leaks.get(node.id)));
+      }
     }
     item.append(head);
     if (children.length) {
       const list = html("ul", "inside-tree");
-      for (const child of children) list.append(this.item(child, marks));
+      for (const child of children) list.append(this.item(child, marks, leaks));
       item.append(list);
     }
     return item;

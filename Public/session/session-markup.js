@@ -103,10 +103,13 @@ export const sessionMarkup = template`
         <div id="inside-body" hidden>
           <p class="hint">Every subscriber (RACPassthroughSubscriber), disposable and subject the session's pipeline holds
             at the scrubber's instant (or now), each under what holds it: disposing an object disposes everything
-            drawn under it. New, swapped and disposed mark what changed since the instant shown before.</p>
+            drawn under it. New, swapped and disposed mark what changed since the instant shown before. Point at a
+            marble, <code>^</code> or <code>!</code> on the diagram to select its subscription's objects here; point at
+            an object here, or move through them with the arrow keys, to light its lane there.</p>
           <label class="switch"><input type="checkbox" id="inside-probes" role="switch"> The playground's probes
             (a subscriber and a disposable it adds to each stage's subscription to report its events: not RAC's)</label>
           <p id="inside-summary" role="status"></p>
+          <p id="inside-selection" class="inside-selection" aria-live="polite"></p>
           <div id="inside-trees" class="inside-trees" tabindex="0" role="region" aria-label="Objects, by what holds them"></div>
           <p id="inside-gone" class="hint"></p>
           <h4 id="inside-narration-title">What changed</h4>

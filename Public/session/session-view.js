@@ -6,6 +6,7 @@ import { byId } from "../lib/dom.js";
 import { comparisonsIn } from "../editor/compare-lines.js";
 import { Diagram, WINDOW_RANGE } from "../diagram/diagram.js";
 import { downloadPNG, downloadSVG } from "../diagram/diagram-export.js";
+import { lightSubscription } from "../diagram/diagram-subscription.js";
 import { encodeProgram } from "../editor/editor.js";
 import { CauseColours, describe, seconds } from "../lib/format.js";
 import { explainSessionError, notice } from "../lib/notice.js";
@@ -61,9 +62,18 @@ export class SessionView {
     this.inside = new InsidePanel({
       toggle: byId("inside-toggle"), body: byId("inside-body"), summary: byId("inside-summary"), trees: byId("inside-trees"),
       gone: byId("inside-gone"), narration: byId("inside-narration"), note: byId("inside-note"), probes: byId("inside-probes"),
+      selection: byId("inside-selection"), lanes: this.laneEnds(), onLight: (target) => this.diagram && lightSubscription(this.diagram, target),
     });
     this.wireViewControls();
     byId("scenario-title").tabIndex = -1;
+  }
+
+  /** What the Inside panel asks of the events shown: when a subscription's `!` came, and the last event's time. */
+  laneEnds() {
+    return {
+      ended: (stream, sub, t) => this.events.some((event) => event.kind === "disposed" && event.stream === stream && String(event.sub) === String(sub) && event.t <= t),
+      end: () => this.events.at(-1)?.t ?? 0,
+    };
   }
 
   /** The time axis's controls and the source toggle act on whichever diagram is shown. */
@@ -179,7 +189,7 @@ export class SessionView {
     const previous = this.diagram;
     const diagram = new Diagram(byId("diagram"), rows, {
       detail: byId("marble-detail"), windowMs: this.windowMs, timeScale: this.scenario.timeScale, colours: this.colours, onViewChange: () => this.showView(),
-      onExpand: (name) => this.toggleStages(name), threads: byId("show-threads").checked,
+      onExpand: (name) => this.toggleStages(name), onPoint: (target) => this.inside.select(target), threads: byId("show-threads").checked,
       compared: comparisonsIn(this.scenario.program),
     });
     if (previous) diagram.follow = previous.follow;
