@@ -93,7 +93,15 @@ public final class TestScheduler: Scheduler {
     /// if none was scheduled (RAC `-[RACTestScheduler step]`). Cancelled work is skipped, not run.
     @discardableResult
     public func step() -> Bool {
-        while let item = takeNext(dueBy: nil) {
+        step(dueBy: nil)
+    }
+
+    /// Runs the earliest piece of work due by `time` (any, for `nil`), moving the clock to its due
+    /// time; returns `false` if none was. Cancelled work is skipped, not run — and never makes
+    /// later work run early. For a clock that must stop between two pieces of work (a debugger's).
+    @discardableResult
+    public func step(dueBy time: Duration?) -> Bool {
+        while let item = takeNext(dueBy: time) {
             guard !item.disposable.isDisposed else { continue }
             item.action()
             return true

@@ -93,6 +93,20 @@ struct RecursiveSchedulingTests {
         #expect(!scheduler.step())
     }
 
+    /// A step bounded by a time runs only work due by then: cancelled work due earlier is skipped
+    /// and never lets later work run early (a debugger's clock stops between pieces of work).
+    @Test func aStepDueByATimeRunsNothingLater() {
+        let scheduler = TestScheduler()
+        let log = Lock<[String]>([])
+        let cancelled = scheduler.schedule(after: .seconds(1)) { log.withLock { $0.append("cancelled") } }
+        scheduler.schedule(after: .seconds(3)) { log.withLock { $0.append("three") } }
+        cancelled.dispose()
+        #expect(!scheduler.step(dueBy: .seconds(2)))
+        #expect(log.withLock { $0 }.isEmpty && scheduler.nextDueTime == .seconds(3))
+        #expect(scheduler.step(dueBy: .seconds(3)))
+        #expect(log.withLock { $0 } == ["three"] && scheduler.now == .seconds(3))
+    }
+
     @Test func aNegativeStepCountIsRefused() async {
         await #expect(processExitsWith: .failure) {
             TestScheduler().step(-1)

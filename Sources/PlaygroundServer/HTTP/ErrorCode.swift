@@ -6,6 +6,7 @@ import MicroHTTP
 /// a few of its own before a route is reached (`not_found`, `method_not_allowed`…).
 enum ErrorCode: String, CaseIterable, Sendable {
     case answerTooLong = "answer_too_long"
+    case atBreakpoint = "at_breakpoint"
     case clockExhausted = "clock_exhausted"
     case contentTooLarge = "content_too_large"
     case courseInvalid = "course_invalid"
@@ -66,8 +67,8 @@ enum ErrorCode: String, CaseIterable, Sendable {
         case .keyRequired: 401
         case .roomSession, .studentsOnly, .teacherOnly, .wrongKey: 403
         case .docsNotBuilt, .linkNotFound, .notFound, .unknownInput, .unknownRoom, .unknownScenario, .unknownSession, .unknownStudent: 404
-        case .answerTooLong, .clockExhausted, .historyTooLong, .inputEnded, .noCourse, .noQuestion, .questionClosed, .questionOpen, .questionRevealed,
-            .roomFull, .roomLocked, .valuesTooLarge:
+        case .answerTooLong, .atBreakpoint, .clockExhausted, .historyTooLong, .inputEnded, .noCourse, .noQuestion, .questionClosed,
+            .questionOpen, .questionRevealed, .roomFull, .roomLocked, .valuesTooLarge:
             409
         case .contentTooLarge, .payloadTooLarge, .valueTooLarge: 413
         case .unsupportedMediaType: 415

@@ -50,6 +50,7 @@ final class InsideLog: Inspector {
         var changes: [Change] = []
         var types: Set<String> = []
         var stoppedAt: Double?
+        var breakpoints = BreakpointState()
     }
     private let state = Lock(State())
     /// The session's time now, in milliseconds.
@@ -91,32 +92,78 @@ final class InsideLog: Inspector {
                 // One copy of each type's name, however many objects have it.
                 let type = state.types.insert(object.typeName).memberAfterInsert
                 state.nodes.append(Node(id: id, kind: object.kind, type: type, created: t))
-                state.changes.append(Change(t: t, node: id, operation: .created))
+                Self.append(&state, Change(t: t, node: id, operation: .created))
             case .added(let child, let owner):
                 guard let child = state.numbers[child], let owner = state.numbers[owner] else { return }
-                state.changes.append(Change(t: t, node: child, operation: .added(owner: owner)))
+                Self.append(&state, Change(t: t, node: child, operation: .added(owner: owner)))
             case .removed(let child, let owner):
                 guard let child = state.numbers[child], let owner = state.numbers[owner] else { return }
-                state.changes.append(Change(t: t, node: child, operation: .removed(owner: owner)))
+                Self.append(&state, Change(t: t, node: child, operation: .removed(owner: owner)))
             case .swapped(let serial, let old, let new):
                 guard let serial = state.numbers[serial] else { return }
                 let old = old.flatMap { state.numbers[$0] }
                 let new = new.flatMap { state.numbers[$0] }
-                state.changes.append(Change(t: t, node: serial, operation: .swapped(old: old, new: new)))
+                Self.append(&state, Change(t: t, node: serial, operation: .swapped(old: old, new: new)))
             case .buffered(let subject, let count):
                 guard let subject = state.numbers[subject] else { return }
-                state.changes.append(Change(t: t, node: subject, operation: .buffered(count: count)))
+                Self.append(&state, Change(t: t, node: subject, operation: .buffered(count: count)))
             case .disposed(let object):
                 guard let object = state.numbers[object] else { return }
-                state.changes.append(Change(t: t, node: object, operation: .disposed))
+                Self.append(&state, Change(t: t, node: object, operation: .disposed))
             case .labelled(let object, let label):
                 guard let object = state.numbers[object] else { return }
                 state.nodes[object - 1].label = label
+                if case .subscription(let stream, _) = label { state.breakpoints.subscribed(stream, node: object, at: t) }
             case .released(let identifier):
                 // Its address may name a new object next: forget it.
                 guard let object = state.numbers.removeValue(forKey: identifier) else { return }
-                state.changes.append(Change(t: t, node: object, operation: .released))
+                Self.append(&state, Change(t: t, node: object, operation: .released))
             }
+        }
+    }
+
+    /// Keeps `change`, and stops at a breakpoint it meets.
+    private static func append(_ state: inout State, _ change: Change) {
+        state.changes.append(change)
+        state.breakpoints.check(change)
+    }
+
+    // MARK: Breakpoints
+
+    /// Sets the session's breakpoints (``Breakpoint``), going on from any it stopped at.
+    func setBreakpoints(_ breakpoints: [Breakpoint]) {
+        state.withLock { state in
+            state.breakpoints.list = breakpoints
+            state.breakpoints.hit = nil
+        }
+    }
+
+    /// The breakpoints and the one the session stopped at, if it did and has not gone on.
+    var breakpoints: (list: [Breakpoint], hit: BreakpointHit?) {
+        state.withLock { ($0.breakpoints.list, $0.breakpoints.hit) }
+    }
+
+    /// Whether any breakpoint is set: the clock then moves one piece of work at a time.
+    var hasBreakpoints: Bool { state.withLock { !$0.breakpoints.list.isEmpty } }
+
+    /// Whether the session stopped at a breakpoint and has not gone on: its clock waits.
+    var isAtBreakpoint: Bool { state.withLock { $0.breakpoints.hit != nil } }
+
+    /// Goes on from the breakpoint the session stopped at; whether it had stopped.
+    @discardableResult
+    func goOn() -> Bool {
+        state.withLock { state in
+            defer { state.breakpoints.hit = nil }
+            return state.breakpoints.hit != nil
+        }
+    }
+
+    /// The breakpoint met since this was last asked, once: the session tells its watchers.
+    func takeNewHit() -> BreakpointHit? {
+        state.withLock { state in
+            guard !state.breakpoints.announced, let hit = state.breakpoints.hit else { return nil }
+            state.breakpoints.announced = true
+            return hit
         }
     }
 }

@@ -18,6 +18,8 @@ extension Session {
         /// The clock would pass its ceiling (``Session/limitClock(by:)``): a room's copy waits at
         /// the start of the room's open question, at these milliseconds (409).
         case heldAtQuestion(Double)
+        /// The clock stopped at a breakpoint and waits for `…/breakpoints/continue` (409).
+        case atBreakpoint(BreakpointHit)
     }
 
     /// Queues `event` for input `name`, unless the input has ended or the session's input rate
@@ -28,6 +30,7 @@ extension Session {
             guard let seq = record(Self.inputStream(name), event.recorded, isInput: true) else { return }
             Causes.with([seq]) { instance.apply(event, to: name) }
             runDueVirtualWork()  // work due now runs after each input, with the causes it was scheduled with
+            announceBreakpoint()
         }
     }
 
@@ -37,6 +40,7 @@ extension Session {
         if let ceiling = clockCeiling, state.withLock({ $0.virtualTimeRequested }) + milliseconds > ceiling {
             return .failure(.heldAtQuestion(ceiling))
         }
+        if let hit = inside.breakpoints.hit { return .failure(.atBreakpoint(hit)) }
         return enqueue(
             input: Self.advanceInput,
             ending: false,
@@ -49,10 +53,14 @@ extension Session {
             var target = virtualClock.now + Self.duration(milliseconds: milliseconds)
             // Two advances checked at once may pass the ceiling together: the clock stops at it.
             if let ceiling = clockCeiling { target = max(virtualClock.now, min(target, origin + Self.duration(milliseconds: ceiling))) }
+            // A move queued behind one that stopped at a breakpoint waits with it: it is dropped.
+            guard !inside.isAtBreakpoint else { return }
             // A replayed step may be many moves made one: it runs in several budgets (``advance(_:to:whole:)``).
-            if !Self.advance(virtualClock, to: target, whole: !rated) {
-                budgetExhausted()
-            }
+            let arrived =
+                inside.hasBreakpoints
+                ? Self.advance(virtualClock, to: target, stoppingFor: inside) : Self.advance(virtualClock, to: target, whole: !rated)
+            if !arrived { budgetExhausted() }
+            announceBreakpoint()
         }
     }
 
@@ -68,6 +76,20 @@ extension Session {
             if clock.advance(to: target, maximumSteps: virtualStepBudget) { return true }
         }
         return false
+    }
+
+    /// Moves `clock` to `target` one piece of work at a time, within the step budget, stopping
+    /// after the work that meets a breakpoint of `log`: the clock then stands at that work's time.
+    /// Whether it stayed within the budget.
+    static func advance(_ clock: TestScheduler, to target: Duration, stoppingFor log: InsideLog) -> Bool {
+        for _ in 0..<virtualStepBudget {
+            guard clock.step(dueBy: target) else {
+                clock.advance(to: target)  // nothing more is due on the way: the time alone moves
+                return true
+            }
+            if log.isAtBreakpoint { return true }
+        }
+        return clock.nextDueTime.map { $0 > target } ?? true
     }
 
     /// Does a journal's `steps` as if they had been sent, outside the input rate (a room's

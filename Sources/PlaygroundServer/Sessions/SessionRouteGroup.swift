@@ -17,6 +17,9 @@ extension API {
         }
         router.add(.get, "/api/sessions/{sid}/marbles", lookup: session) { request, session in sessionMarbles(request, session) }
         router.add(.get, "/api/sessions/{sid}/inside", lookup: session) { request, session in sessionInside(request, session) }
+        router.add(.get, "/api/sessions/{sid}/breakpoints", lookup: session) { _, session in sessionBreakpoints(session) }
+        router.add(.put, "/api/sessions/{sid}/breakpoints", lookup: session) { request, session in setBreakpoints(request, session) }
+        router.add(.post, "/api/sessions/{sid}/breakpoints/continue", lookup: session) { _, session in continueFromBreakpoint(session) }
         router.add(.get, "/api/sessions/{sid}/recording", lookup: readingRecording(session)) { request, session in
             sessionRecording(request, session)
         }

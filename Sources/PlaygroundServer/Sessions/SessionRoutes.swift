@@ -123,6 +123,12 @@ extension API {
                 .clockExhausted,
                 "This session's virtual clock has moved \(Int(Session.maximumVirtualTime / 60_000)) minutes, as far as a session's may; start a new session."
             ).response
+        case .failure(.atBreakpoint(let hit)):
+            return PlaygroundError(
+                .atBreakpoint,
+                "The clock stopped at breakpoint \(hit.index) at \(hit.time) ms; "
+                    + "POST /api/sessions/{sid}/breakpoints/continue to go on."
+            ).response
         case .failure(.inputEnded):
             return PlaygroundError(.inputEnded, "The input '\(name)' has completed or failed; its signal takes nothing more. Start a new session.")
                 .response
