@@ -20,10 +20,10 @@ export class InsidePanel {
   /**
    * `lanes` answers from the events shown: `ended(stream, sub, t)` whether that subscription's `!`
    * came by `t`, and `end()` the time of the last one; `onLight` is given the subscription
-   * (`{stream, sub}`) of the object pointed at or focused, or null.
+   * (`{stream, sub}`) of the object pointed at or focused, or null; `onGraph` each graph drawn.
    */
-  constructor({ toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight }) {
-    Object.assign(this, { toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight });
+  constructor({ toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight, onGraph }) {
+    Object.assign(this, { toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight, onGraph });
     this.graph = null;
     probes.addEventListener("change", () => this.graph && this.render(this.graph));
     this.open = false;
@@ -164,6 +164,7 @@ export class InsidePanel {
     const first = this.trees.querySelector(".inside-head");
     if (first) first.tabIndex = 0;
     this.showSelection(graph);
+    this.onGraph?.(graph);
     const ended = graph.nodes.filter((node) => !isAlive(node));
     this.gone.textContent = ended.length
       ? `Ended since ${seconds(graph.since)}: ${ended.map((node) => `#${node.id} ${node.racClass} (${node.disposed !== undefined ? "disposed" : "freed"})`).join(", ")}.`

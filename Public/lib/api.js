@@ -68,6 +68,12 @@ export const sessionInside = (id, { at = null, since = 0 } = {}) =>
 /** A kept run's RAC objects at `at` (ms; null: its end), with the changes after `since` (GET /api/links/{id}/inside). */
 export const linkInside = (id, { at = null, since = 0 } = {}) =>
   call("GET", `/api/links/${encodeURIComponent(id)}/inside?${new URLSearchParams({ since, ...(at === null ? {} : { at }) })}`);
+/** A virtual-clock session's breakpoints and where its clock stopped (GET /api/sessions/{sid}/breakpoints). */
+export const sessionBreakpoints = (id) => call("GET", sessionPath(id, null, "/breakpoints"));
+/** Sets them (PUT …/breakpoints), going on from a stop. */
+export const setBreakpoints = (id, breakpoints) => call("PUT", sessionPath(id, null, "/breakpoints"), { breakpoints });
+/** Goes on from the breakpoint the clock stopped at (POST …/breakpoints/continue). */
+export const continueFromBreakpoint = (id) => call("POST", sessionPath(id, null, "/breakpoints/continue"));
 /** A session's summary (GET /api/sessions/{sid}, or a room's session through the room). */
 export const sessionInfo = (id, room = null) => call("GET", sessionPath(id, room), undefined, { key: room?.key });
 /** The problems of a program, as the server's checker finds them. */

@@ -112,6 +112,17 @@ export const sessionMarkup = template`
           <p id="inside-selection" class="inside-selection" aria-live="polite"></p>
           <div id="inside-trees" class="inside-trees" tabindex="0" role="region" aria-label="Objects, by what holds them"></div>
           <p id="inside-gone" class="hint"></p>
+          <fieldset id="inside-breaks" class="inside-breaks" hidden>
+            <legend>Breakpoints: stop the clock when an object does something</legend>
+            <p class="hint">A breakpoint stops the virtual clock right after the work that meets it (Play pauses; Play or
+              a step goes on). On a kept run, "Go to the next stop" moves the scrubber there.</p>
+            <label for="inside-break-choice">Stop when</label>
+            <select id="inside-break-choice"></select>
+            <button type="button" class="secondary" id="inside-break-add">Add the breakpoint</button>
+            <button type="button" class="secondary" id="inside-break-next" hidden>Go to the next stop</button>
+            <ul id="inside-break-list" class="inside-break-list" aria-label="Breakpoints set"></ul>
+            <p id="inside-break-status" role="status"></p>
+          </fieldset>
           <h4 id="inside-narration-title">What changed</h4>
           <ol id="inside-narration" class="inside-narration" tabindex="0" aria-labelledby="inside-narration-title"></ol>
         </div>

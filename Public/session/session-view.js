@@ -19,7 +19,7 @@ import { RunRows } from "./run-rows.js";
 import { renderSource } from "./source-panel.js";
 import { TimeScrubber } from "./time-scrubber.js";
 import { VirtualClock } from "./virtual-clock.js";
-import { InsidePanel } from "../inside/inside-panel.js";
+import { InsideView } from "../inside/inside-view.js";
 
 /** Events kept to redraw the diagram when a chain's stages are shown or hidden. */
 const MAX_KEPT_EVENTS = 5000;
@@ -59,10 +59,9 @@ export class SessionView {
     });
     this.runRows = new RunRows(byId("run-actions")); // the panel its buttons open, right under them
     this.runActions = new RunActions(this.runRows);
-    this.inside = new InsidePanel({
-      toggle: byId("inside-toggle"), body: byId("inside-body"), summary: byId("inside-summary"), trees: byId("inside-trees"),
-      gone: byId("inside-gone"), narration: byId("inside-narration"), note: byId("inside-note"), probes: byId("inside-probes"),
-      selection: byId("inside-selection"), lanes: this.laneEnds(), onLight: (target) => this.diagram && lightSubscription(this.diagram, target),
+    this.inside = new InsideView({
+      lanes: this.laneEnds(), onLight: (target) => this.diagram && lightSubscription(this.diagram, target),
+      clock: this.clock, scrubTo: (t) => this.scrubber.toTime(t), instant: () => this.instant?.t ?? null,
     });
     this.wireViewControls();
     byId("scenario-title").tabIndex = -1;
@@ -118,7 +117,7 @@ export class SessionView {
     // shared by its own link, and is turned into marbles and compared as a live run is.
     byId("session-share").hidden = Boolean(room || replay);
     this.runActions.show({ scenario, sessionID, room, replay });
-    this.inside.show({ sessionID, room: this.room, replay });
+    this.inside.show({ sessionID, room: this.room, replay, virtual: clock === "virtual" });
     if (room || replay) byId("program-share").hidden = true;
     this.events = []; // every event shown, so the diagram can be drawn again with other rows
     this.seed = null; // the session's subscription counts when this page joined
@@ -321,6 +320,7 @@ export class SessionView {
         ? "This session ended because its server was replaced — start a new one (pick a scenario, or reload)."
         : "This session has ended. Pick a scenario to start a new one.");
     });
+    source.addEventListener("breakpoint", (message) => this.inside.stopped(JSON.parse(message.data)));
     source.addEventListener("reset", () => {
       this.scrubber.backToLive();
       this.events = [];

@@ -36,7 +36,13 @@ export class VirtualClock {
     this.pending = 0; // steps sent and not yet answered: the clock is busy until they are
     this.show(0);
     this.setPlaying(false);
-    this.sender = new InputSender(sessionID, "advance", (error) => notice(explain(error)), room);
+    this.stopped = false;
+    // A step refused because a breakpoint stopped the clock first: the breakpoints say so, and
+    // the next move goes on from there.
+    this.sender = new InputSender(sessionID, "advance", (error) => {
+      if (error.code === "at_breakpoint") this.stopped = true;
+      else notice(explain(error));
+    }, room);
   }
 
   /** Stops Play and forgets the session. */
@@ -61,9 +67,26 @@ export class VirtualClock {
     this.reading.textContent = `${milliseconds} ms`;
   }
 
+  /**
+   * The server stopped the clock at a breakpoint, at `t`: Play stops, and the next move first
+   * goes on from there (`goOn`, set by the Inside view's breakpoints).
+   */
+  stopAt(t) {
+    this.setPlaying(false);
+    this.stopped = true;
+    this.advanced = t;
+    this.show(Math.max(t, this.latest));
+  }
+
   /** Asks the server to move the clock; resolves to whether it moved. */
   advance(milliseconds) {
     if (!this.session) return Promise.resolve(false);
+    if (!this.stopped) return this.send(milliseconds);
+    this.stopped = false;
+    return (this.goOn?.() ?? Promise.resolve()).then(() => this.send(milliseconds), () => false);
+  }
+
+  send(milliseconds) {
     const session = this.session;
     this.pending += 1;
     this.bar.setAttribute("aria-busy", "true");
@@ -72,6 +95,7 @@ export class VirtualClock {
       this.pending -= 1;
       this.bar.setAttribute("aria-busy", String(this.pending > 0));
       if (!accepted) return false; // refused (429, 400, 409): the clock did not move
+      if (this.stopped) return false; // accepted, then dropped: a breakpoint stopped the clock first
       this.advanced += milliseconds;
       this.show(Math.max(this.advanced, this.latest));
       return true;

@@ -1,0 +1,46 @@
+// The Inside view of a session or kept run: the panel of its RAC objects (inside-panel.js) and its
+// breakpoints (inside-breakpoints.js), over the markup in session/session-markup.js. The session's
+// view gives it what it needs of the rest: the events' lanes, the diagram to light, the clock to
+// stop, the scrubber to move.
+import { InsideBreakpoints } from "./inside-breakpoints.js";
+import { InsidePanel } from "./inside-panel.js";
+import { byId } from "../lib/dom.js";
+
+export class InsideView {
+  /** `lanes` and `onLight` go to the panel; `clock`, `scrubTo` and `instant` to the breakpoints. */
+  constructor({ lanes, onLight, clock, scrubTo, instant }) {
+    this.breakpoints = new InsideBreakpoints({
+      fieldset: byId("inside-breaks"), choice: byId("inside-break-choice"), add: byId("inside-break-add"), next: byId("inside-break-next"),
+      list: byId("inside-break-list"), status: byId("inside-break-status"), clock, scrubTo, instant,
+    });
+    this.panel = new InsidePanel({
+      toggle: byId("inside-toggle"), body: byId("inside-body"), summary: byId("inside-summary"), trees: byId("inside-trees"),
+      gone: byId("inside-gone"), narration: byId("inside-narration"), note: byId("inside-note"), probes: byId("inside-probes"),
+      selection: byId("inside-selection"), lanes, onLight, onGraph: (graph) => this.breakpoints.offer(graph),
+    });
+  }
+
+  /** A new session (a room's shows nobody its objects yet) or kept run (`replay`). */
+  show({ sessionID, room, replay, virtual }) {
+    this.panel.show({ sessionID, room, replay });
+    this.breakpoints.show({ sessionID: room ? null : sessionID, virtual, replay });
+  }
+
+  hide() {
+    this.panel.hide();
+  }
+
+  setInstant(t) {
+    this.panel.setInstant(t);
+  }
+
+  /** A glyph's subscription pointed at on the diagram. */
+  select(target) {
+    this.panel.select(target);
+  }
+
+  /** The session's stream said its clock stopped at a breakpoint. */
+  stopped(hit) {
+    this.breakpoints.stopped(hit);
+  }
+}
