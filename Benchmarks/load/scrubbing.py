@@ -131,8 +131,8 @@ done({ work, frames, keys, keyFrames, max });
 
 FROM_SCRATCH = """
 const [session, steps, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-const { Diagram } = await import('/diagram.js');
-const { diagramRows } = await import('/views/diagram-rows.js');
+const { Diagram } = await import('/diagram/diagram.js');
+const { diagramRows } = await import('/session/diagram-rows.js');
 const scenario = (await (await fetch('/api/scenarios')).json()).scenarios.find((entry) => entry.id === 'search');
 const events = (await (await fetch(`/api/sessions/${session}/recording`)).json()).events;
 const host = document.createElement('div');

@@ -69,7 +69,10 @@ export class InsideBreakpoints {
     Object.assign(this, { fieldset, choice, add, next, list, status, clock, scrubTo, instant });
     this.breakpoints = [];
     this.offers = [];
+    this.idle = null;
+    this.pendingGraph = null;
     add.addEventListener("click", () => this.addChosen());
+    for (const reached of ["focus", "pointerdown"]) choice.addEventListener(reached, () => this.offerPending());
     next.addEventListener("click", () => this.goToNextStop());
     clock.goOn = () => (this.sessionID && this.live ? continueFromBreakpoint(this.sessionID).then(() => this.showHit(null)) : Promise.resolve());
   }
@@ -82,6 +85,7 @@ export class InsideBreakpoints {
     this.jumped = false;
     this.breakpoints = [];
     this.offers = [];
+    this.offersKey = null;
     this.fieldset.hidden = !this.live && !replay;
     this.next.hidden = !replay;
     this.showHit(null);
@@ -101,9 +105,26 @@ export class InsideBreakpoints {
 
   /** The graph drawn: the choices are what its objects alive now offer. */
   offer(graph) {
+    // Built after the draw, when the page is idle (or at once when the choices are reached for):
+    // the panel's draw at an instant stays within its frame.
+    this.pendingGraph = graph;
+    if (this.idle === null) this.idle = (window.requestIdleCallback ?? setTimeout)(() => this.offerPending(), { timeout: 500 });
+  }
+
+  offerPending() {
+    if (this.idle !== null) (window.cancelIdleCallback ?? clearTimeout)(this.idle);
+    this.idle = null;
+    const graph = this.pendingGraph;
+    this.pendingGraph = null;
+    if (!graph) return;
     const chosen = this.offers[Number(this.choice.value)];
     const offers = graph.nodes.filter((node) => node.disposed === undefined && node.released === undefined).flatMap(offersOf);
-    this.offers = offers.filter((offer, index) => offers.findIndex((other) => same(other, offer)) === index);
+    const distinct = [...new Map(offers.map((offer) => [JSON.stringify(wire(offer)), offer])).values()];
+    // Drawn again only when the objects alive offer other breakpoints (a live panel redraws each second).
+    const key = distinct.map((offer) => offer.text).join("\n");
+    if (key === this.offersKey) return;
+    this.offersKey = key;
+    this.offers = distinct;
     this.choice.replaceChildren(...this.offers.map((offer, index) => {
       const option = html("option", undefined, offer.text);
       option.value = String(index);
@@ -115,6 +136,7 @@ export class InsideBreakpoints {
   }
 
   async addChosen() {
+    this.offerPending();
     const offer = this.offers[Number(this.choice.value)];
     if (!offer || this.breakpoints.some((breakpoint) => same(breakpoint, offer))) return;
     await this.save([...this.breakpoints, offer]);

@@ -12,8 +12,12 @@ import { seconds } from "../lib/format.js";
 
 /** How often an open panel asks again while the session is live, in milliseconds. */
 const LIVE_EVERY_MS = 1000;
-/** The most narration lines shown: the newest. */
-const MAX_LINES = 200;
+/** The most narration lines shown: the newest (a box of sixteen lines scrolls through them). */
+const MAX_LINES = 60;
+/** How far before an instant its changes are shown when no earlier instant was shown. */
+const LOOK_BACK_MS = 1000;
+/** The most objects named as ended since the instant compared with: the newest. */
+const MAX_ENDED = 40;
 
 export class InsidePanel {
   /** The panel's fixed markup is in session-markup.js; this fills it. */
@@ -122,11 +126,21 @@ export class InsidePanel {
     this.timer = setTimeout(() => this.refresh(), 120);
   }
 
+  /**
+   * The instant the one asked for is compared with: the one shown before, when time moved on from
+   * it; else (the first look, or going back) the second before — what just happened there, not
+   * every change since the start (after a long run, thousands: slow to answer and to draw).
+   */
+  sinceFor(wanted) {
+    if (this.shownAt !== null && (wanted === null || wanted >= this.shownAt)) return this.shownAt;
+    return Math.max(0, (wanted ?? this.lanes.end()) - LOOK_BACK_MS);
+  }
+
   async refresh() {
     this.timer = null;
     if (!this.open) return;
     const sessionID = this.sessionID;
-    const since = this.shownAt !== null && (this.wanted === null || this.wanted >= this.shownAt) ? this.shownAt : 0;
+    const since = this.sinceFor(this.wanted);
     try {
       const graph = await this.read({ at: this.wanted, since });
       if (!this.open || sessionID !== this.sessionID) return;
@@ -165,10 +179,11 @@ export class InsidePanel {
     if (first) first.tabIndex = 0;
     this.showSelection(graph);
     this.onGraph?.(graph);
+    // The newest that ended, named; the rest counted (after a long run, thousands ended since 0).
     const ended = graph.nodes.filter((node) => !isAlive(node));
-    this.gone.textContent = ended.length
-      ? `Ended since ${seconds(graph.since)}: ${ended.map((node) => `#${node.id} ${node.racClass} (${node.disposed !== undefined ? "disposed" : "freed"})`).join(", ")}.`
-      : "";
+    const named = ended.slice(-MAX_ENDED).map((node) => `#${node.id} ${node.racClass} (${node.disposed !== undefined ? "disposed" : "freed"})`);
+    const more = ended.length > MAX_ENDED ? ` — and ${ended.length - MAX_ENDED} before them` : "";
+    this.gone.textContent = ended.length ? `Ended since ${seconds(graph.since)}: ${named.join(", ")}${more}.` : "";
     const lines = graph.changes.slice(-MAX_LINES).map((change) => {
       const line = html("li", `inside-line inside-${change.op}`);
       line.append(html("span", "inside-time", seconds(change.t)), " ", change.narration);

@@ -103,7 +103,8 @@ export const sessionMarkup = template`
         <div id="inside-body" hidden>
           <p class="hint">Every subscriber (RACPassthroughSubscriber), disposable and subject the session's pipeline holds
             at the scrubber's instant (or now), each under what holds it: disposing an object disposes everything
-            drawn under it. New, swapped and disposed mark what changed since the instant shown before. Point at a
+            drawn under it. New, swapped and disposed mark what changed since the instant shown before (on
+            the first look, or going back, in the second before it). Point at a
             marble, <code>^</code> or <code>!</code> on the diagram to select its subscription's objects here; point at
             an object here, or move through them with the arrow keys, to light its lane there.</p>
           <label class="switch"><input type="checkbox" id="inside-probes" role="switch"> The playground's probes

@@ -11,8 +11,9 @@ import Reactive
 /// the log stops and says where (``stoppedAt``), so that no pipeline's churn costs the server more.
 /// Thread-safe: the session's thread and the threads it schedules work on report here under one lock.
 final class InsideLog: Inspector {
-    /// The most changes a session keeps by default (`--inside-changes`): a 5,000-event session's
-    /// subscriptions fit several times, in about 1.6 MB — the order of its events' 4 MiB.
+    /// The most changes a session keeps by default (`--inside-changes`), in about 1.6 MB — under
+    /// its events' 4 MiB. The search scenario typed and stepped as the Inside benchmark does fills
+    /// them at about its 2,000th event (docs/PERFORMANCE.md, "The Inside panel drawn").
     static let maximumChanges = 20_000
 
     /// One object, as created.
