@@ -172,11 +172,15 @@ export class InsidePanel {
     const leaks = leaksOf(graph, trees, { finished, laneEnded: (stream, sub) => this.lanes.ended(stream, sub, graph.at) });
     for (const [id] of leaks) marks.set(id, [...(marks.get(id) ?? []), "leak"]);
     if (leaks.size) this.summary.textContent += ` ${leaks.size} leak${leaks.size === 1 ? "" : "s"}: alive at the run's end, though nothing can let ${leaks.size === 1 ? "it" : "them"} go.`;
-    const list = html("ul", "inside-tree");
-    for (const tree of trees) list.append(this.item(tree, marks, leaks));
-    this.trees.replaceChildren(list);
-    const first = this.trees.querySelector(".inside-head");
-    if (first) first.tabIndex = 0;
+    let list = this.trees.firstElementChild;
+    if (list?.tagName !== "UL") {
+      list = html("ul", "inside-tree");
+      this.trees.replaceChildren(list);
+    }
+    this.patch(list, trees, marks, leaks);
+    // One tab stop: where it was, if that object is still drawn, else on the first.
+    const stop = this.trees.querySelector('.inside-head[tabindex="0"]') ?? this.trees.querySelector(".inside-head");
+    if (stop) this.moveStop(stop);
     this.showSelection(graph);
     this.onGraph?.(graph);
     // The newest that ended, named; the rest counted (after a long run, thousands ended since 0).
@@ -215,38 +219,71 @@ export class InsidePanel {
     if (place.top < box.top || place.bottom > box.bottom) this.trees.scrollTop += place.top - box.top - box.height / 3;
   }
 
-  item({ node, children, again }, marks, leaks) {
-    const item = html("li", node.probe ? "inside-node inside-probe" : "inside-node");
-    item.dataset.node = node.id;
-    item.dataset.kind = node.kind;
-    if (node.stream !== undefined) Object.assign(item.dataset, { stream: node.stream, sub: node.subscription });
-    if (!again && belongsTo(node, this.selected)) {
-      item.classList.add("inside-selected");
-      item.setAttribute("aria-current", "true");
+  /**
+   * Makes `list` hold the items of `trees` in order. An object drawn before keeps its item (and
+   * what it holds is patched the same way), its line drawn again only if it changed: a draw at the
+   * next instant lays out what changed, and a focused object keeps the focus while the panel
+   * follows a live session.
+   */
+  patch(list, trees, marks, leaks) {
+    const before = new Map([...list.children].map((item) => [item.dataset.key, item]));
+    let next = list.firstElementChild;
+    for (const tree of trees) {
+      const key = `${tree.node.id}${tree.again ? "+" : ""}`;
+      const item = before.get(key) ?? html("li");
+      before.delete(key);
+      item.dataset.key = key;
+      this.fill(item, tree, marks, leaks);
+      let held = item.querySelector(":scope > ul");
+      if (tree.children.length) {
+        if (!held) held = item.appendChild(html("ul", "inside-tree"));
+        this.patch(held, tree.children, marks, leaks);
+      } else {
+        held?.remove();
+      }
+      if (item === next) next = next.nextElementSibling;
+      else list.insertBefore(item, next);
     }
+    for (const item of before.values()) item.remove();
+  }
+
+  /** An object's item: its classes and data, and its line — written again only when it changed. */
+  fill(item, { node, again }, marks, leaks) {
+    const selected = !again && belongsTo(node, this.selected);
+    const leak = !again && leaks.has(node.id);
+    const classes = ["inside-node", node.probe && "inside-probe", selected && "inside-selected", leak && "inside-leak"].filter(Boolean).join(" ");
+    if (item.className !== classes) item.className = classes;
+    Object.assign(item.dataset, { node: node.id, kind: node.kind });
+    if (node.stream !== undefined) Object.assign(item.dataset, { stream: node.stream, sub: node.subscription });
+    if (selected) item.setAttribute("aria-current", "true");
+    else item.removeAttribute("aria-current");
+    const label = labelOf(node);
+    const facts = [`made at ${seconds(node.created)}`];
+    if (node.buffered !== undefined) facts.push(`buffers ${node.buffered}`);
+    const words = again ? [] : marks.get(node.id) ?? [];
+    const why = leak ? leaks.get(node.id) : "";
+    const signature = [node.id, node.racClass, node.type, label, again, facts.join(), words.join(), why].join("|");
+    if (item.signature === signature) return;
+    item.signature = signature;
     const head = html("span", "inside-head");
     head.tabIndex = -1;
     head.append(html("strong", undefined, `#${node.id} ${node.racClass}`), " ", html("code", "inside-type", node.type));
-    const label = labelOf(node);
     if (label) head.append(" ", html("span", "inside-label", label));
     if (again) {
       head.append(" ", html("span", "hint", "(drawn above: held here too)"));
     } else {
-      const facts = [`made at ${seconds(node.created)}`];
-      if (node.buffered !== undefined) facts.push(`buffers ${node.buffered}`);
       head.append(" ", html("span", "hint", facts.join(", ")));
-      for (const word of marks.get(node.id) ?? []) head.append(" ", html("span", `inside-mark inside-mark-${word}`, word));
-      if (leaks.has(node.id)) {
-        item.classList.add("inside-leak");
-        head.append(" ", html("span", "inside-why", leaks.get(node.id)));
-      }
+      for (const word of words) head.append(" ", html("span", `inside-mark inside-mark-${word}`, word));
+      if (why) head.append(" ", html("span", "inside-why", why));
     }
-    item.append(head);
-    if (children.length) {
-      const list = html("ul", "inside-tree");
-      for (const child of children) list.append(this.item(child, marks, leaks));
-      item.append(list);
+    const old = item.querySelector(":scope > .inside-head");
+    if (old) {
+      const focused = old === document.activeElement;
+      head.tabIndex = old.tabIndex;
+      old.replaceWith(head);
+      if (focused) head.focus({ preventScroll: true });
+    } else {
+      item.prepend(head);
     }
-    return item;
   }
 }
