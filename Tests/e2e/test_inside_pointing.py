@@ -75,8 +75,12 @@ def test_a_lanes_marks_select_its_objects_and_an_object_lights_its_lane(browser,
     check_console(browser)
 
 
-def test_the_arrow_keys_walk_the_objects_and_light_each_lane_at_375_px(browser, playground):
+def test_a_marks_tap_selects_and_the_arrow_keys_light_each_lane_at_375_px(browser, playground):
     at_the_swap(browser, playground, PHONE)
+    # At 375 px too, a lane's ^ (tapped: focused) selects its subscriber.
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", mark(browser, "subscribed", "results·search", 8))
+    mark(browser, "subscribed", "results·search", 8).click()
+    wait(browser, lambda: selected(browser) == [("results·search", "8")])
     first = browser.find_element(By.CSS_SELECTOR, "#inside-trees .inside-head")
     assert first.get_attribute("tabindex") == "0", "one tab stop in the trees"
     browser.execute_script("arguments[0].focus()", first)
