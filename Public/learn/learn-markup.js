@@ -67,6 +67,12 @@ export const learnMarkup = template`
         </form>
         <div id="lesson-result" aria-live="polite"></div>
         <div id="lesson-after" hidden></div>
+        <section id="machine" class="lesson-machine" aria-labelledby="machine-title" hidden>
+          <h4 id="machine-title">Inside the machine</h4>
+          <p class="hint">How many objects does RAC build, hold, dispose of? Predict a number; it is counted from the
+            objects of a real run at that instant, the playground's own probes aside.</p>
+          <div id="machine-questions"></div>
+        </section>
         <h4>Challenge</h4>
         <div id="challenge-task"></div>
         <form id="challenge-form" class="lesson-form">

@@ -11,6 +11,7 @@ import { versionOf } from "../lib/links.js";
 import { parseRow, parseSubscription, writtenAs } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow, outputLane, rowDrawing } from "../lib/marble-row.js";
 import { CourseMaker } from "./course-maker.js";
+import { MachineQuestions } from "./machine-question.js";
 import { MARKS, checkRow, innerSignals, laneGroup, lessonRow, subscriptionRow, withReason } from "./lesson-drawings.js";
 import { challengeFailure, heldSubscriptions } from "./challenge-drawings.js";
 import { challengeDifferences, compareEvents, describeItem, drawnEvents, lessonProgram, notationEvents, relabel, scenarioQuery, subscriptionsOf } from "./lesson-check.js";
@@ -73,6 +74,7 @@ export class LearnView {
     });
     byId("lesson-restart").addEventListener("click", () => this.restart());
     this.courseMaker = new CourseMaker();
+    this.machine = new MachineQuestions(byId("machine"), byId("machine-questions"));
     // Ctrl+Enter (⌘+Enter) checks what is typed in a lesson's boxes, as it runs the editor's.
     for (const form of [byId("predict-form"), byId("challenge-form")]) {
       form.addEventListener("keydown", (event) => {
@@ -224,6 +226,7 @@ export class LearnView {
     byId("lesson-result").replaceChildren();
     byId("lesson-after").hidden = true;
     byId("lesson-after").replaceChildren(prose("p", lesson.result));
+    this.machine.show(lesson);
     byId("challenge-task").replaceChildren(prose("p", lesson.challenge.task));
     byId("challenge-program").value = this.progress[key]?.program ?? lesson.challenge.program ?? lesson.program;
     const names = lesson.challenge.inputs.map((row) => `\`${row.name}\``);

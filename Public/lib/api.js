@@ -84,6 +84,8 @@ export const runProgram = (program, clock = "real") =>
   call("POST", `/api/pipelines${clock === "virtual" ? "?clock=virtual" : ""}`, program, { plain: true });
 /** A marble program run on the server's virtual clock, each named stream drawn (POST /api/marbles). */
 export const drawMarbles = (program, until) => call("POST", `/api/marbles${until ? `?until=${until}` : ""}`, program, { plain: true });
+/** `program` run as `drawMarbles` runs it, with its RAC objects at instant `at` as `inside` (POST /api/marbles?inside=MS). */
+export const drawMarblesInside = (program, at) => call("POST", `/api/marbles?inside=${at}`, program, { plain: true });
 /**
  * A built-in scenario run on a virtual clock with its inputs as marble rows (POST
  * /api/scenarios/{id}/marbles): `query` is `{inputs: {name: notation}, values, frame}`; the answer

@@ -49,10 +49,11 @@ MARBLE_NOTATION = re.compile(r"[-\w()|#^! ]*")
 
 
 def code_spans(lesson):
-    """The code spans of a lesson's text (explanation, result, task) that are neither marble
+    """The code spans of a lesson's text (explanation, result, task, questions on the machine) that are neither marble
     notation (`--1-2-(34)-5|`, `(ab)`), an operator's name as Swift writes it (`deliver(on:)`) nor
     RAC's own Objective-C (`RACObserve(model, name)`, `[[signal multicast:subject] connect]`)."""
-    texts = [*lesson["explanation"], lesson["result"], lesson["challenge"]["task"]]
+    texts = [*lesson["explanation"], lesson["result"], lesson["challenge"]["task"],
+             *[question[field] for question in lesson.get("machine", []) for field in ("question", "result")]]
     spans = [span for text in texts for span in re.findall(r"`([^`]+)`", text)]
     notation = lambda span: MARBLE_NOTATION.fullmatch(span) and (re.search(r"[-|#^!]", span) or span.startswith("("))
     swift_name = lambda span: re.fullmatch(r"\w+\((\w+:)+\)", span)

@@ -39,13 +39,16 @@ enum ProgramDrawing {
 
     /// Runs `text` until every stream is quiet (no work left on the clock) or `until` virtual
     /// milliseconds, run by `rules`, with at most `answerBytes` of values in its answer; or every
-    /// problem that keeps it from running.
+    /// problem that keeps it from running. With `inside`, the run is inspected and the answer
+    /// holds its RAC objects at `inside.at` with the changes after `inside.since` (``InsideGraph``):
+    /// the objects as the run left them, before the answer's own stop disposes of them.
     static func run(
         _ text: String,
         until: Double?,
         rules: ProgramRules = ProgramRules(),
         steps stepBudget: Int = ProgramDrawing.stepBudget,
-        answerBytes: Int = defaultAnswerBytes
+        answerBytes: Int = defaultAnswerBytes,
+        inside: (at: Double, since: Double)? = nil
     ) -> Result<Answer, ProgramRefusal> {
         let reports = LimitReports(rules.onLimit)
         let limits = rules.limits
@@ -54,26 +57,36 @@ enum ProgramDrawing {
         let clock = TestScheduler()
         let recording = DrawingRecording(answerBytes: answerBytes)
         let named = Set(program.summaries.filter { $0.stageOf == nil }.map(\.name))
-        let interpreter: Interpreter
-        do throws(Interpreter.Diagnostics) {
-            interpreter = try Interpreter(
-                program: program,
-                scheduler: clock,
-                services: ProgramSession.services(Services(scheduler: clock, settings: ScenarioSettings())),
-                limits: limits
-            ) { stream, report in
-                if case .event(.error(let failure), _) = report { reports.ended(with: failure.code) }
-                // A source inside a named stream (`out·marbles`, an inner signal of its flattening)
-                // is answered by its subscriptions alone: its values are the stream's.
-                let owner = stream.firstIndex(of: "·").map { String(stream[..<$0]) }
-                let isSource = owner.map(named.contains) ?? false
-                guard named.contains(stream) || isSource else { return }
-                recording.record(stream, ProgramSession.stageReport(report), at: clock.now, withEvents: !isSource)
+        let log = inside.map { _ in InsideLog(now: Session.milliseconds(since: .zero, on: clock)) }
+        // Built and run under the inspection, if asked for; stopped outside it (see above).
+        let built = inspected(by: log) { () -> Result<(Interpreter, Ran), Interpreter.Diagnostics> in
+            do throws(Interpreter.Diagnostics) {
+                let interpreter = try Interpreter(
+                    program: program,
+                    scheduler: clock,
+                    services: ProgramSession.services(Services(scheduler: clock, settings: ScenarioSettings())),
+                    limits: limits
+                ) { stream, report in
+                    if case .event(.error(let failure), _) = report { reports.ended(with: failure.code) }
+                    // A source inside a named stream (`out·marbles`, an inner signal of its flattening)
+                    // is answered by its subscriptions alone: its values are the stream's.
+                    let owner = stream.firstIndex(of: "·").map { String(stream[..<$0]) }
+                    let isSource = owner.map(named.contains) ?? false
+                    guard named.contains(stream) || isSource else { return }
+                    recording.record(stream, ProgramSession.stageReport(report), at: clock.now, withEvents: !isSource)
+                }
+                return .success((interpreter, runClock(clock, until: until, steps: stepBudget, recording: recording) {}))
+            } catch {
+                return .failure(error)
             }
-        } catch {
-            return .failure(ProgramRefusal(diagnostics: error.all))
         }
-        let (steps, truncation, reached) = runClock(clock, until: until, steps: stepBudget, recording: recording) {}
+        let interpreter: Interpreter
+        let ran: Ran
+        switch built {
+        case .failure(let error): return .failure(ProgramRefusal(diagnostics: error.all))
+        case .success(let success): (interpreter, ran) = success
+        }
+        let (steps, truncation, reached) = ran
         interpreter.stop()
         let frames = interpreter.marbleSources.map { Double($0.frame / .microseconds(1)) / 1_000 }
         let frame = frames.min() ?? defaultFrame
@@ -85,10 +98,20 @@ enum ProgramDrawing {
                 until: Double((reached ?? clock.now) / .microseconds(1)) / 1_000,
                 truncation: truncation.map { ($0, $0.message(answerBytes: answerBytes, steps: stepBudget)) },
                 streams: streams,
-                steps: steps
+                steps: steps,
+                inside: log.flatMap { log in inside.map { InsideGraph(log, at: $0.at, since: $0.since) } }
             )
         )
     }
+
+    /// `work`, under `log`'s inspection when there is one.
+    private static func inspected<Value>(by log: InsideLog?, _ work: () -> Value) -> Value {
+        guard let log else { return work() }
+        return Inspection.run(reportingTo: log, work)
+    }
+
+    /// What ``runClock(_:until:steps:recording:settle:)`` answers.
+    typealias Ran = (steps: Int, truncation: Truncation?, reached: Duration?)
 
     /// Runs `clock`'s due work in time order, calling `settle` after each piece, until none is
     /// left, the next is past `until` virtual milliseconds, `stepBudget` pieces have run, or the
@@ -100,7 +123,7 @@ enum ProgramDrawing {
         steps stepBudget: Int,
         recording: DrawingRecording,
         settle: () -> Void
-    ) -> (steps: Int, truncation: Truncation?, reached: Duration?) {
+    ) -> Ran {
         let limit = Duration.microseconds(Int64(((until ?? maximumUntil) * 1_000).rounded()))
         var steps = 0
         settle()
@@ -125,6 +148,8 @@ enum ProgramDrawing {
         let streams: [Drawing]
         /// The pieces of scheduled work the run did.
         let steps: Int
+        /// The run's RAC objects at the instant asked for (`?inside=MS`), if one was.
+        var inside: InsideGraph? = nil
 
         var truncated: Bool { truncation != nil }
 
@@ -136,8 +161,9 @@ enum ProgramDrawing {
             }
             text += #","streams":{"#
             text += streams.map { quoted($0.name) + ":" + $0.json }.joined(separator: ",")
-            text += #"},"order":["# + streams.map { quoted($0.name) }.joined(separator: ",") + "]}"
-            return text
+            text += #"},"order":["# + streams.map { quoted($0.name) }.joined(separator: ",") + "]"
+            if let inside, let graph = try? InsideGraph.encoder.encode(inside) { text += #","inside":"# + String(decoding: graph, as: UTF8.self) }
+            return text + "}"
         }
     }
 

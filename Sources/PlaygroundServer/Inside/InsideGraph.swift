@@ -1,3 +1,4 @@
+import Foundation
 import Reactive
 
 /// A session's RAC objects at one instant, built from its ``InsideLog``: the objects alive then
@@ -39,6 +40,13 @@ struct InsideGraph: Encodable, Equatable {
         /// The change in a sentence.
         let narration: String
     }
+
+    /// How a graph is written in an answer: keys sorted, slashes as they are.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     /// The instant (session milliseconds).
     let at: Double

@@ -63,33 +63,29 @@ extension API {
         let inside: InsideRecord?
     }
 
-    /// `at` and `since` from the query: milliseconds, 0 through ``OutsideNumbers/maximumInstant``.
-    private static func insideInstants(_ request: HTTPRequest) -> Result<(at: Double?, since: Double), PlaygroundError> {
+    /// The instant (`at`, or the parameter named `instant`) and `since` from the query:
+    /// milliseconds, 0 through ``OutsideNumbers/maximumInstant``.
+    static func insideInstants(_ request: HTTPRequest, instant: String = "at") -> Result<(at: Double?, since: Double), PlaygroundError> {
         var read: [String: Double] = [:]
-        for name in ["at", "since"] {
+        for name in [instant, "since"] {
             guard let text = request.query[name] else { continue }
             guard let value = OutsideNumbers.instant(text) else {
                 return .failure(PlaygroundError(.invalidValue, "\(name) takes milliseconds from 0 to \(Int(OutsideNumbers.maximumInstant))."))
             }
             read[name] = value
         }
-        return .success((read["at"], read["since"] ?? 0))
+        return .success((read[instant], read["since"] ?? 0))
     }
 
-    private static let sinceAfterAt = PlaygroundError(.invalidValue, "since must not be later than at.")
+    static let sinceAfterAt = PlaygroundError(.invalidValue, "since must not be later than the instant asked for.")
+    static let sinceWithoutInside = PlaygroundError(.invalidValue, "since compares with the instant of inside=MS, which is missing.")
     private static let noObjectsKept = PlaygroundError(
         .notFound,
         "This link keeps no objects: it is not a kept run, or it was kept before runs kept theirs."
     ).response
 
     private static func insideAnswer(_ graph: InsideGraph) -> HTTPResponse {
-        let body = (try? insideEncoder.encode(graph)) ?? Data("{}".utf8)
+        let body = (try? InsideGraph.encoder.encode(graph)) ?? Data("{}".utf8)
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: .bytes(Array(body)))
     }
-
-    private static let insideEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }

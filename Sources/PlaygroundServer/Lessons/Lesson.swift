@@ -61,11 +61,13 @@ struct Lesson: Decodable, Sendable {
     let subscriptions: Subscriptions?
     let result: String?
     let challenge: Challenge?
+    /// Questions on the RAC objects the program builds, answered by a real run's (``MachineQuestion``).
+    let machine: [MachineQuestion]?
 
     /// Every field a lesson may have (docs/LESSONS.md's table): any other is a typo to report.
     static let fields: Set<String> = [
         "id", "title", "rac", "explanation", "inputs", "program", "scenario", "code", "values", "labels", "threads", "inner", "docs",
-        "teaches", "ahead", "predict", "expected", "subscriptions", "result", "challenge",
+        "teaches", "ahead", "predict", "expected", "subscriptions", "result", "challenge", "machine",
     ]
     /// The fields of `challenge`.
     static let challengeFields: Set<String> = ["task", "inputs", "expected", "program", "solution", "subscriptions", "wrong"]

@@ -72,6 +72,14 @@ enum LessonCheck {
                 problems.append(Problem(field: "challenge.\(name.prefix(40))", message: "is not a field of a challenge."))
             }
         }
+        if case .array(let questions) = fields["machine"] {
+            for (index, item) in questions.enumerated() {
+                guard case .object(let question) = item else { continue }
+                for name in question.keys.sorted() where !MachineQuestion.fields.contains(name) {
+                    problems.append(Problem(field: "machine[\(index)].\(name.prefix(40))", message: "is not a field of a question on the machine."))
+                }
+            }
+        }
         do {
             return try JSONDecoder().decode(Lesson.self, from: Data(bytes))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
@@ -117,6 +125,19 @@ enum LessonCheck {
         }
         checkRows(lesson.inputs, "inputs", problems: &problems)
         checkTeaching(lesson, problems: &problems)
+        if let machine = lesson.machine {
+            if machine.isEmpty || machine.count > MachineQuestion.maximumPerLesson {
+                problems.append(
+                    Problem(field: "machine", message: "is 1 to \(MachineQuestion.maximumPerLesson) questions on the machine, or absent.")
+                )
+            }
+            if lesson.scenario != nil {
+                problems.append(Problem(field: "machine", message: "asks about a program: a lesson on a scenario has none."))
+            }
+            for (index, question) in machine.prefix(MachineQuestion.maximumPerLesson).enumerated() {
+                problems += question.formProblems("machine[\(index)]")
+            }
+        }
         switch (lesson.program, lesson.scenario) {
         case (nil, nil), (.some, .some):
             problems.append(Problem(field: "program", message: "A lesson has a program, or a scenario (with its code) — one of them."))

@@ -45,6 +45,7 @@ struct LessonRuns {
         if let run {
             checkLesson(run, letters: letters, &problems)
             drawn.lesson = written(run, letters: &letters, new: &drawn.values)
+            checkMachine(rows, &problems)
         }
         let solution = challenge?.solution ?? ""
         let solved = challengeRows.isEmpty || solution.isEmpty ? nil : draw(challengeRows, solution, nil, "challenge.solution", &problems)
@@ -108,7 +109,7 @@ struct LessonRuns {
 
     /// Whether `rows` then `program` checks without a diagnostic (a warning too: a lesson's program
     /// is an example to read).
-    private func checksClean(_ rows: [Lesson.Row], _ program: String, _ field: String, _ problems: inout [Problem]) -> Bool {
+    func checksClean(_ rows: [Lesson.Row], _ program: String, _ field: String, _ problems: inout [Problem]) -> Bool {
         let diagnostics = ProgramCheck.diagnostics(of: Lesson.program(rows, program), hints: rules.hints)
         guard let first = diagnostics.first else { return true }
         problems.append(Problem(field: field, message: "does not check clean: \(Self.located(first, after: rows.count))"))

@@ -43,12 +43,24 @@ extension API {
 }
 
 extension API {
-    /// `POST /api/marbles?until=MS`: the program in the body run on a virtual clock, its streams
-    /// drawn (``ProgramDrawing``); 400 `pipeline_invalid` with every problem when it cannot run.
+    /// `POST /api/marbles?until=MS&inside=MS&since=MS`: the program in the body run on a virtual
+    /// clock, its streams drawn (``ProgramDrawing``), and with `inside` its RAC objects at that
+    /// instant (``InsideGraph``, the changes after `since`); 400 `pipeline_invalid` with every
+    /// problem when it cannot run.
     func drawMarbles(_ request: HTTPRequest) -> HTTPResponse {
         guard let text = String(validating: request.body, as: UTF8.self) else { return InputBodyError.invalidUTF8.response }
         guard case .success(let until) = Self.until(request) else { return Self.untilInvalid }
-        switch ProgramDrawing.run(text, until: until, rules: programRules, answerBytes: marblesAnswerBytes) {
+        let inside: (at: Double, since: Double)?
+        switch Self.insideInstants(request, instant: "inside") {
+        case .failure(let refusal): return refusal.response
+        case .success((let at?, let since)):
+            guard since <= at else { return Self.sinceAfterAt.response }
+            inside = (at, since)
+        case .success((nil, _)):
+            guard request.query["since"] == nil else { return Self.sinceWithoutInside.response }
+            inside = nil
+        }
+        switch ProgramDrawing.run(text, until: until, rules: programRules, answerBytes: marblesAnswerBytes, inside: inside) {
         case .failure(let refusal):
             return Self.programInvalid(refusal)
         case .success(let answer):
