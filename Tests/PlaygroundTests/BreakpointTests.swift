@@ -95,9 +95,15 @@ struct BreakpointTests {
         let id = try program(Self.switching)
         let serial = try switchNode(id)
         _ = request(.put, "/api/sessions/\(id)/breakpoints", #"{"breakpoints": [{"on": "swapped", "node": \#(serial)}]}"#)
-        // Both are accepted before the first runs; the second waits with the first's stop.
+        // Both are accepted before the first runs — the session's thread is held meanwhile, or
+        // the first could stop the clock before the second is asked, which is then 409 — and the
+        // second waits with the first's stop.
+        let session = try #require(store.session(id))
+        let gate = DispatchSemaphore(value: 0)
+        _ = session.scheduler.schedule { gate.wait() }
         #expect(advance(id, 1_000) == 202)
         #expect(advance(id, 1_000) == 202)
+        gate.signal()
         let (hit, time) = try stop(id)
         #expect(hit?["t"] as? Double == 100 && time == 100)
     }
