@@ -63,16 +63,33 @@ struct InsideGraph: Encodable, Equatable {
         self.at = at
         self.since = since
         self.stoppedAt = stoppedAt
-        var nodes: [Int: Node] = [:]
-        var owners: [Int: [Int]] = [:]  // child -> owners, for removing a disposed node's edges
+        var replay = Replay()
         var changes: [Change] = []
-        let kinds = Dictionary(uniqueKeysWithValues: allNodes.map { ($0.id, $0) })
         for change in allChanges {
             guard change.t <= at else { break }
+            replay.apply(change, allNodes.get)
+            if change.t > since { changes.append(replay.narrated(change, allNodes.get)) }
+        }
+        self.nodes = replay.nodes.values
+            .filter { ($0.disposed ?? $0.released).map { $0 > since } ?? true }
+            .sorted { $0.id < $1.id }
+        self.changes = changes
+    }
+
+    /// The objects as a log's changes build them, one change at a time: what a graph is made of,
+    /// and what narrates each change as it is streamed (``InsideFeed``).
+    struct Replay {
+        /// The objects so far, disposed ones too, by number.
+        private(set) var nodes: [Int: Node] = [:]
+        /// Child -> owners, for removing a disposed node's edges.
+        private var owners: [Int: [Int]] = [:]
+
+        /// Applies `change`; `node` looks up the log's objects by number.
+        mutating func apply(_ change: InsideLog.Change, _ node: (Int) -> InsideLog.Node?) {
             let id = change.node
             switch change.operation {
             case .created:
-                guard let node = allNodes.get(id) else { continue }
+                guard let node = node(id) else { return }
                 var drawn = Node(id: id, kind: node.kind, racClass: node.kind.racClassName, type: node.type, created: node.created)
                 switch node.label {
                 case .subscription(let signal, let subscription)?: (drawn.stream, drawn.subscription) = (signal, subscription)
@@ -113,15 +130,15 @@ struct InsideGraph: Encodable, Equatable {
                 for owner in owners[id] ?? [] { nodes[owner]?.holds.removeAll { $0 == id } }
                 owners[id] = []
             }
-            if change.t > since { changes.append(Self.change(change, kinds: kinds, nodes: nodes)) }
         }
-        self.nodes = nodes.values
-            .filter { ($0.disposed ?? $0.released).map { $0 > since } ?? true }
-            .sorted { $0.id < $1.id }
-        self.changes = changes
+
+        /// `change`, just applied, with its line of narration.
+        func narrated(_ change: InsideLog.Change, _ node: (Int) -> InsideLog.Node?) -> Change {
+            InsideGraph.change(change, node, nodes: nodes)
+        }
     }
 
-    private static func change(_ change: InsideLog.Change, kinds: [Int: InsideLog.Node], nodes: [Int: Node]) -> Change {
+    private static func change(_ change: InsideLog.Change, _ kinds: (Int) -> InsideLog.Node?, nodes: [Int: Node]) -> Change {
         let id = change.node
         let name = Self.name(id, kinds)
         switch change.operation {
@@ -129,9 +146,9 @@ struct InsideGraph: Encodable, Equatable {
             return Change(t: change.t, op: "created", node: id, narration: "\(name) is created.")
         case .added(let owner):
             let sentence: String
-            switch (kinds[owner]?.kind, kinds[id]?.kind) {
+            switch (kinds(owner)?.kind, kinds(id)?.kind) {
             case (.subject?, .subscriber?), (.replaySubject?, .subscriber?):
-                let count = nodes[owner]?.holds.filter { kinds[$0]?.kind == .subscriber }.count ?? 0
+                let count = nodes[owner]?.holds.filter { kinds($0)?.kind == .subscriber }.count ?? 0
                 sentence = "\(Self.name(owner, kinds)) gains a subscriber, \(name): it has \(count) now."
             case (.subscriber?, .subscriber?):
                 sentence = "\(Self.name(owner, kinds)) subscribed \(name) upstream and holds it: disposing it disposes \(name)."
@@ -141,8 +158,8 @@ struct InsideGraph: Encodable, Equatable {
             return Change(t: change.t, op: "added", node: id, owner: owner, narration: sentence)
         case .removed(let owner):
             let sentence: String
-            if kinds[owner]?.kind == .subject || kinds[owner]?.kind == .replaySubject {
-                let count = nodes[owner]?.holds.filter { kinds[$0]?.kind == .subscriber }.count ?? 0
+            if kinds(owner)?.kind == .subject || kinds(owner)?.kind == .replaySubject {
+                let count = nodes[owner]?.holds.filter { kinds($0)?.kind == .subscriber }.count ?? 0
                 sentence = "\(Self.name(owner, kinds)) lets go of \(name): it has \(count) subscriber\(count == 1 ? "" : "s") left."
             } else {
                 sentence = "\(Self.name(owner, kinds)) lets go of \(name) without disposing it."
@@ -186,9 +203,9 @@ struct InsideGraph: Encodable, Equatable {
 
     /// `#4 RACSerialDisposable`, `#7 RACPassthroughSubscriber (results · subscription 3)`: a node
     /// as the narration names it.
-    private static func name(_ id: Int, _ kinds: [Int: InsideLog.Node]) -> String {
-        let name = "#\(id) \(kinds[id]?.kind.racClassName ?? "object")"
-        switch kinds[id]?.label {
+    private static func name(_ id: Int, _ kinds: (Int) -> InsideLog.Node?) -> String {
+        let name = "#\(id) \(kinds(id)?.kind.racClassName ?? "object")"
+        switch kinds(id)?.label {
         case .subscription(let signal, let subscription)?: return "\(name) (\(signal) · subscription \(subscription))"
         case .probe(let signal, let subscription)?: return "\(name) (the playground's probe of \(signal) · \(subscription))"
         case nil: return name
@@ -198,7 +215,7 @@ struct InsideGraph: Encodable, Equatable {
 
 extension [InsideLog.Node] {
     /// The node numbered `id` (numbers are 1, 2, 3… in order).
-    fileprivate func get(_ id: Int) -> InsideLog.Node? {
+    func get(_ id: Int) -> InsideLog.Node? {
         indices.contains(id - 1) ? self[id - 1] : nil
     }
 }
