@@ -21,6 +21,22 @@ enum OutsideNumbers {
         return value
     }
 
+    /// Where a watcher resumes: after an event, and with `E.N` after the session's RAC object
+    /// change `N` too (``InsideFeed``).
+    struct ResumePoint: Sendable, Equatable {
+        let event: Int
+        let change: Int?
+    }
+
+    /// A `Last-Event-ID` (or `since`): an event number, or `E.N` as an `inside` frame is numbered.
+    static func resumePoint(_ text: String) -> ResumePoint? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let event = eventID(String(parts[0])) else { return nil }
+        guard parts.count == 2 else { return ResumePoint(event: event, change: nil) }
+        guard let change = eventID(String(parts[1])) else { return nil }
+        return ResumePoint(event: event, change: change)
+    }
+
     /// A plain decimal number: an optional `-`, digits, an optional fraction; no exponent, no `+`,
     /// no hexadecimal, no `inf`/`nan`, at most 32 characters. Finite, so safe to compare.
     static func decimal(_ text: String) -> Double? {

@@ -69,6 +69,31 @@ final class InsideLog: Inspector {
         state.withLock { ($0.nodes, $0.changes, $0.stoppedAt) }
     }
 
+    /// How many changes are kept so far.
+    var changeCount: Int { state.withLock { $0.changes.count } }
+
+    /// Applies the changes numbered `start + 1` through `end` (default: the last) to `replay` and
+    /// answers them narrated, with their numbers, unless only `skipping` them; and the number of
+    /// the last change applied. Under the log's lock, so that no change is half reported.
+    func narrate(
+        from start: Int,
+        to end: Int? = nil,
+        into replay: inout InsideGraph.Replay,
+        skipping: Bool = false
+    ) -> (changes: [(n: Int, change: InsideGraph.Change)], through: Int) {
+        state.withLock { state in
+            let end = min(end ?? state.changes.count, state.changes.count)
+            guard start < end else { return ([], max(start, 0)) }
+            var narrated: [(n: Int, change: InsideGraph.Change)] = []
+            let nodes = state.nodes
+            for index in max(start, 0)..<end {
+                replay.apply(state.changes[index], nodes.get)
+                if !skipping { narrated.append((index + 1, replay.narrated(state.changes[index], nodes.get))) }
+            }
+            return (narrated, end)
+        }
+    }
+
     /// Puts back what a kept run recorded (``InsideRecord``): for a log made to read, not to record.
     func restore(nodes: [Node], changes: [Change], stoppedAt: Double?) {
         state.withLock { state in

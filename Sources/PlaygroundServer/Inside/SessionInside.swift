@@ -1,9 +1,15 @@
 import Reactive
 
 extension Session {
-    /// Runs `work` under the session's inspector: what its RAC objects do is kept in ``inside``.
+    /// Runs `work` under the session's inspector: what its RAC objects do is kept in ``inside``,
+    /// and streamed, once it is done, to the watchers that ask (``InsideFeed``). Never called
+    /// under the session's lock.
     func inspected(_ work: () -> Void) {
         Inspection.run(reportingTo: inside, work)
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.insideFeed.flush(inside, lastEvent: state.log.nextSeq - 1)
+        }
     }
 
     /// The session's time now, in milliseconds since it started: its virtual clock's or real time.

@@ -259,10 +259,11 @@ final class Room: Sendable {
     }
 
     /// Adds `stream` as a watcher of the room's session — its diagram — for the teacher (`student`
-    /// nil) or a student, from event `since` as ``Session/watch(_:since:)`` takes it. The room's
+    /// nil) or a student, from event `since` (with the RAC objects' changes when `inside`) as
+    /// ``Session/watch(_:since:inside:)`` takes it. The room's
     /// session is watched through the room alone (its keys decide who sees it), so that removing a
     /// student ends their diagram too; a stream of a student no longer in the room is closed.
-    func watchSession(_ stream: EventStream, student: Int?, since: Int?) {
+    func watchSession(_ stream: EventStream, student: Int?, since: OutsideNumbers.ResumePoint?, inside: Bool = false) {
         let key = ObjectIdentifier(stream)
         let session = state.withLock { state -> Session? in
             guard !state.isEnded, student.map({ state.students[$0] != nil }) ?? true else { return nil }
@@ -273,7 +274,7 @@ final class Room: Sendable {
         stream.onTermination { [self] in
             _ = state.withLock { $0.sessionWatchers.removeValue(forKey: key) }
         }
-        session.watch(stream, since: since)
+        session.watch(stream, since: since, inside: inside)
     }
 
     /// When the question asked starts (virtual milliseconds), while its answer is not revealed:

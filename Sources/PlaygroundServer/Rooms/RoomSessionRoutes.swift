@@ -25,7 +25,9 @@ extension API {
         router.add(.get, "/api/rooms/{rid}/session", lookup: session) { request, session in sessionInfo(request, session) }
         router.add(.get, "/api/rooms/{rid}/session/events", lookup: anyone) { request, found in
             let (room, student) = (found.access.room, found.access.student)
-            var response = Self.sessionEvents(request) { watcher, since in room.watchSession(watcher, student: student, since: since) }
+            var response = Self.sessionEvents(request) { watcher, since, inside in
+                room.watchSession(watcher, student: student, since: since, inside: inside)
+            }
             renewCookie(&response, request, found.access)
             return response
         }

@@ -23,6 +23,9 @@ struct EventLog {
     struct Entry: Sendable {
         let event: RecordedEvent
         let frame: ServerSentEvent
+        /// How many of the session's RAC object changes were streamed before it (``InsideFeed``):
+        /// where a watcher resuming after it takes up the changes.
+        var insideThrough = 0
 
         /// The bytes it holds, about: its texts and a fixed share for the rest.
         var bytes: Int {

@@ -82,6 +82,8 @@ final class Session: Sendable {
         var heldBy: String?
         /// The milliseconds its virtual clock may not pass now, if any (``limitClock(by:)``).
         var clockCeiling: (@Sendable () -> Double?)?
+        /// Its RAC objects' changes, streamed to the watchers that ask (``InsideFeed``).
+        var insideFeed = InsideFeed()
     }
 
     let state: Lock<State>
@@ -139,12 +141,6 @@ final class Session: Sendable {
     /// can make threads, and each piece of its work measured apart (``NamedScheduler``).
     static let background = NamedScheduler(QueueScheduler(label: "playground.background"), name: "background")
 
-    /// The session's event stream, as a path: a room's session is watched through its room, whose
-    /// keys decide who sees it.
-    var eventsPath: String { room.map { "/api/rooms/\($0)/session/events" } ?? "/api/sessions/\(id)/events" }
-    /// Where its inputs are posted: this path followed by an input's name (a room's, by its teacher).
-    var inputsPath: String { room.map { "/api/rooms/\($0)/inputs/" } ?? "/api/sessions/\(id)/inputs/" }
-
     // MARK: Events
 
     /// Records what the pipeline reported of `stream`: an event, or a subscription's start or end.
@@ -185,7 +181,8 @@ final class Session: Sendable {
                 thread: thread
             )
             let frame = ServerSentEvent(data: EventJSON.encode(event), event: stream, id: String(seq))
-            state.log.append(EventLog.Entry(event: event, frame: frame))
+            state.insideFeed.flush(inside, lastEvent: seq - 1)  // what the objects did before it comes first
+            state.log.append(EventLog.Entry(event: event, frame: frame, insideThrough: state.insideFeed.through(inside)))
             for watcher in state.watchers.values { watcher.send(frame) }
             return seq
         }
@@ -281,6 +278,7 @@ final class Session: Sendable {
         // The instance goes straight from the state into the work that stops it: no reference
         // here may outlive that work, or its objects are freed outside the inspection, unseen.
         let (stopping, watchers) = state.withLock { state -> ((@Sendable () -> Void)?, [EventStream]) in
+            if !state.isClosed { state.insideFeed.flush(inside, lastEvent: state.log.nextSeq - 1) }
             state.isClosed = true
             defer {
                 state.watchers = [:]

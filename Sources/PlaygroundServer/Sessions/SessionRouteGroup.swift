@@ -13,7 +13,7 @@ extension API {
             return HTTPResponse(status: 204)
         }
         router.add(.get, "/api/sessions/{sid}/events", lookup: session) { request, session in
-            Self.sessionEvents(request) { watcher, since in session.watch(watcher, since: since) }
+            Self.sessionEvents(request) { watcher, since, inside in session.watch(watcher, since: since, inside: inside) }
         }
         router.add(.get, "/api/sessions/{sid}/marbles", lookup: session) { request, session in sessionMarbles(request, session) }
         router.add(.get, "/api/sessions/{sid}/inside", lookup: session) { request, session in sessionInside(request, session) }

@@ -165,15 +165,25 @@ extension API {
         return .deferred { [sessions] respond in sessions.onProgramThread(reservedFor: client) { respond(work()) } }
     }
 
-    /// A session's event stream, `watch` given the stream and the event it resumes after: `since`
-    /// is `Last-Event-ID` for a client that cannot set the header on its first connection (a
-    /// browser's EventSource); the header, sent on a reconnect, wins.
-    static func sessionEvents(_ request: HTTPRequest, watch: @escaping @Sendable (EventStream, Int?) -> Void) -> HTTPResponse {
-        let since = request.query["since"].map(OutsideNumbers.eventID)
+    /// A session's event stream, `watch` given the stream, where it resumes and whether it asked
+    /// for the RAC objects' changes too (`inside=1`): `since` is `Last-Event-ID` for a client
+    /// that cannot set the header on its first connection (a browser's EventSource); the header,
+    /// sent on a reconnect, wins.
+    static func sessionEvents(
+        _ request: HTTPRequest,
+        watch: @escaping @Sendable (EventStream, OutsideNumbers.ResumePoint?, Bool) -> Void
+    ) -> HTTPResponse {
+        let since = request.query["since"].map(OutsideNumbers.resumePoint)
         if case .some(nil) = since {
-            return PlaygroundError(.invalidValue, "since takes an event number, 0 or more.").response
+            return PlaygroundError(.invalidValue, "since takes an event number, 0 or more, or E.N as an inside frame's id.").response
         }
-        return eventStream { watcher in watch(watcher, since ?? nil) }
+        let inside: Bool
+        switch request.query["inside"] {
+        case nil, "0": inside = false
+        case "1": inside = true
+        default: return PlaygroundError(.invalidValue, "inside takes 1 (stream the RAC objects' changes too) or 0.").response
+        }
+        return eventStream { watcher in watch(watcher, since ?? nil, inside) }
     }
 
     /// `GET …/marbles?frame=MS`: the session's streams in marble notation (``SessionMarbles``).
