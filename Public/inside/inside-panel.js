@@ -24,10 +24,11 @@ export class InsidePanel {
   /**
    * `lanes` answers from the events shown: `ended(stream, sub, t)` whether that subscription's `!`
    * came by `t`, and `end()` the time of the last one; `onLight` is given the subscription
-   * (`{stream, sub}`) of the object pointed at or focused, or null; `onGraph` each graph drawn.
+   * (`{stream, sub}`) of the object pointed at or focused, or null; `onGraph` each graph drawn;
+   * `onOpen` the live session shown while the panel is open, or null.
    */
-  constructor({ toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight, onGraph }) {
-    Object.assign(this, { toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight, onGraph });
+  constructor({ toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight, onGraph, onOpen }) {
+    Object.assign(this, { toggle, body, summary, selection, trees, gone, narration, note, probes, lanes, onLight, onGraph, onOpen });
     this.graph = null;
     probes.addEventListener("change", () => this.graph && this.render(this.graph));
     this.open = false;
@@ -113,6 +114,7 @@ export class InsidePanel {
     this.toggle.setAttribute("aria-expanded", String(this.open));
     this.toggle.textContent = this.open ? "Hide the objects" : "Show the objects";
     this.body.hidden = !this.open;
+    this.onOpen?.(this.open && this.live ? this.sessionID : null);
     clearTimeout(this.timer);
     this.timer = null;
     if (this.open) this.refresh();

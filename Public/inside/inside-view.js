@@ -1,14 +1,19 @@
-// The Inside view of a session or kept run: the panel of its RAC objects (inside-panel.js) and its
-// breakpoints (inside-breakpoints.js), over the markup in session/session-markup.js. The session's
-// view gives it what it needs of the rest: the events' lanes, the diagram to light, the clock to
-// stop, the scrubber to move.
+// The Inside view of a session or kept run: the panel of its RAC objects (inside-panel.js), its
+// breakpoints (inside-breakpoints.js) and its changes as they happen (inside-feed.js), over the
+// markup in session/session-markup.js. The session's view gives it what it needs of the rest: the
+// events' lanes, the diagram to light, the clock to stop, the scrubber to move, the event log.
 import { InsideBreakpoints } from "./inside-breakpoints.js";
+import { InsideFeed } from "./inside-feed.js";
 import { InsidePanel } from "./inside-panel.js";
 import { byId } from "../lib/dom.js";
 
 export class InsideView {
-  /** `lanes` and `onLight` go to the panel; `clock`, `scrubTo` and `instant` to the breakpoints. */
-  constructor({ lanes, onLight, clock, scrubTo, instant }) {
+  /**
+   * `lanes` and `onLight` go to the panel; `clock`, `scrubTo` and `instant` to the breakpoints;
+   * `log`, the event log, takes the changes while the panel is open.
+   */
+  constructor({ lanes, onLight, clock, scrubTo, instant, log }) {
+    this.feed = new InsideFeed({ log, announcer: byId("announcer"), probes: byId("inside-probes") });
     this.breakpoints = new InsideBreakpoints({
       fieldset: byId("inside-breaks"), choice: byId("inside-break-choice"), add: byId("inside-break-add"), next: byId("inside-break-next"),
       list: byId("inside-break-list"), status: byId("inside-break-status"), clock, scrubTo, instant,
@@ -17,6 +22,7 @@ export class InsideView {
       toggle: byId("inside-toggle"), body: byId("inside-body"), summary: byId("inside-summary"), trees: byId("inside-trees"),
       gone: byId("inside-gone"), narration: byId("inside-narration"), note: byId("inside-note"), probes: byId("inside-probes"),
       selection: byId("inside-selection"), lanes, onLight, onGraph: (graph) => this.breakpoints.offer(graph),
+      onOpen: (sessionID) => this.feed.follow(sessionID),
     });
   }
 

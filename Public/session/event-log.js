@@ -1,9 +1,12 @@
-// The event log under the diagram: every event as a line, newest first, filtered by stream.
+// The event log under the diagram: every event as a line, newest first, filtered by stream; while
+// the Inside panel is open, each change of RAC's objects too, in its words (inside-feed.js).
 import { html } from "../lib/dom.js";
 import { describe } from "../lib/format.js";
 
 /** Lines kept; the oldest go first. */
 const MAX_LOG = 200;
+/** The filter's value for the changes of RAC's objects: no stream is named so (names are words). */
+const INSIDE = "(inside)";
 
 export class EventLog {
   /** `list` receives the lines; `filter` is the select that shows one stream's lines only. */
@@ -24,15 +27,29 @@ export class EventLog {
 
   /** The streams the filter offers (after a chain's stages are shown or hidden). */
   setStreams(streams) {
+    this.streams = streams;
     const chosen = this.filter.value;
     this.filter.replaceChildren(html("option", undefined, "every stream"));
     this.filter.firstChild.value = "";
-    for (const name of streams) {
-      const option = html("option", undefined, name);
-      option.value = name;
+    const choices = [...streams.map((name) => [name, name]), ...(this.inside ? [[INSIDE, "RAC's objects (Inside)"]] : [])];
+    for (const [value, text] of choices) {
+      const option = html("option", undefined, text);
+      option.value = value;
       this.filter.appendChild(option);
     }
-    this.filter.value = streams.includes(chosen) ? chosen : "";
+    this.filter.value = choices.some(([value]) => value === chosen) ? chosen : "";
+  }
+
+  /** Whether the changes of RAC's objects come as lines too (the Inside panel is open). */
+  showInside(shown) {
+    this.inside = shown;
+    this.setStreams(this.streams ?? []);
+  }
+
+  /** Adds a change of RAC's objects (`{n, t, narration}`, an `inside` frame) as the newest line. */
+  note(change) {
+    if (this.instant !== null && this.instant !== undefined) return;
+    this.prepend(INSIDE, `${change.t} ms · RAC · ${change.narration}`);
   }
 
   /**
@@ -54,12 +71,16 @@ export class EventLog {
   }
 
   line(event) {
-    const item = html("li", "log-entry");
-    item.dataset.stream = event.stream;
     const value = "value" in event ? ` ${describe(event.value, 400)}` : "";
     const subscription = event.sub === undefined ? "" : ` (subscription ${event.sub})`;
-    item.textContent = `#${event.seq} · ${event.t} ms · ${event.stream} ${event.kind}${value}${subscription}`;
-    item.hidden = Boolean(this.filter.value) && this.filter.value !== event.stream;
+    this.prepend(event.stream, `#${event.seq} · ${event.t} ms · ${event.stream} ${event.kind}${value}${subscription}`);
+  }
+
+  prepend(stream, text) {
+    const item = html("li", stream === INSIDE ? "log-entry log-inside" : "log-entry");
+    item.dataset.stream = stream;
+    item.textContent = text;
+    item.hidden = Boolean(this.filter.value) && this.filter.value !== stream;
     this.list.prepend(item);
     while (this.list.children.length > MAX_LOG) this.list.lastElementChild.remove();
   }

@@ -61,7 +61,7 @@ export class SessionView {
     this.runActions = new RunActions(this.runRows);
     this.inside = new InsideView({
       lanes: this.laneEnds(), onLight: (target) => this.diagram && lightSubscription(this.diagram, target),
-      clock: this.clock, scrubTo: (t) => this.scrubber.toTime(t), instant: () => this.instant?.t ?? null,
+      clock: this.clock, scrubTo: (t) => this.scrubber.toTime(t), instant: () => this.instant?.t ?? null, log: this.log,
     });
     this.wireViewControls();
     byId("scenario-title").tabIndex = -1;
