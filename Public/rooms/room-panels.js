@@ -77,7 +77,8 @@ export function heatLane(heat, answered, question) {
 
 /**
  * The teacher's view of the class: the counts, the answer (the teacher sees it before the
- * reveal), each distinct wrong answer with how many gave it, and the heat map.
+ * reveal), each distinct wrong answer with how many gave it, the heat map, and the wrong answers
+ * grouped by what they missed (the server's `Misconception`).
  */
 export function classPanel(view) {
   const question = view.question;
@@ -98,7 +99,21 @@ export function classPanel(view) {
   rows.push(guarded("where the class put events", "", () => lessonRow("where the class put events", heatLane(heat, answered, question), "")));
   const lanes = laneGroup("The class's answers", rows);
   lanes.id = "room-class";
-  return [counts, lanes];
+  return [counts, lanes, ...missedList(tally.missed)];
+}
+
+/** The wrong answers by what they missed, whatever their marbles: a count and a sentence each. */
+function missedList(groups) {
+  if (!Array.isArray(groups) || !groups.length) return [];
+  const list = html("ul", "room-misconceptions");
+  list.id = "room-misconceptions";
+  list.setAttribute("aria-label", "Wrong answers, by what they missed");
+  for (const { group, sentence, count } of groups) {
+    const item = html("li", undefined, `${Number(count) || 0} × ${String(sentence ?? "")}`);
+    item.dataset.group = String(group ?? "");
+    list.appendChild(item);
+  }
+  return [html("p", "hint", "Wrong answers, by what they missed:"), list];
 }
 
 /** A student's answer against the truth, marble by marble: the verdict, the rows and what they missed. */

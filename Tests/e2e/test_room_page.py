@@ -75,6 +75,9 @@ def test_a_teacher_asks_three_students_and_reveals(playground):
         wait(teacher, lambda: text_of(teacher, "room-counts") == "3 joined · 3 answered · 2 right")
         wrong = teacher.find_elements(By.CSS_SELECTOR, "#room-class [data-wrong]")
         assert len(wrong) == 1 and wrong[0].get_attribute("data-count") == "1" and "-a-b-c|" in wrong[0].text
+        # Grouped by what it missed: every value of `a` let through, as if skip did nothing.
+        groups = [(item.get_attribute("data-group"), item.text) for item in teacher.find_elements(By.CSS_SELECTOR, "#room-misconceptions li")]
+        assert groups == [("everyValue", "1 × Let every value through, as if the operator did nothing.")], groups
         heat = {cell.get_attribute("data-frame"): cell.get_attribute("data-count")
                 for cell in teacher.find_elements(By.CSS_SELECTOR, ".room-heat-cell")}
         assert heat == {"1": "1", "3": "3", "5": "3", "6": "3"}, heat

@@ -82,7 +82,9 @@ def test_a_room_asks_the_class_and_counts_what_it_answers(playground):
         assert "truth" not in body["question"], "a student does not see the answer before the reveal"
     watch.wait_for(lambda events: events and (latest(watch).get("class") or {}).get("answered") == 3)
     tally = latest(watch)["class"]
-    assert (tally["right"], tally["wrong"]) == (2, [{"marbles": "-a-b-c|", "count": 1, "right": False}])
+    assert (tally["right"], tally["wrong"]) == (2, [{"marbles": "-a-b-c|", "count": 1, "right": False, "misconception": "everyValue"}])
+    assert [(group["group"], group["count"]) for group in tally["missed"]] == [("everyValue", 1)], tally["missed"]
+    assert tally["missed"][0]["sentence"].startswith("Let every value through")
     assert tally["heat"] == [0, 1, 0, 3, 0, 3, 3, 0]
     # A student changes their mind: the counts follow, nothing counted twice.
     status, _ = answer(playground, rid, alan["studentKey"], question["id"], "---b-c|")

@@ -15,7 +15,7 @@ struct LessonRuns {
     let answerBytes: Int
 
     /// One event of a row as the page compares it: its frame, `n`/`|`/`#`, and its value's JSON.
-    struct Read: Equatable {
+    struct Read: Equatable, Sendable {
         let frame: Int
         let kind: Character
         let value: String?

@@ -60,7 +60,7 @@ extension Room {
             }
             let now = ContinuousClock.now
             guard state.students[student]?.answers.take(at: now) == true else { return .failure(.rateExceeded) }
-            state.tally.set(student, marbles: marbles, events: events, truth: question.truthEvents)
+            state.tally.set(student, marbles: marbles, events: events, truth: question.truthEvents, sources: question.sources)
             state.lastActivity = now
             changed(&state, students: false, only: student)
             return .success(())

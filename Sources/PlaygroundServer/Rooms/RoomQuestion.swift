@@ -20,7 +20,12 @@ struct RoomQuestion: Sendable {
     let truth: String
     /// The answer as events.
     let truthEvents: [LessonRuns.Read]
+    /// What the other named streams (the rows the asked one reads) sent in the window, in its
+    /// frames: what ``Misconception`` compares a wrong answer with.
+    var sources: [[LessonRuns.Read]] = []
     var isRevealed = false
+    /// The most other streams kept as ``sources``.
+    static let maximumSources = 8
 
     /// The most frames a question spans (a lesson's rows have at most 200 characters).
     static let maximumFrames = 200
@@ -62,11 +67,22 @@ struct RoomQuestion: Sendable {
         letters known: [String: JSONValue]
     ) -> RoomQuestion {
         let events = Lock<[RecordedEvent]>([])
+        let others = Lock<[String: [LessonRuns.Read]]>([:])
         let end = from + Double(frame * frames)
         SessionReplay.run(definition, settings: settings, steps: steps, beyond: Double(frame * frames)) { name, report, at in
-            guard name == stream, case .event(let event, _) = report else { return }
+            guard case .event(let event, _) = report else { return }
             let t = Double(at / .microseconds(1)) / 1_000
             guard t >= from, t < end else { return }
+            guard name == stream else {
+                // A named stream's (not a stage's, not a source inside a stream), in frames.
+                guard !name.contains("·") else { return }
+                let read = LessonRuns.Read(event, frame: Int(((t - from) / Double(frame)).rounded(.down)))
+                others.withLock { others in
+                    guard others[name] != nil || others.count < maximumSources else { return }
+                    others[name, default: []].append(read)
+                }
+                return
+            }
             events.withLock {
                 $0.append(
                     RecordedEvent(
@@ -101,7 +117,8 @@ struct RoomQuestion: Sendable {
             frames: frames,
             letters: letters,
             truth: truth,
-            truthEvents: LessonRuns.read(truth, letters: letters) ?? []
+            truthEvents: LessonRuns.read(truth, letters: letters) ?? [],
+            sources: others.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
         )
     }
 
@@ -132,6 +149,15 @@ struct ClassTally: Sendable {
         let marbles: String
         var count: Int
         let right: Bool
+        /// What a wrong answer missed (``Misconception``); nil for the right one.
+        let misconception: Misconception?
+    }
+
+    /// The wrong answers that missed one thing, whatever their marbles, and how many gave them.
+    struct MisconceptionGroup: Sendable, Encodable {
+        let group: Misconception
+        let sentence: String
+        let count: Int
     }
 
     private struct Answer: Sendable {
@@ -139,10 +165,12 @@ struct ClassTally: Sendable {
         let key: String
         let right: Bool
         let frames: Set<Int>
+        let misconception: Misconception?
     }
 
     private var answers: [Int: Answer] = [:]
     private(set) var groups: [String: Group] = [:]
+    private var missed: [Misconception: Int] = [:]
     private(set) var right = 0
     private(set) var heat: [Int]
 
@@ -152,14 +180,19 @@ struct ClassTally: Sendable {
 
     var answered: Int { answers.count }
 
-    /// `student`'s answer, written `marbles`, read as `events`; the truth is `truth`.
-    mutating func set(_ student: Int, marbles: String, events: [LessonRuns.Read], truth: [LessonRuns.Read]) {
+    /// `student`'s answer, written `marbles`, read as `events`; the truth is `truth`, and what
+    /// the asked stream reads sent `sources` (a wrong answer's ``Misconception`` compares them).
+    mutating func set(_ student: Int, marbles: String, events: [LessonRuns.Read], truth: [LessonRuns.Read], sources: [[LessonRuns.Read]] = []) {
         remove(student)
         let key = events.map { "\($0.frame)\($0.kind)\($0.value ?? "")" }.joined(separator: "\u{1F}")
-        let answer = Answer(marbles: marbles, key: key, right: events == truth, frames: Set(events.map(\.frame)))
+        let right = events == truth
+        // One answer is classified once: the same marbles again join its group.
+        let misconception = right ? nil : groups[key]?.misconception ?? Misconception.classify(events, truth: truth, sources: sources)
+        let answer = Answer(marbles: marbles, key: key, right: right, frames: Set(events.map(\.frame)), misconception: misconception)
         answers[student] = answer
-        groups[key, default: Group(marbles: marbles, count: 0, right: answer.right)].count += 1
-        if answer.right { right += 1 }
+        groups[key, default: Group(marbles: marbles, count: 0, right: right, misconception: misconception)].count += 1
+        if let misconception { missed[misconception, default: 0] += 1 }
+        if answer.right { self.right += 1 }
         for frame in answer.frames where frame < heat.count { heat[frame] += 1 }
     }
 
@@ -168,6 +201,10 @@ struct ClassTally: Sendable {
         guard let old = answers.removeValue(forKey: student) else { return }
         groups[old.key]?.count -= 1
         if groups[old.key]?.count == 0 { groups[old.key] = nil }
+        if let misconception = old.misconception {
+            missed[misconception, default: 0] -= 1
+            if missed[misconception] == 0 { missed[misconception] = nil }
+        }
         if old.right { right -= 1 }
         for frame in old.frames where frame < heat.count { heat[frame] -= 1 }
     }
@@ -175,6 +212,12 @@ struct ClassTally: Sendable {
     /// `student`'s answer as written, and whether it is right.
     func answer(of student: Int) -> (marbles: String, right: Bool)? {
         answers[student].map { ($0.marbles, $0.right) }
+    }
+
+    /// The wrong answers by what they missed, the most given first (at most one per kind).
+    var misconceptions: [MisconceptionGroup] {
+        missed.map { MisconceptionGroup(group: $0.key, sentence: $0.key.sentence, count: $0.value) }
+            .sorted { ($0.count, $1.group.rawValue) > ($1.count, $0.group.rawValue) }
     }
 
     /// The distinct wrong answers, the most given first (at most `limit`).

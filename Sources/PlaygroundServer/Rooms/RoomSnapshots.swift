@@ -7,7 +7,8 @@ import MicroHTTP
 extension Room {
     /// The most bytes a snapshot takes, by construction: a room's title and its course's (800
     /// bytes of text each), up to 100 lessons listed by id (60) and title (``listedTitleBytes``),
-    /// 20 wrong answers of 400 bytes, a heat map of 200 frames, a question's letters
+    /// 20 wrong answers of 400 bytes (with what each missed), at most seven groups of what they
+    /// missed (``Misconception``, a sentence each), a heat map of 200 frames, a question's letters
     /// (``RoomQuestion/maximumLetterBytes``) and answer, and a student's name — each as JSON
     /// escapes it. Every watcher's queue holds one (`--sse-queue-bytes` is at least this and 16
     /// KiB), so no room's stream outgrows it (RoomTests measures the largest room there can be).
@@ -77,6 +78,7 @@ extension Room {
                 answered: state.tally.answered,
                 right: state.tally.right,
                 wrong: state.tally.wrongGroups(limit: Self.shownGroups),
+                missed: state.tally.misconceptions,
                 heat: state.tally.heat
             )
         }

@@ -24,6 +24,8 @@ struct RoomView: Encodable, Sendable {
         let answered: Int
         let right: Int
         let wrong: [ClassTally.Group]
+        /// The wrong answers by what they missed (``Misconception``), whatever their marbles.
+        let missed: [ClassTally.MisconceptionGroup]
         let heat: [Int]
     }
 
