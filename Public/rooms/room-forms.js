@@ -1,7 +1,7 @@
 // A room's forms, before a room is shown: opening one (the teacher), joining one by its code (a
 // student), and the teacher's key pasted into a browser that does not hold it. The keys a browser
 // holds are kept in its local storage, never in an address.
-import { joinRoom, openRoom } from "../lib/api.js";
+import { joinRoom, openRoom, roomState } from "../lib/api.js";
 import { byId, html, prose } from "../lib/dom.js";
 import { myLinks } from "../lib/links.js";
 import { explain, notice } from "../lib/notice.js";
@@ -119,11 +119,39 @@ export function renderJoin(room, code) {
   );
   onSubmit(form, async () => {
     const joined = await joinRoom(codeField.value, name.value);
-    rememberRoomKey(joined.room, { role: "student", key: joined.studentKey, name: joined.name });
+    rememberRoomKey(joined.room, { role: "student", key: joined.studentKey, name: joined.name, code: joinCode(codeField.value) });
     location.hash = `room/${joined.room}`;
   });
   room.section.replaceChildren(heading("Join a room"), form);
   (code ? name : codeField).focus();
+  // The join link opened again (a reload, a second tab): back to the seat this browser holds.
+  if (code) {
+    seatFor(code).then((id) => {
+      if (id && room.section.contains(form)) location.hash = `room/${id}`;
+    });
+  }
+}
+
+/** A join code as the server reads it: upper case, no spaces or dashes. */
+const joinCode = (text) => String(text ?? "").toUpperCase().replace(/[\s-]/g, "");
+
+/**
+ * The room this browser holds a student's seat in for join code `code`, if the seat is still
+ * there (not removed, the room not ended): its id. A seat kept before codes were kept with it is
+ * asked about too.
+ */
+async function seatFor(code) {
+  const wanted = joinCode(code);
+  for (const [id, entry] of Object.entries(roomKeys())) {
+    if (entry?.role !== "student" || (entry.code && entry.code !== wanted)) continue;
+    try {
+      const view = await roomState(id, entry.key);
+      if (joinCode(view.code) === wanted && !view.ended) return id;
+    } catch {
+      // removed, ended or gone: no seat there
+    }
+  }
+  return null;
 }
 
 /** A room this browser holds no key of: the teacher pastes theirs; a student joins again. */

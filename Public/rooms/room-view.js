@@ -127,6 +127,10 @@ export class RoomView {
       parts.push(counts);
     }
     this.keepFocus(() => this.shell.replaceChildren(...parts));
+    // The names, once shown, follow who joined and who answered.
+    const names = `${view.students}:${view.question?.id}:${view.class?.answered}`;
+    if (this.namesShown && names !== this.namesSeen) this.showNames?.().catch((error) => notice(explain(error)));
+    this.namesSeen = names;
   }
 
   /** The teacher's controls, made once: the join code, presentation mode, names, the end, the ask form. */
@@ -145,12 +149,15 @@ export class RoomView {
     nameList.id = "room-names";
     nameList.setAttribute("aria-label", "The class");
     const showNames = async () => {
+      this.namesShown = true;
       const students = await roomStudents(view.id, this.params.key);
       nameList.replaceChildren(...students.map((student) => {
-        const item = html("li", undefined, `${student.name} `);
+        const answered = student.answered === undefined ? "" : student.answered ? " — answered " : " — not answered yet ";
+        const item = html("li", undefined, `${student.name}${answered || " "}`);
+        if (student.answered !== undefined) item.dataset.answered = String(student.answered);
         const remove = button("Remove", "secondary");
         remove.setAttribute("aria-label", `Remove ${student.name} from the room`);
-        remove.addEventListener("click", () => removeStudent(view.id, this.params.key, student.number)
+        remove.addEventListener("click", () => confirm(`Remove ${student.name} from the room? Their seat and answers go.`) && removeStudent(view.id, this.params.key, student.number)
           .then(showNames).catch((error) => notice(explain(error))));
         item.append(remove);
         return item;
@@ -158,6 +165,7 @@ export class RoomView {
       if (!students.length) nameList.replaceChildren(html("li", "hint", "Nobody has joined yet."));
     };
     names.addEventListener("click", () => showNames().catch((error) => notice(explain(error))));
+    this.showNames = showNames; // shown once, the list follows the class (renderTeacher)
     const door = button("Close to newcomers", "secondary");
     door.id = "room-door";
     door.setAttribute("aria-pressed", "false");
@@ -172,7 +180,8 @@ export class RoomView {
       }
     });
     const end = button("End the room", "secondary");
-    end.addEventListener("click", () => endRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
+    end.addEventListener("click", () => confirm("End the room for everyone? Every student's view of it closes.")
+      && endRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
     head.append(code, present, names, door, end);
     const shell = html("div", "room-class-view");
     this.section.replaceChildren(this.heading(view.title), head, this.link, nameList, ...this.courseControls(view), this.askForm(view), shell);

@@ -140,6 +140,7 @@ def test_a_course_moves_on_and_the_class_follows(playground):
         teacher.find_element(By.XPATH, "//button[text()='Show names']").click()
         wait(teacher, lambda: "Ada" in text_of(teacher, "room-names"))
         teacher.find_element(By.CSS_SELECTOR, "#room-names button[aria-label='Remove Ada from the room']").click()
+        teacher.switch_to.alert.accept()  # Remove asks first (test_room_seats.py)
         wait(student, lambda: text_of(student, "room-title") == "You have left the room")
         wait(teacher, lambda: "Nobody has joined yet." in text_of(teacher, "room-names"))
         element(teacher, "room-door").click()

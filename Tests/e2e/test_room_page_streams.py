@@ -203,6 +203,7 @@ def test_the_room_diagram_is_watched_through_the_room_and_ends_for_a_removed_stu
         teacher.find_element(By.XPATH, "//button[text()='Show names']").click()
         wait(teacher, lambda: "Ada" in text_of(teacher, "room-names"))
         teacher.find_element(By.CSS_SELECTOR, "#room-names button[aria-label='Remove Ada from the room']").click()
+        teacher.switch_to.alert.accept()  # Remove asks first (test_room_seats.py)
         wait(student, lambda: text_of(student, "room-title") == "You have left the room")
         wait(student, lambda: element(student, "connection").text == "Disconnected", timeout=20)
         wait(student, lambda: "You are no longer in the room: the teacher took you out of it." in text_of(student, "notice"))

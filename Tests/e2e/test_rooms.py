@@ -101,8 +101,8 @@ def test_a_room_asks_the_class_and_counts_what_it_answers(playground):
     status, body = answer(playground, rid, ada["studentKey"], question["id"], "--")
     assert (status, body["error"]["code"]) == (409, "question_revealed")
     status, body = playground.json("GET", f"/api/rooms/{rid}/students", None, bearer(teacher))
-    assert body == {"students": [{"number": 1, "name": "Ada Lovelace"}, {"number": 2, "name": "Ada Lovelace (2)"},
-                                 {"number": 3, "name": "Alan"}]}
+    assert body == {"students": [{"number": 1, "name": "Ada Lovelace", "answered": True}, {"number": 2, "name": "Ada Lovelace (2)", "answered": True},
+                                 {"number": 3, "name": "Alan", "answered": True}]}
 
 
 def test_keys_decide_who_drives_asks_and_answers(playground):

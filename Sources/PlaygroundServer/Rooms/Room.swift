@@ -170,8 +170,13 @@ final class Room: Sendable {
     }
 
     /// The students, in the order they joined (the teacher's alone).
-    var students: [(number: Int, name: String)] {
-        state.withLock { $0.students.values.sorted { $0.number < $1.number }.map { ($0.number, $0.name) } }
+    /// The students, by number, and whether each has answered the question asked (nil: none is).
+    var students: [(number: Int, name: String, answered: Bool?)] {
+        state.withLock { state in
+            state.students.values.sorted { $0.number < $1.number }.map { student in
+                (student.number, student.name, state.question.map { _ in state.tally.answer(of: student.number) != nil })
+            }
+        }
     }
 
     /// Takes student `number` out of the room: their key opens nothing from now on, their answer

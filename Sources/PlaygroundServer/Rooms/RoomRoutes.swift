@@ -92,7 +92,7 @@ extension API {
             return response
         }
         router.add(.get, "/api/rooms/{rid}/students", lookup: teacher) { request, access in
-            .json(StudentList(students: access.room.students.map { StudentList.Student(number: $0.number, name: $0.name) }))
+            .json(StudentList(students: access.room.students.map { StudentList.Student(number: $0.number, name: $0.name, answered: $0.answered) }))
         }
         let input: Router.Finder<Session> = { checkRoomInputHead(&$0) }
         router.add(.post, "/api/rooms/{rid}/inputs/{name}", lookup: input) { request, session in
@@ -339,10 +339,12 @@ extension API {
 
 /// `GET /api/rooms/{rid}/students`.
 struct StudentList: Encodable {
-    /// A student: their number in the room (the first part of their key) and name.
+    /// A student: their number in the room (the first part of their key), name, and whether they
+    /// have answered the question asked (absent while none is).
     struct Student: Encodable {
         let number: Int
         let name: String
+        let answered: Bool?
     }
     let students: [Student]
 }
