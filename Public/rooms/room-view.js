@@ -120,7 +120,9 @@ export class RoomView {
       reveal.id = "room-reveal";
       reveal.disabled = view.question.revealed;
       reveal.addEventListener("click", () => revealRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
-      parts.push(words, ...classPanel(view), reveal); // the class panel draws what it can of any row
+      // Presenting (the screen the class sees), nothing of the answer shows before the reveal.
+      const hidden = document.body.classList.contains("presenting") && !view.question.revealed;
+      parts.push(words, ...(hidden ? presentedCounts(view) : classPanel(view)), reveal); // the class panel draws what it can of any row
     } else {
       const counts = html("p", "room-counts", `${view.students} joined. Ask the class when you are ready.`);
       counts.id = "room-counts";
@@ -143,6 +145,7 @@ export class RoomView {
     present.setAttribute("aria-pressed", "false");
     present.addEventListener("click", () => {
       present.setAttribute("aria-pressed", String(document.body.classList.toggle("presenting")));
+      if (this.view) this.renderTeacher(this.view); // what the class may see changes with it
     });
     const names = button("Show names", "secondary");
     const nameList = html("ul", "room-names");
@@ -311,4 +314,11 @@ export class RoomView {
     lane.setAttribute("width", (question.frames + 2) * FRAME_WIDTH);
     return { form, status };
   }
+}
+
+/** In presentation mode before the reveal: how many joined and answered, and nothing of the answers. */
+function presentedCounts(view) {
+  const counts = html("p", "room-counts", `${view.students} joined · ${view.class?.answered ?? 0} answered`);
+  counts.id = "room-counts";
+  return [counts, html("p", "room-presenting-note", "The answer and the class's answers show after the reveal.")];
 }
