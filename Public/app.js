@@ -82,7 +82,8 @@ async function start() {
   /** A room as its teacher or a student sees it: the room's panel above its session, live. */
   async function showRoom(id, role) {
     tabs.mark(null);
-    const entry = roomKeys()[id];
+    // The audience view's key is kept apart: the same browser holds the teacher's.
+    const entry = roomKeys()[role === "audience" ? `${id}#audience` : id];
     if (entry?.role !== role) {
       await router.show({ room: { mode: "key", id, role } });
       return;
@@ -145,6 +146,7 @@ async function start() {
     })
     .on((hash) => (hash.startsWith("teach/") ? hash.slice("teach/".length) : null), (id) => showRoom(id, "teacher"))
     .on((hash) => (hash.startsWith("room/") ? hash.slice("room/".length) : null), (id) => showRoom(id, "student"))
+    .on((hash) => (hash.startsWith("audience/") ? hash.slice("audience/".length) : null), (id) => showRoom(id, "audience"))
     .on((hash) => (hash === "join" || hash.startsWith("join/") ? hash.slice("join/".length) : null), async (code) => {
       tabs.mark(null);
       await router.show({ room: { mode: "join", code } });

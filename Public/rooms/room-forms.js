@@ -156,6 +156,11 @@ async function seatFor(code) {
 
 /** A room this browser holds no key of: the teacher pastes theirs; a student joins again. */
 export function renderKey(room, { id, role }) {
+  if (role === "audience") {
+    room.section.replaceChildren(heading("Audience view"),
+      html("p", undefined, "This browser holds no audience key of this room: open the audience view from the teacher's screen."));
+    return;
+  }
   if (role === "student") {
     const again = html("a", undefined, "Join with the room's code");
     again.href = "#join";

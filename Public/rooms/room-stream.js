@@ -15,11 +15,12 @@ const LONGEST_WAIT_MS = 30_000;
 export const isGone = (error) => error instanceof APIError && (error.status === 403 || error.status === 404);
 
 /**
- * What `role` (teacher or student) is told when the room's key opens it no more (`error`: the
+ * What `role` (teacher, student or audience) is told when the room's key opens it no more (`error`: the
  * server's refusal, 403 or 404).
  */
 export function goneWords(error, role) {
   if (error.status === 404) return "The room has ended, so there is nothing more to follow. Thank you for taking part!";
+  if (role === "audience") return `This browser's audience key does not open the room: ${error.message}`;
   return role === "teacher"
     ? `This browser's teacher key does not open the room: ${error.message}`
     : `You are no longer in the room: the teacher took you out of it. ${error.message}`;

@@ -9,7 +9,7 @@ import { parseRow } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow } from "../lib/marble-row.js";
 import { explain, notice } from "../lib/notice.js";
 import { RoomStream, goneWords } from "./room-stream.js";
-import { button, field, heading, onSubmit, renderJoin, renderKey, renderOpen } from "./room-forms.js";
+import { button, field, heading, onSubmit, rememberRoomKey, renderJoin, renderKey, renderOpen } from "./room-forms.js";
 import { classPanel, legend, questionWords, revealPanel } from "./room-panels.js";
 
 export class RoomView {
@@ -106,6 +106,7 @@ export class RoomView {
     const first = this.view === null;
     this.view = view;
     if (this.params.role === "teacher") this.renderTeacher(view);
+    else if (this.params.role === "audience") this.renderAudience(view);
     else this.renderStudent(view);
     if (first) byId("room-title")?.focus();
   }
@@ -185,7 +186,13 @@ export class RoomView {
     const end = button("End the room", "secondary");
     end.addEventListener("click", () => confirm("End the room for everyone? Every student's view of it closes.")
       && endRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
-    head.append(code, present, names, door, end);
+    // The projector's own window: its key watches the room and controls nothing.
+    const audience = button("Open the audience view", "secondary");
+    audience.addEventListener("click", () => {
+      rememberRoomKey(`${view.id}#audience`, { role: "audience", key: this.view?.audienceKey ?? view.audienceKey });
+      window.open(`#audience/${view.id}`, "_blank");
+    });
+    head.append(code, present, audience, names, door, end);
     const shell = html("div", "room-class-view");
     this.section.replaceChildren(this.heading(view.title), head, this.link, nameList, ...this.courseControls(view), this.askForm(view), shell);
     return shell;
@@ -228,6 +235,23 @@ export class RoomView {
       field("ask-frame", "ms a frame", frame), button("Ask the class", "action", "submit"));
     onSubmit(form, () => askRoom(view.id, this.params.key, { stream: stream.value, frames: Number(frames.value), frame: Number(frame.value) }));
     return form;
+  }
+
+  /**
+   * The audience view, for the projector: the room's code to join with, the question, and how
+   * many answered — nothing of the answer (the server sends none) until the reveal, then the
+   * answer and the class's answers.
+   */
+  renderAudience(view) {
+    const join = html("p", "room-code");
+    join.append("Join at ", html("strong", undefined, `${location.origin}/#join/${view.code}`), " — code ",
+      html("strong", "room-code-value", view.code));
+    const parts = [this.heading(view.title), join, this.link];
+    const question = view.question;
+    if (!question) parts.push(html("p", "room-status", `${view.students} joined. The question comes soon.`));
+    else if (question.revealed) parts.push(prose("p", questionWords(question)), ...classPanel(view));
+    else parts.push(prose("p", questionWords(question)), ...presentedCounts({ ...view, class: { answered: view.answered } }));
+    this.keepFocus(() => this.section.replaceChildren(...parts));
   }
 
   renderStudent(view) {

@@ -101,7 +101,7 @@ function renderEndControls(field, input, sender, controls) {
  */
 export function renderInputs(form, scenario, sessionID, room = null) {
   form.replaceChildren();
-  form.closest(".panel").hidden = scenario.inputs.length === 0 || room?.role === "student"; // the ticker has none
+  form.closest(".panel").hidden = scenario.inputs.length === 0 || (room && room.role !== "teacher"); // the ticker has none; a room is driven by its teacher alone
   form.onsubmit = (event) => event.preventDefault();
   const streamNames = new Set(scenario.streams.map((stream) => stream.name));
   const boundFields = new Map();

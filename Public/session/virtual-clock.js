@@ -30,7 +30,7 @@ export class VirtualClock {
     this.session = sessionID;
     this.virtual = virtual;
     this.bar.hidden = !virtual;
-    for (const control of this.bar.querySelectorAll("button, select, label")) control.hidden = room?.role === "student";
+    for (const control of this.bar.querySelectorAll("button, select, label")) control.hidden = Boolean(room) && room.role !== "teacher";
     this.advanced = 0; // what this page has advanced the clock by
     this.latest = 0; // the latest event time seen (another tab may have advanced the clock too)
     this.pending = 0; // steps sent and not yet answered: the clock is busy until they are

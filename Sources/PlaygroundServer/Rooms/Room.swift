@@ -42,8 +42,10 @@ final class Room: Sendable {
 
     struct Watcher {
         let stream: EventStream
-        /// `nil` for the teacher.
+        /// `nil` for the teacher and the audience.
         let student: Int?
+        /// The projector's view (``audienceKey``): the teacher's pace, nothing of the answer.
+        var audience = false
     }
 
     /// What the room's lock guards (read by the snapshots, RoomSnapshots.swift).
@@ -126,6 +128,13 @@ final class Room: Sendable {
 
     /// Whether `key` is the teacher's.
     func isTeacher(_ key: String) -> Bool { RoomKeys.matches(key, teacherKey) }
+
+    /// The key of the audience view (the projector's): it watches the room and controls nothing.
+    /// The teacher's view carries it.
+    let audienceKey = RoomKeys.make()
+
+    /// Whether `key` is the audience view's.
+    func isAudience(_ key: String) -> Bool { RoomKeys.matches(key, audienceKey) }
 
     /// The student whose key is `key`, or `nil`.
     func student(withKey key: String) -> Int? {
@@ -241,11 +250,11 @@ final class Room: Sendable {
 
     /// Adds `stream` as the teacher's (`student` nil) or a student's: it gets the current
     /// snapshot, then each later one.
-    func watch(_ stream: EventStream, student: Int?) {
+    func watch(_ stream: EventStream, student: Int?, audience: Bool = false) {
         let accepted = state.withLock { state -> Bool in
             guard !state.isEnded else { return false }
-            stream.send(snapshot(state, for: student))
-            state.watchers[ObjectIdentifier(stream)] = Watcher(stream: stream, student: student)
+            stream.send(snapshot(state, for: student, audience: audience))
+            state.watchers[ObjectIdentifier(stream)] = Watcher(stream: stream, student: student, audience: audience)
             state.lastActivity = .now
             return true
         }
@@ -299,9 +308,10 @@ final class Room: Sendable {
         }
     }
 
-    /// The teacher's view now (what `GET /api/rooms/{rid}` answers the teacher).
-    func view(for student: Int?) -> RoomView {
-        state.withLock { view(of: $0, for: student) }
+    /// The view now of the teacher (`student` nil), a student or the audience (what `GET
+    /// /api/rooms/{rid}` answers).
+    func view(for student: Int?, audience: Bool = false) -> RoomView {
+        state.withLock { view(of: $0, for: student, audience: audience) }
     }
 
     /// Something changed: the version moves on, the students affected get their snapshot now
@@ -341,10 +351,12 @@ final class Room: Sendable {
 
     private func sendTeacher(_ state: inout State, at now: ContinuousClock.Instant) {
         state.lastTeacherSend = now
-        let teachers = state.watchers.values.filter { $0.student == nil }
-        guard !teachers.isEmpty else { return }
+        let watching = state.watchers.values.filter { $0.student == nil }
+        guard !watching.isEmpty else { return }
+        // The audience at the teacher's pace: how many answered changes with every answer.
         let frame = snapshot(state, for: nil)
-        for watcher in teachers { watcher.stream.send(frame) }
+        let audience = watching.contains(where: \.audience) ? snapshot(state, for: nil, audience: true) : frame
+        for watcher in watching { watcher.stream.send(watcher.audience ? audience : frame) }
     }
 
     // MARK: Life

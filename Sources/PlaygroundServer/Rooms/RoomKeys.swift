@@ -4,8 +4,8 @@ import MicroHTTP
 /// A room's secrets and how a request shows one (docs/API.md, "Rooms"): 128 random bits as 32 hex
 /// digits, compared in constant time, sent as `Authorization: Bearer KEY` — or, for an
 /// `EventSource`, which cannot send headers, as a cookie the room set on its own path
-/// (`room_teacher`, `room_student`: `HttpOnly`, `SameSite=Strict`), so that no key is ever in a
-/// URL a log keeps.
+/// (`room_teacher`, `room_student`, `room_audience`: `HttpOnly`, `SameSite=Strict`), so that no
+/// key is ever in a URL a log keeps.
 enum RoomKeys {
     /// A new key: 128 random bits, as 32 hex digits.
     static func make() -> String {
@@ -50,15 +50,16 @@ enum RoomKeys {
         return difference == 0
     }
 
-    /// Who asks, as a request shows it.
+    /// Who asks, as a request shows it: the audience is the projector's view, which watches the
+    /// room and controls nothing (its key opens no route that changes anything).
     enum Role: String, Sendable {
-        case teacher, student
+        case teacher, student, audience
 
         /// The cookie that carries this role's key.
         var cookie: String { "room_" + rawValue }
     }
 
-    /// The key a request shows: its `Authorization: Bearer` key, else the cookie of `role` (either
+    /// The key a request shows: its `Authorization: Bearer` key, else the cookie of `role` (any
     /// role's when `role` is nil, the teacher's first).
     static func key(of request: HTTPRequest, as role: Role?) -> String? {
         if let authorization = request.header("Authorization") {
@@ -67,7 +68,7 @@ enum RoomKeys {
             return String(parts[1]).trimmingCharacters(in: .whitespaces)
         }
         guard let header = request.header("Cookie") else { return nil }
-        let names = role.map { [$0.cookie] } ?? [Role.teacher.cookie, Role.student.cookie]
+        let names = role.map { [$0.cookie] } ?? [Role.teacher.cookie, Role.student.cookie, Role.audience.cookie]
         for name in names {
             for pair in header.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)

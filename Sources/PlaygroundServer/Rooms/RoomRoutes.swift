@@ -10,6 +10,11 @@ extension API {
     struct RoomAccess: Sendable {
         let room: Room
         let student: Int?
+        /// The audience view's key (the projector's): it watches, and controls nothing.
+        var audience = false
+
+        /// The role whose key was shown.
+        var role: RoomKeys.Role { audience ? .audience : student == nil ? .teacher : .student }
     }
 
     /// The room named by the path, and who asks, as `roles` allows: 404/421 for no such room, 401
@@ -34,6 +39,12 @@ extension API {
             if let student = room.student(withKey: key) {
                 guard roles.contains(.student) else { return .refused(PlaygroundError(.teacherOnly, "Only the room's teacher does this.")) }
                 return .proceed(RoomAccess(room: room, student: student))
+            }
+            if room.isAudience(key) {
+                guard roles.contains(.audience) else {
+                    return .refused(PlaygroundError(.teacherOnly, "The audience view's key watches the room; it does nothing else."))
+                }
+                return .proceed(RoomAccess(room: room, student: nil, audience: true))
             }
             return .refused(PlaygroundError(.wrongKey, "That key opens nothing in this room."))
         }
@@ -66,14 +77,16 @@ extension API {
         let joinCode: Router.Finder<JoinCode> = { requireJoinCode(&$0) }
         router.add(.post, "/api/join/{code}", lookup: joinCode) { request, found in joinRoom(request, found.code) }
         let anyone = requireRoom([.teacher, .student])
+        // What the audience view may do too: watch.
+        let watching = requireRoom([.teacher, .student, .audience])
         let teacher = requireRoom([.teacher])
         let asking: Router.Finder<RoomAccess> = { request in teacher(&request).unless(Self.jsonOnly(request)) }
         let student = requireRoom([.student])
         let answering: Router.Finder<RoomAccess> = { request in
             student(&request).unless(Self.jsonOnly(request) ?? Self.smallBody(request, at: Self.maxAnswerBodyBytes, "An answer"))
         }
-        router.add(.get, "/api/rooms/{rid}", lookup: anyone) { request, access in
-            var response = HTTPResponse.json(access.room.view(for: access.student))
+        router.add(.get, "/api/rooms/{rid}", lookup: watching) { request, access in
+            var response = HTTPResponse.json(access.room.view(for: access.student, audience: access.audience))
             renewCookie(&response, request, access)
             return response
         }
@@ -81,13 +94,13 @@ extension API {
             rooms.end(access.room.id, reason: "ended")
             return HTTPResponse(status: 204)
         }
-        router.add(.post, "/api/rooms/{rid}/cookie", lookup: anyone) { request, access in
+        router.add(.post, "/api/rooms/{rid}/cookie", lookup: watching) { request, access in
             var response = HTTPResponse(status: 204)
             renewCookie(&response, request, access)
             return response
         }
-        router.add(.get, "/api/rooms/{rid}/events", lookup: anyone) { request, access in
-            var response = Self.eventStream { stream in access.room.watch(stream, student: access.student) }
+        router.add(.get, "/api/rooms/{rid}/events", lookup: watching) { request, access in
+            var response = Self.eventStream { stream in access.room.watch(stream, student: access.student, audience: access.audience) }
             renewCookie(&response, request, access)
             return response
         }

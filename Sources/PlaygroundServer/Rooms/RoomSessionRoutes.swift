@@ -20,10 +20,13 @@ extension API {
 
     func addRoomSessionRoutes(to router: inout Router) {
         let anyone = requireRoomSession([.teacher, .student])
+        // The diagram is the audience's too: the class's material, up to the question's start.
+        let watching = requireRoomSession([.teacher, .student, .audience])
+        let watched: Router.Finder<Session> = { request in watching(&request).map(\.session) }
         // The session routes' handlers take the room's session.
         let session: Router.Finder<Session> = { request in anyone(&request).map(\.session) }
-        router.add(.get, "/api/rooms/{rid}/session", lookup: session) { request, session in sessionInfo(request, session) }
-        router.add(.get, "/api/rooms/{rid}/session/events", lookup: anyone) { request, found in
+        router.add(.get, "/api/rooms/{rid}/session", lookup: watched) { request, session in sessionInfo(request, session) }
+        router.add(.get, "/api/rooms/{rid}/session/events", lookup: watching) { request, found in
             let (room, student) = (found.access.room, found.access.student)
             var response = Self.sessionEvents(request) { watcher, since, inside in
                 room.watchSession(watcher, student: student, since: since, inside: inside)
@@ -31,7 +34,7 @@ extension API {
             renewCookie(&response, request, found.access)
             return response
         }
-        router.add(.get, "/api/rooms/{rid}/session/marbles", lookup: session) { request, session in sessionMarbles(request, session) }
+        router.add(.get, "/api/rooms/{rid}/session/marbles", lookup: watched) { request, session in sessionMarbles(request, session) }
         router.add(.get, "/api/rooms/{rid}/session/recording", lookup: readingRecording(session)) { request, session in
             sessionRecording(request, session)
         }
@@ -44,7 +47,7 @@ extension API {
     /// long as an idle room may, and every keyed stream or view renews it, so that a room in use
     /// never outlives the cookie its `EventSource` reconnects with.
     func renewCookie(_ response: inout HTTPResponse, _ request: HTTPRequest, _ access: RoomAccess) {
-        let role: RoomKeys.Role = access.student == nil ? .teacher : .student
+        let role = access.role
         guard let key = RoomKeys.key(of: request, as: role) else { return }
         response.addHeader("Set-Cookie", RoomKeys.cookie(key, role: role, room: access.room.id, seconds: Self.cookieSeconds(rooms.limits)))
     }

@@ -43,8 +43,8 @@ extension Room {
         (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    func snapshot(_ state: State, for student: Int?) -> ServerSentEvent {
-        ServerSentEvent(data: Self.encoded(view(of: state, for: student)), event: "room", id: String(state.version))
+    func snapshot(_ state: State, for student: Int?, audience: Bool = false) -> ServerSentEvent {
+        ServerSentEvent(data: Self.encoded(view(of: state, for: student, audience: audience)), event: "room", id: String(state.version))
     }
 
     static let encoder: JSONEncoder = {
@@ -53,7 +53,11 @@ extension Room {
         return encoder
     }()
 
-    func view(of state: State, for student: Int?, withYou: Bool = true) -> RoomView {
+    /// What `student` sees (nil: the teacher), or with `audience` the projector's view: the
+    /// question and how many answered, and nothing of the answer — no truth, no class tally —
+    /// until the reveal.
+    func view(of state: State, for student: Int?, withYou: Bool = true, audience: Bool = false) -> RoomView {
+        let teacher = student == nil && !audience
         let question = state.question.map { question in
             RoomView.Question(
                 id: question.id,
@@ -63,7 +67,7 @@ extension Room {
                 frames: question.frames,
                 letters: question.letters,
                 revealed: question.isRevealed,
-                truth: question.isRevealed || student == nil ? question.truth : nil
+                truth: question.isRevealed || teacher ? question.truth : nil
             )
         }
         var you: RoomView.You?
@@ -73,7 +77,7 @@ extension Room {
             you = RoomView.You(name: me.name, answer: mine?.marbles, right: revealed ? mine?.right : nil)
         }
         var tally: RoomView.Class?
-        if student == nil, state.question != nil {
+        if teacher || (audience && state.question?.isRevealed == true), state.question != nil {
             tally = RoomView.Class(
                 answered: state.tally.answered,
                 right: state.tally.right,
@@ -102,6 +106,8 @@ extension Room {
             suggested: state.source.suggested.flatMap { $0.stream.utf8.count <= RoomQuestion.maximumStreamBytes ? $0 : nil },
             you: you,
             class: tally,
+            answered: audience ? state.question.map { _ in state.tally.answered } : nil,
+            audienceKey: teacher ? audienceKey : nil,
             locked: state.isLocked,
             ended: state.isEnded
         )

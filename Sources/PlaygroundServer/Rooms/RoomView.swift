@@ -51,6 +51,10 @@ struct RoomView: Encodable, Sendable {
     let suggested: Room.SuggestedQuestion?
     let you: You?
     let `class`: Class?
+    /// The audience view's alone, while a question is asked: how many have answered.
+    let answered: Int?
+    /// The teacher's alone: the key of the audience view, for the projector (it controls nothing).
+    let audienceKey: String?
     /// The teacher closed the door: nobody new joins.
     let locked: Bool
     let ended: Bool
