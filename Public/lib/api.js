@@ -136,6 +136,8 @@ export const askRoom = (id, key, question) => call("POST", roomPath(id, "/questi
 /** Moves a course's room to its lesson `index` (from 0): a new session, the question closed. */
 export const moveRoom = (id, key, index) => call("POST", roomPath(id, "/lesson"), { index }, { key });
 export const revealRoom = (id, key) => call("POST", roomPath(id, "/reveal"), undefined, { key });
+/** The question asked again, as its second vote (Peer Instruction): POST /api/rooms/{rid}/again. */
+export const askRoomAgain = (id, key) => call("POST", roomPath(id, "/again"), undefined, { key });
 export const answerRoom = (id, key, question, marbles) => call("POST", roomPath(id, "/answers"), { question, marbles }, { key });
 export const endRoom = (id, key) => call("DELETE", roomPath(id), undefined, { key });
 /** The room's students, `{number, name}` each, in the order they joined (the teacher's alone). */

@@ -3,7 +3,7 @@
 // going through the room); students join by the code, watch the same diagram, and answer the
 // teacher's questions by drawing marbles. The room's event stream carries whole snapshots of what
 // each person sees, so a reconnect shows the current question and one's own answer again.
-import { answerRoom, askRoom, endRoom, lockRoom, moveRoom, removeStudent, revealRoom, roomAddress, roomStudents, takeRoomHome } from "../lib/api.js";
+import { answerRoom, askRoom, askRoomAgain, endRoom, lockRoom, moveRoom, removeStudent, revealRoom, roomAddress, roomStudents, takeRoomHome } from "../lib/api.js";
 import { byId, html, prose } from "../lib/dom.js";
 import { parseRow } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow } from "../lib/marble-row.js";
@@ -115,7 +115,7 @@ export class RoomView {
     if (!this.shell) this.shell = this.teacherShell(view);
     const parts = [];
     if (view.question) {
-      const words = prose("p", `Asked: ${questionWords(view.question)}`);
+      const words = prose("p", `${view.question.round === 2 ? "Asked again, the second vote" : "Asked"}: ${questionWords(view.question)}`);
       words.id = "room-question";
       const reveal = button(view.question.revealed ? "Revealed" : "Reveal the answer");
       reveal.id = "room-reveal";
@@ -123,7 +123,14 @@ export class RoomView {
       reveal.addEventListener("click", () => revealRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
       // Presenting (the screen the class sees), nothing of the answer shows before the reveal.
       const hidden = document.body.classList.contains("presenting") && !view.question.revealed;
-      parts.push(words, ...(hidden ? presentedCounts(view) : classPanel(view)), reveal); // the class panel draws what it can of any row
+      parts.push(words, ...(hidden ? presentedCounts(view) : [...classPanel(view), ...movementTable(view.class?.movement)]), reveal);
+      // Vote, discuss, vote again: the second vote starts with nobody's answer, nothing revealed.
+      if (!view.question.revealed && view.question.round === 1) {
+        const again = button("Vote again, after discussion", "secondary");
+        again.id = "room-again";
+        again.addEventListener("click", () => askRoomAgain(view.id, this.params.key).catch((error) => notice(explain(error))));
+        parts.push(again);
+      }
     } else {
       const counts = html("p", "room-counts", `${view.students} joined. Ask the class when you are ready.`);
       counts.id = "room-counts";
@@ -275,6 +282,11 @@ export class RoomView {
       return;
     }
     parts.push(prose("p", questionWords(question)), ...legend(question.letters));
+    if (question.round === 2 && !question.revealed) {
+      const second = prose("p", `Second vote: talk it over with your neighbours, then answer again.${view.you?.first ? ` Your first answer was \`${view.you.first}\`.` : ""}`);
+      second.id = "room-round";
+      parts.push(second);
+    }
     if (question.revealed) {
       parts.push(...revealPanel(question, view.you?.answer), home);
       this.keepFocus(() => this.section.replaceChildren(...parts));
@@ -345,4 +357,22 @@ function presentedCounts(view) {
   const counts = html("p", "room-counts", `${view.students} joined · ${view.class?.answered ?? 0} answered`);
   counts.id = "room-counts";
   return [counts, html("p", "room-presenting-note", "The answer and the class's answers show after the reveal.")];
+}
+
+/** The teacher's table of how the class moved between the two votes (none before the second). */
+function movementTable(movement) {
+  if (!movement) return [];
+  const table = html("table", "room-movement");
+  table.id = "room-movement";
+  table.append(html("caption", undefined, `From the first vote (${movement.firstRight} of ${movement.firstAnswered} right) to the second, of those who answered both`));
+  for (const [words, count] of [["right → right", movement.rightToRight], ["wrong → right", movement.wrongToRight],
+    ["right → wrong", movement.rightToWrong], ["wrong → wrong", movement.wrongToWrong]]) {
+    const row = table.appendChild(html("tr"));
+    row.append(html("th", undefined, words), html("td", undefined, String(Number(count) || 0)));
+    row.firstChild.scope = "row";
+  }
+  const change = movement.normalizedChange;
+  const words = change === undefined || change === null ? "Normalized change: none to measure (everyone was right, or nobody answered both)."
+    : `Normalized change: ${Math.round(change * 100)} % of what could be gained.`;
+  return [table, html("p", "room-change", words)];
 }

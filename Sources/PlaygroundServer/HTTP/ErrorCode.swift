@@ -42,6 +42,7 @@ enum ErrorCode: String, CaseIterable, Sendable {
     case roomFull = "room_full"
     case roomLocked = "room_locked"
     case roomSession = "room_session"
+    case secondRound = "second_round"
     case serverBusy = "server_busy"
     case shareUsed = "share_used"
     case storageFull = "storage_full"
@@ -68,7 +69,7 @@ enum ErrorCode: String, CaseIterable, Sendable {
         case .roomSession, .studentsOnly, .teacherOnly, .wrongKey: 403
         case .docsNotBuilt, .linkNotFound, .notFound, .unknownInput, .unknownRoom, .unknownScenario, .unknownSession, .unknownStudent: 404
         case .answerTooLong, .atBreakpoint, .clockExhausted, .historyTooLong, .inputEnded, .noCourse, .noQuestion, .questionClosed,
-            .questionOpen, .questionRevealed, .roomFull, .roomLocked, .valuesTooLarge:
+            .questionOpen, .questionRevealed, .roomFull, .roomLocked, .secondRound, .valuesTooLarge:
             409
         case .contentTooLarge, .payloadTooLarge, .valueTooLarge: 413
         case .unsupportedMediaType: 415

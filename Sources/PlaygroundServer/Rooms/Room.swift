@@ -63,6 +63,8 @@ final class Room: Sendable {
         var nextStudent = 1
         var question: RoomQuestion?
         var tally = ClassTally(frames: 0)
+        /// The first vote's answers, once the question is asked again (``askAgain()``).
+        var firstRound: ClassTally?
         var nextQuestion = 1
         var watchers: [ObjectIdentifier: Watcher] = [:]
         /// The streams of the room's session (its diagram), by who watches: a removed student's end.
@@ -238,6 +240,7 @@ final class Room: Sendable {
                 state.source = source
                 state.lesson = index
                 state.question = nil
+                state.firstRound = nil
                 state.tally = ClassTally(frames: 0)
                 state.lastActivity = .now
                 changed(&state, students: true)

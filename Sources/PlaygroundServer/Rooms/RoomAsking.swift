@@ -12,6 +12,8 @@ extension Room {
         case rateExceeded
         case ended
         case invalid(RoomQuestion.AnswerError)
+        /// The question is in its second vote already.
+        case secondRound
     }
 
     /// The next question's number.
@@ -28,9 +30,28 @@ extension Room {
             guard !state.isEnded else { return false }
             state.question = question
             state.tally = ClassTally(frames: question.frames)
+            state.firstRound = nil
             state.lastActivity = .now
             changed(&state, students: true)
             return true
+        }
+    }
+
+    /// Asks the question again, as its second vote: the first vote's answers are kept apart
+    /// (``State/firstRound``), nobody has answered the second yet, and nothing is revealed — the
+    /// class talked it over (Peer Instruction). Once only, before the reveal.
+    func askAgain() -> Result<RoomQuestion, QuestionRefusal> {
+        state.withLock { state in
+            guard !state.isEnded else { return .failure(.ended) }
+            guard let question = state.question else { return .failure(.noQuestion) }
+            guard !question.isRevealed else { return .failure(.revealed) }
+            guard question.round == 1 else { return .failure(.secondRound) }
+            state.firstRound = state.tally
+            state.tally = ClassTally(frames: question.frames)
+            state.question!.round = 2
+            state.lastActivity = .now
+            changed(&state, students: true)
+            return .success(state.question!)
         }
     }
 

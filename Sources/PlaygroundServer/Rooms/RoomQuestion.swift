@@ -24,6 +24,9 @@ struct RoomQuestion: Sendable {
     /// frames: what ``Misconception`` compares a wrong answer with.
     var sources: [[LessonRuns.Read]] = []
     var isRevealed = false
+    /// The vote: 1, then 2 once the teacher asks again after the class has talked it over (Peer
+    /// Instruction: vote alone, discuss, vote again). The first vote's tally is kept apart.
+    var round = 1
     /// The most other streams kept as ``sources``.
     static let maximumSources = 8
 
@@ -219,6 +222,9 @@ struct ClassTally: Sendable {
         missed.map { MisconceptionGroup(group: $0.key, sentence: $0.key.sentence, count: $0.value) }
             .sorted { ($0.count, $1.group.rawValue) > ($1.count, $0.group.rawValue) }
     }
+
+    /// Each student's answer: right or not.
+    var verdicts: [Int: Bool] { answers.mapValues(\.right) }
 
     /// The distinct wrong answers, the most given first (at most `limit`).
     func wrongGroups(limit: Int) -> [Group] {

@@ -118,6 +118,12 @@ extension API {
             case .failure(let refusal): return Self.questionRefused(refusal)
             }
         }
+        router.add(.post, "/api/rooms/{rid}/again", lookup: teacher) { request, access in
+            switch access.room.askAgain() {
+            case .success: return .json(access.room.view(for: nil))
+            case .failure(let refusal): return Self.questionRefused(refusal)
+            }
+        }
         router.add(.post, "/api/rooms/{rid}/answers", lookup: answering) { request, access in answerQuestion(request, access) }
         router.add(.post, "/api/rooms/{rid}/lesson", lookup: asking) { request, access in moveToLesson(request, access) }
         router.add(.delete, "/api/rooms/{rid}/students/{number}", lookup: teacher) { request, access in
@@ -263,6 +269,7 @@ extension API {
         case .noQuestion: PlaygroundError(.noQuestion, "No question is asked in the room now.").response
         case .wrongQuestion: PlaygroundError(.questionClosed, "That question is no longer asked: answer the current one.").response
         case .revealed: PlaygroundError(.questionRevealed, "The answer has been revealed: answers are closed.").response
+        case .secondRound: PlaygroundError(.secondRound, "This question is in its second vote already; reveal it, or ask another.").response
         case .ended: PlaygroundError(.unknownRoom, "That room has ended.").response
         case .rateExceeded:
             PlaygroundError(.rateLimited, "You are answering faster than the room takes answers; slow down.", retryAfterSeconds: 1).response

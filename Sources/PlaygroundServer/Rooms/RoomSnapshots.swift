@@ -34,6 +34,8 @@ extension Room {
         let mine = state.tally.answer(of: number)
         var fields: [String] = []
         if let answer = mine?.marbles { fields.append(#""answer":"# + EventJSON.json(.string(answer))) }
+        // In the second vote, the first answer the student gave (keys sorted: after `answer`).
+        if let first = state.firstRound?.answer(of: number)?.marbles { fields.append(#""first":"# + EventJSON.json(.string(first))) }
         fields.append(#""name":"# + EventJSON.json(.string(me.name)))
         if state.question?.isRevealed == true, let right = mine?.right { fields.append(#""right":\#(right)"#) }
         return "{" + fields.joined(separator: ",") + "}"
@@ -67,14 +69,20 @@ extension Room {
                 frames: question.frames,
                 letters: question.letters,
                 revealed: question.isRevealed,
-                truth: question.isRevealed || teacher ? question.truth : nil
+                truth: question.isRevealed || teacher ? question.truth : nil,
+                round: question.round
             )
         }
         var you: RoomView.You?
         if withYou, let student, let me = state.students[student] {
             let mine = state.tally.answer(of: student)
             let revealed = state.question?.isRevealed == true
-            you = RoomView.You(name: me.name, answer: mine?.marbles, right: revealed ? mine?.right : nil)
+            you = RoomView.You(
+                name: me.name,
+                answer: mine?.marbles,
+                right: revealed ? mine?.right : nil,
+                first: state.firstRound?.answer(of: student)?.marbles
+            )
         }
         var tally: RoomView.Class?
         if teacher || (audience && state.question?.isRevealed == true), state.question != nil {
@@ -83,7 +91,8 @@ extension Room {
                 right: state.tally.right,
                 wrong: state.tally.wrongGroups(limit: Self.shownGroups),
                 missed: state.tally.misconceptions,
-                heat: state.tally.heat
+                heat: state.tally.heat,
+                movement: state.firstRound.map { RoomMovement(first: $0.verdicts, second: state.tally.verdicts) }
             )
         }
         return RoomView(

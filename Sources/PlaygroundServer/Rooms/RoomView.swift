@@ -12,12 +12,16 @@ struct RoomView: Encodable, Sendable {
         let letters: [String: JSONValue]
         let revealed: Bool
         let truth: String?
+        /// The vote: 1, or 2 once asked again (``RoomQuestion/round``).
+        let round: Int
     }
 
     struct You: Encodable, Sendable {
         let name: String
         let answer: String?
         let right: Bool?
+        /// In the second vote: the answer given in the first.
+        var first: String? = nil
     }
 
     struct Class: Encodable, Sendable {
@@ -27,6 +31,8 @@ struct RoomView: Encodable, Sendable {
         /// The wrong answers by what they missed (``Misconception``), whatever their marbles.
         let missed: [ClassTally.MisconceptionGroup]
         let heat: [Int]
+        /// In the second vote: the first's counts and how the class moved since.
+        let movement: RoomMovement?
     }
 
     /// The lessons a room follows, and which it shows now.
