@@ -199,7 +199,17 @@ export class RoomView {
       rememberRoomKey(`${view.id}#audience`, { role: "audience", key: this.view?.audienceKey ?? view.audienceKey });
       window.open(`#audience/${view.id}`, "_blank");
     });
-    head.append(code, present, audience, names, door, end);
+    // The report: every answer, question by question and vote by vote (the room's cookie opens it).
+    const report = html("p", "room-report");
+    report.append("The class's answers so far: ");
+    for (const [format, words] of [["csv", "CSV"], ["json", "JSON"]]) {
+      const link = html("a", undefined, words);
+      link.href = roomAddress({ id: view.id, role: "teacher" }, "/report", { format });
+      link.download = `room-report.${format}`;
+      link.id = `room-report-${format}`;
+      report.append(link, format === "csv" ? " · " : ".");
+    }
+    head.append(code, present, audience, names, door, end, report);
     const shell = html("div", "room-class-view");
     this.section.replaceChildren(this.heading(view.title), head, this.link, nameList, ...this.courseControls(view), this.askForm(view), shell);
     return shell;

@@ -23,3 +23,16 @@ struct RoomMovementTests {
         #expect(RoomMovement(first: [1: true, 2: false], second: [1: false, 2: false]).normalizedChange == -1)
     }
 }
+
+/// The report's CSV cells (RFC 4180, and no cell a spreadsheet runs as a formula).
+@Suite("The room's report as CSV")
+struct RoomReportCSVTests {
+    @Test func aCellIsQuotedWhenItMustAndNeverReadAsAFormula() {
+        #expect(RoomReport.cell("Ada") == "Ada")
+        #expect(RoomReport.cell("-a-b|") == "'-a-b|")
+        #expect(RoomReport.cell("Grace, G") == "\"Grace, G\"")
+        #expect(RoomReport.cell("=HYPER\"LINK\"") == "\"'=HYPER\"\"LINK\"\"\"")
+        #expect(RoomReport.cell("@sum") == "'@sum" && RoomReport.cell("+1") == "'+1")
+        #expect(RoomReport.cell("two\nlines") == "\"two\nlines\"")
+    }
+}

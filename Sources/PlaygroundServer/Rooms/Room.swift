@@ -65,6 +65,10 @@ final class Room: Sendable {
         var tally = ClassTally(frames: 0)
         /// The first vote's answers, once the question is asked again (``askAgain()``).
         var firstRound: ClassTally?
+        /// The questions asked before this one, for the report (``RoomReport``), and their bytes.
+        var reported: [RoomReport.Question] = []
+        var reportedBytes = 0
+        var reportDropped = 0
         var nextQuestion = 1
         var watchers: [ObjectIdentifier: Watcher] = [:]
         /// The streams of the room's session (its diagram), by who watches: a removed student's end.
@@ -239,6 +243,7 @@ final class Room: Sendable {
                 state.session = session
                 state.source = source
                 state.lesson = index
+                archiveQuestion(&state)
                 state.question = nil
                 state.firstRound = nil
                 state.tally = ClassTally(frames: 0)
@@ -300,22 +305,6 @@ final class Room: Sendable {
 
     /// Whether a question is asked and its answer not yet revealed: the room's future is the answer.
     var isAsking: Bool { state.withLock { $0.question.map { !$0.isRevealed } ?? false } }
-
-    /// The snapshot `student` (`nil`: the teacher) is sent now, as it goes on the wire — what
-    /// ``maximumSnapshotBytes`` bounds.
-    func snapshotFrame(for student: Int?) -> String {
-        state.withLock { state in
-            guard let student else { return snapshot(state, for: nil).frame }
-            var shared: String?
-            return studentSnapshot(state, for: student, shared: &shared).frame
-        }
-    }
-
-    /// The view now of the teacher (`student` nil), a student or the audience (what `GET
-    /// /api/rooms/{rid}` answers).
-    func view(for student: Int?, audience: Bool = false) -> RoomView {
-        state.withLock { view(of: $0, for: student, audience: audience) }
-    }
 
     /// Something changed: the version moves on, the students affected get their snapshot now
     /// (all of them, or `only` one), and the teacher theirs within ``teacherInterval``.

@@ -28,6 +28,7 @@ extension Room {
     func ask(_ question: RoomQuestion) -> Bool {
         state.withLock { state in
             guard !state.isEnded else { return false }
+            archiveQuestion(&state)
             state.question = question
             state.tally = ClassTally(frames: question.frames)
             state.firstRound = nil
@@ -85,6 +86,28 @@ extension Room {
             state.lastActivity = now
             changed(&state, students: false, only: student)
             return .success(())
+        }
+    }
+
+    /// Keeps the question asked, with its answers, for the report (it is being replaced), letting
+    /// the oldest go past ``RoomReport/maximumBytes``.
+    func archiveQuestion(_ state: inout State) {
+        guard let question = state.question else { return }
+        let kept = RoomReport.question(question, first: state.firstRound, tally: state.tally, names: state.students.mapValues(\.name))
+        state.reported.append(kept)
+        state.reportedBytes += kept.bytes
+        while state.reportedBytes > RoomReport.maximumBytes, !state.reported.isEmpty {
+            state.reportedBytes -= state.reported.removeFirst().bytes
+            state.reportDropped += 1
+        }
+    }
+
+    /// The report: every question kept, and the one asked now as it stands.
+    var report: RoomReport {
+        state.withLock { state in
+            let names = state.students.mapValues(\.name)
+            let now = state.question.map { RoomReport.question($0, first: state.firstRound, tally: state.tally, names: names) }
+            return RoomReport(title: title, questions: state.reported + (now.map { [$0] } ?? []), dropped: state.reportDropped)
         }
     }
 }

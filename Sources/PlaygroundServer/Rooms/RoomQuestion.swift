@@ -226,6 +226,11 @@ struct ClassTally: Sendable {
     /// Each student's answer: right or not.
     var verdicts: [Int: Bool] { answers.mapValues(\.right) }
 
+    /// Every answer, by student number: for the room's report.
+    var all: [(student: Int, marbles: String, right: Bool, misconception: Misconception?)] {
+        answers.sorted { $0.key < $1.key }.map { ($0.key, $0.value.marbles, $0.value.right, $0.value.misconception) }
+    }
+
     /// The distinct wrong answers, the most given first (at most `limit`).
     func wrongGroups(limit: Int) -> [Group] {
         Array(groups.values.filter { !$0.right }.sorted { ($0.count, $1.marbles) > ($1.count, $0.marbles) }.prefix(limit))

@@ -118,6 +118,9 @@ extension API {
             case .failure(let refusal): return Self.questionRefused(refusal)
             }
         }
+        router.add(.get, "/api/rooms/{rid}/report", lookup: teacher) { request, access in
+            roomReport(request, access)
+        }
         router.add(.post, "/api/rooms/{rid}/again", lookup: teacher) { request, access in
             switch access.room.askAgain() {
             case .success: return .json(access.room.view(for: nil))
@@ -262,6 +265,23 @@ extension API {
         case .failure(let refusal):
             return Self.questionRefused(refusal)
         }
+    }
+
+    /// `GET /api/rooms/{rid}/report?format=json|csv`: what the class answered (``RoomReport``),
+    /// as a download named after the room.
+    func roomReport(_ request: HTTPRequest, _ access: RoomAccess) -> HTTPResponse {
+        let format = request.query["format"] ?? "json"
+        guard format == "json" || format == "csv" else {
+            return PlaygroundError(.invalidValue, "format is json or csv.").response
+        }
+        let report = access.room.report
+        let body = format == "csv" ? report.csv : Room.encoded(report)
+        let type = format == "csv" ? "text/csv; charset=utf-8" : "application/json"
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", type), ("Content-Disposition", #"attachment; filename="room-report.\#(format)""#)],
+            body: .bytes(Array(body.utf8))
+        )
     }
 
     static func questionRefused(_ refusal: Room.QuestionRefusal) -> HTTPResponse {

@@ -16,6 +16,22 @@ extension Room {
     /// The bytes of a lesson's title in a course's list (cut at a character's end, with "…").
     static let listedTitleBytes = 64
 
+    /// The snapshot `student` (`nil`: the teacher) is sent now, as it goes on the wire — what
+    /// ``maximumSnapshotBytes`` bounds.
+    func snapshotFrame(for student: Int?) -> String {
+        state.withLock { state in
+            guard let student else { return snapshot(state, for: nil).frame }
+            var shared: String?
+            return studentSnapshot(state, for: student, shared: &shared).frame
+        }
+    }
+
+    /// The view now of the teacher (`student` nil), a student or the audience (what `GET
+    /// /api/rooms/{rid}` answers).
+    func view(for student: Int?, audience: Bool = false) -> RoomView {
+        state.withLock { view(of: $0, for: student, audience: audience) }
+    }
+
     /// Student `number`'s snapshot: every student's view is the same but for `you`, which sorts
     /// last of its keys, so the rest is encoded once a change (`shared`) and `you` added to it —
     /// a question reaches a thousand students without a thousand encodings of the whole.
