@@ -136,6 +136,8 @@ export const askRoom = (id, key, question) => call("POST", roomPath(id, "/questi
 /** Moves a course's room to its lesson `index` (from 0): a new session, the question closed. */
 export const moveRoom = (id, key, index) => call("POST", roomPath(id, "/lesson"), { index }, { key });
 export const revealRoom = (id, key) => call("POST", roomPath(id, "/reveal"), undefined, { key });
+/** The teacher's note to the students whose answer missed `group` (null takes it back): POST /api/rooms/{rid}/notes. */
+export const noteRoomGroup = (id, key, group, note) => call("POST", roomPath(id, "/notes"), { group, note }, { key });
 /** The question asked again, as its second vote (Peer Instruction): POST /api/rooms/{rid}/again. */
 export const askRoomAgain = (id, key) => call("POST", roomPath(id, "/again"), undefined, { key });
 export const answerRoom = (id, key, question, marbles) => call("POST", roomPath(id, "/answers"), { question, marbles }, { key });

@@ -3,7 +3,7 @@
 // going through the room); students join by the code, watch the same diagram, and answer the
 // teacher's questions by drawing marbles. The room's event stream carries whole snapshots of what
 // each person sees, so a reconnect shows the current question and one's own answer again.
-import { answerRoom, askRoom, askRoomAgain, endRoom, lockRoom, moveRoom, removeStudent, revealRoom, roomAddress, roomStudents, takeRoomHome } from "../lib/api.js";
+import { answerRoom, askRoom, askRoomAgain, endRoom, noteRoomGroup, lockRoom, moveRoom, removeStudent, revealRoom, roomAddress, roomStudents, takeRoomHome } from "../lib/api.js";
 import { byId, html, prose } from "../lib/dom.js";
 import { parseRow } from "../lib/marble-notation.js";
 import { FRAME_WIDTH, editableRow } from "../lib/marble-row.js";
@@ -11,6 +11,7 @@ import { explain, notice } from "../lib/notice.js";
 import { RoomStream, goneWords } from "./room-stream.js";
 import { button, field, heading, onSubmit, rememberRoomKey, renderJoin, renderKey, renderOpen } from "./room-forms.js";
 import { classPanel, legend, questionWords, revealPanel } from "./room-panels.js";
+import { noteForms } from "./room-notes.js";
 
 export class RoomView {
   /** `lessons()` lists the course's lessons, `scenarios` the built-in scenarios. */
@@ -123,7 +124,10 @@ export class RoomView {
       reveal.addEventListener("click", () => revealRoom(view.id, this.params.key).catch((error) => notice(explain(error))));
       // Presenting (the screen the class sees), nothing of the answer shows before the reveal.
       const hidden = document.body.classList.contains("presenting") && !view.question.revealed;
-      parts.push(words, ...(hidden ? presentedCounts(view) : [...classPanel(view), ...movementTable(view.class?.movement)]), reveal);
+      this.noteDrafts ??= new Map();
+      const notes = noteForms(view, { drafts: this.noteDrafts,
+        save: (group, note) => noteRoomGroup(view.id, this.params.key, group, note).catch((error) => notice(explain(error))) });
+      parts.push(words, ...(hidden ? presentedCounts(view) : [...classPanel(view), ...notes, ...movementTable(view.class?.movement)]), reveal);
       // Vote, discuss, vote again: the second vote starts with nobody's answer, nothing revealed.
       if (!view.question.revealed && view.question.round === 1) {
         const again = button("Vote again, after discussion", "secondary");
@@ -298,7 +302,9 @@ export class RoomView {
       parts.push(second);
     }
     if (question.revealed) {
-      parts.push(...revealPanel(question, view.you?.answer), home);
+      const note = view.you?.note ? [html("p", "room-teacher-note", `Your teacher's note: ${view.you.note}`)] : [];
+      if (note.length) note[0].id = "room-teacher-note";
+      parts.push(...revealPanel(question, view.you?.answer), ...note, home);
       this.keepFocus(() => this.section.replaceChildren(...parts));
       return;
     }

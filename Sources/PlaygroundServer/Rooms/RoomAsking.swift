@@ -56,6 +56,19 @@ extension Room {
         }
     }
 
+    /// Sets (or, with `nil`, takes back) the teacher's note to the students whose wrong answer to
+    /// the question asked missed `group`: they read it at the reveal, at once if it is out.
+    func note(_ note: String?, for group: Misconception) -> Result<Void, QuestionRefusal> {
+        state.withLock { state in
+            guard !state.isEnded else { return .failure(.ended) }
+            guard state.question != nil else { return .failure(.noQuestion) }
+            state.question!.notes[group] = note
+            state.lastActivity = .now
+            changed(&state, students: state.question!.isRevealed)
+            return .success(())
+        }
+    }
+
     /// Reveals the question's answer: students see it over theirs, and answer no more.
     func reveal() -> Result<RoomQuestion, QuestionRefusal> {
         state.withLock { state in

@@ -27,6 +27,11 @@ struct RoomQuestion: Sendable {
     /// The vote: 1, then 2 once the teacher asks again after the class has talked it over (Peer
     /// Instruction: vote alone, discuss, vote again). The first vote's tally is kept apart.
     var round = 1
+    /// The teacher's notes to the students whose wrong answer missed one thing, shown to them at
+    /// the reveal (``Room/note(_:for:)``).
+    var notes: [Misconception: String] = [:]
+    /// The most characters of a note (``API/displayText(_:maximum:)``: four bytes each at most).
+    static let maximumNoteLength = 200
     /// The most other streams kept as ``sources``.
     static let maximumSources = 8
 
@@ -161,6 +166,8 @@ struct ClassTally: Sendable {
         let group: Misconception
         let sentence: String
         let count: Int
+        /// The teacher's note to them, if any.
+        var note: String? = nil
     }
 
     private struct Answer: Sendable {
@@ -212,9 +219,9 @@ struct ClassTally: Sendable {
         for frame in old.frames where frame < heat.count { heat[frame] -= 1 }
     }
 
-    /// `student`'s answer as written, and whether it is right.
-    func answer(of student: Int) -> (marbles: String, right: Bool)? {
-        answers[student].map { ($0.marbles, $0.right) }
+    /// `student`'s answer as written, whether it is right, and what it missed if wrong.
+    func answer(of student: Int) -> (marbles: String, right: Bool, misconception: Misconception?)? {
+        answers[student].map { ($0.marbles, $0.right, $0.misconception) }
     }
 
     /// The wrong answers by what they missed, the most given first (at most one per kind).

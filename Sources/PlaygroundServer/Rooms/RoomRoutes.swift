@@ -118,6 +118,10 @@ extension API {
             case .failure(let refusal): return Self.questionRefused(refusal)
             }
         }
+        let noting: Router.Finder<RoomAccess> = { request in
+            teacher(&request).unless(Self.jsonOnly(request) ?? Self.smallBody(request, at: 4_096, "A note"))
+        }
+        router.add(.post, "/api/rooms/{rid}/notes", lookup: noting) { request, access in noteGroup(request, access) }
         router.add(.get, "/api/rooms/{rid}/report", lookup: teacher) { request, access in
             roomReport(request, access)
         }
@@ -265,23 +269,6 @@ extension API {
         case .failure(let refusal):
             return Self.questionRefused(refusal)
         }
-    }
-
-    /// `GET /api/rooms/{rid}/report?format=json|csv`: what the class answered (``RoomReport``),
-    /// as a download named after the room.
-    func roomReport(_ request: HTTPRequest, _ access: RoomAccess) -> HTTPResponse {
-        let format = request.query["format"] ?? "json"
-        guard format == "json" || format == "csv" else {
-            return PlaygroundError(.invalidValue, "format is json or csv.").response
-        }
-        let report = access.room.report
-        let body = format == "csv" ? report.csv : Room.encoded(report)
-        let type = format == "csv" ? "text/csv; charset=utf-8" : "application/json"
-        return HTTPResponse(
-            status: 200,
-            headers: [("Content-Type", type), ("Content-Disposition", #"attachment; filename="room-report.\#(format)""#)],
-            body: .bytes(Array(body.utf8))
-        )
     }
 
     static func questionRefused(_ refusal: Room.QuestionRefusal) -> HTTPResponse {

@@ -8,7 +8,7 @@ extension Room {
     /// The most bytes a snapshot takes, by construction: a room's title and its course's (800
     /// bytes of text each), up to 100 lessons listed by id (60) and title (``listedTitleBytes``),
     /// 20 wrong answers of 400 bytes (with what each missed), at most seven groups of what they
-    /// missed (``Misconception``, a sentence each), a heat map of 200 frames, a question's letters
+    /// missed (``Misconception``, a sentence and a teacher's note of 800 bytes each), a heat map of 200 frames, a question's letters
     /// (``RoomQuestion/maximumLetterBytes``) and answer, and a student's name — each as JSON
     /// escapes it. Every watcher's queue holds one (`--sse-queue-bytes` is at least this and 16
     /// KiB), so no room's stream outgrows it (RoomTests measures the largest room there can be).
@@ -53,6 +53,10 @@ extension Room {
         // In the second vote, the first answer the student gave (keys sorted: after `answer`).
         if let first = state.firstRound?.answer(of: number)?.marbles { fields.append(#""first":"# + EventJSON.json(.string(first))) }
         fields.append(#""name":"# + EventJSON.json(.string(me.name)))
+        // At the reveal, the teacher's note to those whose answer missed what theirs did.
+        if state.question?.isRevealed == true, let missed = mine?.misconception, let note = state.question?.notes[missed] {
+            fields.append(#""note":"# + EventJSON.json(.string(note)))
+        }
         if state.question?.isRevealed == true, let right = mine?.right { fields.append(#""right":\#(right)"#) }
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -97,7 +101,8 @@ extension Room {
                 name: me.name,
                 answer: mine?.marbles,
                 right: revealed ? mine?.right : nil,
-                first: state.firstRound?.answer(of: student)?.marbles
+                first: state.firstRound?.answer(of: student)?.marbles,
+                note: revealed ? mine?.misconception.flatMap { state.question?.notes[$0] } : nil
             )
         }
         var tally: RoomView.Class?
@@ -106,7 +111,11 @@ extension Room {
                 answered: state.tally.answered,
                 right: state.tally.right,
                 wrong: state.tally.wrongGroups(limit: Self.shownGroups),
-                missed: state.tally.misconceptions,
+                missed: state.tally.misconceptions.map { group in
+                    var group = group
+                    group.note = state.question?.notes[group.group]
+                    return group
+                },
                 heat: state.tally.heat,
                 movement: state.firstRound.map { RoomMovement(first: $0.verdicts, second: state.tally.verdicts) }
             )

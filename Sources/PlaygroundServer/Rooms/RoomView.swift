@@ -22,6 +22,8 @@ struct RoomView: Encodable, Sendable {
         let right: Bool?
         /// In the second vote: the answer given in the first.
         var first: String? = nil
+        /// At the reveal: the teacher's note to those whose answer missed what theirs did.
+        var note: String? = nil
     }
 
     struct Class: Encodable, Sendable {
