@@ -42,6 +42,7 @@ enum ErrorCode: String, CaseIterable, Sendable {
     case roomFull = "room_full"
     case roomLocked = "room_locked"
     case roomSession = "room_session"
+    case seatSessionsUsed = "seat_sessions_used"
     case secondRound = "second_round"
     case serverBusy = "server_busy"
     case shareUsed = "share_used"
@@ -75,7 +76,7 @@ enum ErrorCode: String, CaseIterable, Sendable {
         case .unsupportedMediaType: 415
         case .misdirected: 421
         case .courseInvalid, .fromUnknown, .lessonInvalid, .programInvalid: 422
-        case .rateLimited, .shareUsed: 429
+        case .rateLimited, .seatSessionsUsed, .shareUsed: 429
         case .internalError: 500
         case .notImplemented: 501
         case .draining, .serverBusy, .storageUnavailable, .tooManyRooms, .tooManySessions: 503

@@ -135,6 +135,10 @@ final class Room: Sendable {
     /// Whether `key` is the teacher's.
     func isTeacher(_ key: String) -> Bool { RoomKeys.matches(key, teacherKey) }
 
+    /// What the sessions taken home from the room are counted under, with the seat's number (0:
+    /// the teacher): random, so that neither the room's id nor its code is in a session's client.
+    let seatTag = String(RoomKeys.make().prefix(12))
+
     /// The key of the audience view (the projector's): it watches the room and controls nothing.
     /// The teacher's view carries it.
     let audienceKey = RoomKeys.make()

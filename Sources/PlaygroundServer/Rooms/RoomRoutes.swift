@@ -345,11 +345,13 @@ extension API {
             return PlaygroundError(.historyTooLong, "The room's session has been driven too long to be copied.").response
         }
         do {
+            // Counted on the room's allowance, a seat's own: a class shares one school address.
             let session = try sessions.create(
                 source.definition,
-                clientAddress: request.clientAddress,
+                clientAddress: "room-seat \(access.room.seatTag).\(access.student ?? 0)",
                 clock: .virtual,
-                pool: source.definition.programSummary == nil ? .scenarios : .programs
+                pool: source.definition.programSummary == nil ? .scenarios : .programs,
+                clientLimit: rooms.limits.sessionsPerSeat
             )
             session.replay(journal.steps)
             // A copy taken before a question is asked has the room's future too: while one is
@@ -358,6 +360,14 @@ extension API {
             var response = HTTPResponse.json(SessionCreated(session), status: 201)
             response.addHeader("Location", "/api/sessions/\(session.id)")
             return response
+        } catch .tooManyForClient {
+            let limit = rooms.limits.sessionsPerSeat
+            return PlaygroundError(
+                .seatSessionsUsed,
+                "You hold \(limit) sessions taken home from this room, as many as a seat may (--room-sessions-per-seat); "
+                    + "delete one (DELETE /api/sessions/ID) or let it expire, then take it home again.",
+                retryAfterSeconds: 30
+            ).response
         } catch {
             return refusal(error)
         }

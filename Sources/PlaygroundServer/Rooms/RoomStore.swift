@@ -193,4 +193,8 @@ struct RoomLimits: Sendable {
     var codePrefix: Character?
     /// Bytes of a room session's journal (``SessionJournal``): what a question replays.
     var journalBytes = 1024 * 1024
+    /// Sessions each seat of a room (a student, or the teacher) may hold taken home from it
+    /// (`--room-sessions-per-seat`), counted on the room's allowance, not the address's: a class
+    /// behind one school address does not run out.
+    var sessionsPerSeat = 4
 }

@@ -153,13 +153,15 @@ final class SessionStore: Sendable {
         scheduleMemoryCheck()
     }
 
-    /// Creates a session running `pipeline` for the client at `clientAddress`, on a thread of `pool`.
+    /// Creates a session running `pipeline` for the client at `clientAddress`, on a thread of
+    /// `pool`; the client may hold `clientLimit` sessions (default `--max-sessions-per-client`).
     func create(
         _ definition: SessionDefinition,
         clientAddress: String,
         clock: Session.Clock = .real,
         pool: Pool = .scenarios,
-        journalBytes: Int? = nil
+        journalBytes: Int? = nil,
+        clientLimit: Int? = nil
     ) throws(CreationError) -> Session {
         let id = SessionID.make(on: instanceID)
         // The caps are checked and the place taken in one critical section: the session is built
@@ -169,7 +171,7 @@ final class SessionStore: Sendable {
             guard !state.isDraining else { return .failure(.draining) }
             if pool == .programs, let refusal = programRefusal(for: clientAddress, in: state) { return .failure(refusal) }
             guard state.sessions.count + state.reserved < limits.maxSessions else { return .failure(.tooManySessions) }
-            guard state.perClient[clientAddress, default: 0] < limits.maxSessionsPerClient else {
+            guard state.perClient[clientAddress, default: 0] < clientLimit ?? limits.maxSessionsPerClient else {
                 return .failure(.tooManyForClient)
             }
             state.perClient[clientAddress, default: 0] += 1

@@ -21,6 +21,12 @@ public struct RoomOptions: ParsableArguments {
     @Option(help: "Joins a client address may make at once before --join-attempts-per-second applies: a class joining together.")
     var joinBurst = 100
 
+    @Option(
+        help:
+            "Sessions each student (and the teacher) of a room may hold taken home from it, counted on the room's allowance rather than their address's --max-sessions-per-client (a class behind one school address); more answer 429 seat_sessions_used."
+    )
+    var roomSessionsPerSeat = 4
+
     @Option(help: "Seconds after which a room where nobody drives, asks, joins or answers ends, with its session.")
     var roomIdleSeconds = 3_600
 
@@ -40,6 +46,7 @@ public struct RoomOptions: ParsableArguments {
         try OptionChecks.require(roomsPerClient, in: 1...10_000, "--rooms-per-client")
         try OptionChecks.require(maxRooms, in: 1...100_000, "--max-rooms")
         try OptionChecks.require(roomIdleSeconds, in: 1...86_400, "--room-idle-seconds")
+        try OptionChecks.require(roomSessionsPerSeat, in: 1...1_000, "--room-sessions-per-seat")
         try OptionChecks.require(joinAttemptsPerSecond, in: 1...10_000, "--join-attempts-per-second")
         try OptionChecks.require(joinBurst, in: 1...100_000, "--join-burst")
         if let roomCodePrefix, roomCodePrefix.count != 1 || !RoomKeys.codeAlphabet.contains(roomCodePrefix.first!) {
@@ -54,6 +61,7 @@ public struct RoomOptions: ParsableArguments {
         limits.roomsPerClient = roomsPerClient
         limits.maxRooms = maxRooms
         limits.idleTimeout = .seconds(roomIdleSeconds)
+        limits.sessionsPerSeat = roomSessionsPerSeat
         limits.codePrefix = roomCodePrefix?.first
         return limits
     }
