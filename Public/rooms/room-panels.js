@@ -147,3 +147,15 @@ export function revealPanel(question, answer) {
   ]);
   return [verdict, lanes, ...(missed.children.length ? [missed] : [])];
 }
+
+/**
+ * The material of a question: the lesson's input rows over the question's frames, on the answer's
+ * time axis, drawn above the answer (the server sends them to every reader: they are inputs).
+ */
+export function materialRows(question) {
+  const rows = Array.isArray(question.rows) ? question.rows : [];
+  if (!rows.length) return [];
+  const group = laneGroup(`What ${question.stream} reads, over the same frames`, rows.map((row) => drawnRow(String(row?.name ?? ""), row?.marbles, question)));
+  group.id = "room-material";
+  return [group];
+}

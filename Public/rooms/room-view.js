@@ -10,7 +10,7 @@ import { FRAME_WIDTH, editableRow } from "../lib/marble-row.js";
 import { explain, notice } from "../lib/notice.js";
 import { RoomStream, goneWords } from "./room-stream.js";
 import { button, field, heading, onSubmit, rememberRoomKey, renderJoin, renderKey, renderOpen } from "./room-forms.js";
-import { classPanel, legend, questionWords, revealPanel } from "./room-panels.js";
+import { classPanel, legend, materialRows, questionWords, revealPanel } from "./room-panels.js";
 import { noteForms } from "./room-notes.js";
 
 export class RoomView {
@@ -270,8 +270,8 @@ export class RoomView {
     const parts = [this.heading(view.title), join, this.link];
     const question = view.question;
     if (!question) parts.push(html("p", "room-status", `${view.students} joined. The question comes soon.`));
-    else if (question.revealed) parts.push(prose("p", questionWords(question)), ...classPanel(view));
-    else parts.push(prose("p", questionWords(question)), ...presentedCounts({ ...view, class: { answered: view.answered } }));
+    else if (question.revealed) parts.push(prose("p", questionWords(question)), ...materialRows(question), ...classPanel(view));
+    else parts.push(prose("p", questionWords(question)), ...materialRows(question), ...presentedCounts({ ...view, class: { answered: view.answered } }));
     this.keepFocus(() => this.section.replaceChildren(...parts));
   }
 
@@ -295,7 +295,7 @@ export class RoomView {
       this.keepFocus(() => this.section.replaceChildren(...parts));
       return;
     }
-    parts.push(prose("p", questionWords(question)), ...legend(question.letters));
+    parts.push(prose("p", questionWords(question)), ...legend(question.letters), ...materialRows(question));
     if (question.round === 2 && !question.revealed) {
       const second = prose("p", `Second vote: talk it over with your neighbours, then answer again.${view.you?.first ? ` Your first answer was \`${view.you.first}\`.` : ""}`);
       second.id = "room-round";

@@ -130,6 +130,9 @@ final class Room: Sendable {
     /// The letters the class writes values with before a question adds any (a lesson's rows').
     var letters: [String: JSONValue] { state.withLock { $0.source.letters } }
 
+    /// A lesson room's input rows, by name: a question's material.
+    var inputs: [String] { state.withLock { $0.source.inputs } }
+
     // MARK: Who asks
 
     /// Whether `key` is the teacher's.

@@ -23,6 +23,13 @@ struct RoomQuestion: Sendable {
     /// What the other named streams (the rows the asked one reads) sent in the window, in its
     /// frames: what ``Misconception`` compares a wrong answer with.
     var sources: [[LessonRuns.Read]] = []
+    /// The lesson's input rows in the window, written at its frame with its letters: the material
+    /// every student predicts from, drawn above the answer. A row the frame cannot hold is left out.
+    var rows: [Row] = []
+    struct Row: Sendable, Encodable {
+        let name: String
+        let marbles: String
+    }
     var isRevealed = false
     /// The vote: 1, then 2 once the teacher asks again after the class has talked it over (Peer
     /// Instruction: vote alone, discuss, vote again). The first vote's tally is kept apart.
@@ -72,9 +79,11 @@ struct RoomQuestion: Sendable {
         settings: ScenarioSettings,
         steps: [SessionJournal.Step],
         from: Double,
-        letters known: [String: JSONValue]
+        letters known: [String: JSONValue],
+        inputs: [String] = []
     ) -> RoomQuestion {
         let events = Lock<[RecordedEvent]>([])
+        let inputEvents = Lock<[String: [RecordedEvent]]>([:])
         let others = Lock<[String: [LessonRuns.Read]]>([:])
         let end = from + Double(frame * frames)
         SessionReplay.run(definition, settings: settings, steps: steps, beyond: Double(frame * frames)) { name, report, at in
@@ -84,6 +93,9 @@ struct RoomQuestion: Sendable {
             guard name == stream else {
                 // A named stream's (not a stage's, not a source inside a stream), in frames.
                 guard !name.contains("·") else { return }
+                if inputs.contains(name) {
+                    inputEvents.withLock { $0[name, default: []].append(Self.recorded(event, of: name, at: t - from, seq: $0[name]?.count ?? 0)) }
+                }
                 let read = LessonRuns.Read(event, frame: Int(((t - from) / Double(frame)).rounded(.down)))
                 others.withLock { others in
                     guard others[name] != nil || others.count < maximumSources else { return }
@@ -117,6 +129,18 @@ struct RoomQuestion: Sendable {
         var letters = known
         var new: [String: JSONValue] = [:]
         let truth = LessonRuns.written(drawing, letters: &letters, new: &new)
+        // The inputs, written as the truth is, at the question's own frame (no finer one).
+        let rows = inputs.compactMap { name -> Row? in
+            let row = ProgramDrawing.Drawing(
+                name: name,
+                events: inputEvents.withLock { $0[name] ?? [] },
+                subscriptions: [],
+                frame: Double(frame),
+                letters: &drawingLetters
+            )
+            guard row.frame == Double(frame), row.marbles != nil else { return nil }
+            return Row(name: name, marbles: LessonRuns.written(row, letters: &letters, new: &new))
+        }
         return RoomQuestion(
             id: id,
             stream: stream,
@@ -126,7 +150,22 @@ struct RoomQuestion: Sendable {
             letters: letters,
             truth: truth,
             truthEvents: LessonRuns.read(truth, letters: letters) ?? [],
-            sources: others.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
+            sources: others.withLock { $0.sorted { $0.key < $1.key }.map(\.value) },
+            rows: rows
+        )
+    }
+
+    /// `event` of `stream` as the drawing of a row takes it, at `t` milliseconds into the window.
+    private static func recorded(_ event: StreamEvent, of stream: String, at t: Double, seq: Int) -> RecordedEvent {
+        RecordedEvent(
+            seq: seq + 1,
+            stream: stream,
+            kind: event.eventKind,
+            valueJSON: EventJSON.valueJSON(of: event),
+            t: t,
+            causes: [],
+            subscription: nil,
+            thread: "session"
         )
     }
 

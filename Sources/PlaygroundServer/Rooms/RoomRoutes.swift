@@ -220,7 +220,8 @@ extension API {
                 settings: sessions.settings,
                 steps: journal.steps,
                 from: journal.milliseconds,
-                letters: room.letters
+                letters: room.letters,
+                inputs: room.inputs
             )
             switch question.checkBounds() {
             case .answerTooLong(let length)?:

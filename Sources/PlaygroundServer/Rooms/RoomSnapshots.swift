@@ -90,7 +90,8 @@ extension Room {
                 letters: question.letters,
                 revealed: question.isRevealed,
                 truth: question.isRevealed || teacher ? question.truth : nil,
-                round: question.round
+                round: question.round,
+                rows: question.rows
             )
         }
         var you: RoomView.You?

@@ -10,6 +10,8 @@ struct RoomSource: Sendable {
     let letters: [String: JSONValue]
     /// A lesson's own question: its `predict` stream, over its expected row's frames.
     let suggested: Room.SuggestedQuestion?
+    /// A lesson's input rows, by name: what a question's material draws (``RoomQuestion/rows``).
+    var inputs: [String] = []
 
     /// Why `from` makes no room.
     enum Refusal: Error {
@@ -73,7 +75,8 @@ struct RoomSource: Sendable {
                 title: lesson.title ?? entry.id,
                 origin: Room.Origin(kind: "lesson", id: entry.id),
                 letters: letters,
-                suggested: suggested
+                suggested: suggested,
+                inputs: rows.map(\.name)
             )
         )
     }

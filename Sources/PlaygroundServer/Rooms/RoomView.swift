@@ -14,6 +14,8 @@ struct RoomView: Encodable, Sendable {
         let truth: String?
         /// The vote: 1, or 2 once asked again (``RoomQuestion/round``).
         let round: Int
+        /// The lesson's input rows over the question's frames: what the class predicts from.
+        let rows: [RoomQuestion.Row]
     }
 
     struct You: Encodable, Sendable {
